@@ -1,0 +1,316 @@
+/* SPDX-License-Identifier: MIT */
+/**
+ * @file
+ * Flush requests, shootdown strategies and the pluggable backend.
+ *
+ * A strategy (struct hvtlb_strategy_config) turns a flush request into
+ * actions on a backend (struct hvtlb_backend_ops + a user pointer). A
+ * flusher binds the two. A flusher is not thread-safe: use one per CPU
+ * (it holds a 4 KiB scratch input page). Backends decide their own thread
+ * rules; the built-in recording backend is not thread-safe.
+ *
+ * Functions return 0 or a negative errno; constructors return NULL on
+ * failure.
+ */
+#ifndef HVTLB_CORE_H
+#define HVTLB_CORE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <hvtlb/hypercall.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
+#endif
+
+/* ------------------------------------------------------------------ */
+/* CPU masks                                                           */
+/* ------------------------------------------------------------------ */
+#define HVTLB_MAX_CPUS 4096u
+
+/** A set of CPU numbers 0..4095 (guest CPU numbers, not VP indices). */
+struct hvtlb_cpumask {
+	uint64_t bits[HVTLB_MAX_CPUS / 64];
+};
+
+static inline void hvtlb_cpumask_set(struct hvtlb_cpumask *m, uint32_t cpu)
+{
+	if (cpu < HVTLB_MAX_CPUS)
+		m->bits[cpu / 64] |= 1ULL << (cpu % 64);
+}
+
+static inline void hvtlb_cpumask_clear(struct hvtlb_cpumask *m, uint32_t cpu)
+{
+	if (cpu < HVTLB_MAX_CPUS)
+		m->bits[cpu / 64] &= ~(1ULL << (cpu % 64));
+}
+
+static inline bool hvtlb_cpumask_test(const struct hvtlb_cpumask *m,
+				      uint32_t cpu)
+{
+	return cpu < HVTLB_MAX_CPUS && (m->bits[cpu / 64] >> (cpu % 64)) & 1;
+}
+
+/** Number of CPUs in @p m. */
+uint32_t hvtlb_cpumask_weight(const struct hvtlb_cpumask *m);
+/** First CPU >= @p from in @p m, or HVTLB_MAX_CPUS. */
+uint32_t hvtlb_cpumask_next(const struct hvtlb_cpumask *m, uint32_t from);
+
+/* ------------------------------------------------------------------ */
+/* Requests                                                            */
+/* ------------------------------------------------------------------ */
+
+/** What one flush must cover. */
+struct hvtlb_flush_range {
+	uint64_t start;	       /**< inclusive, byte address */
+	uint64_t end;	       /**< exclusive; ignored when all */
+	unsigned stride_shift; /**< 12, 21 or 30 */
+	bool all;	       /**< flush the whole address space */
+	bool include_global;   /**< global mappings too */
+};
+
+/** A flush request, as the kernel's flush_tlb_info. */
+struct hvtlb_flush_request {
+	struct hvtlb_cpumask targets; /**< may include the initiator */
+	uint32_t ncpus;		      /**< present CPUs, 1..4096 */
+	uint32_t initiator;	      /**< < ncpus */
+	uint64_t address_space;	      /**< CR3 of the mm */
+	struct hvtlb_flush_range range;
+	bool freed_tables; /**< page tables were freed */
+};
+
+/**
+ * Checks a request: ncpus in 1..4096, initiator and every target < ncpus,
+ * stride 12/21/30, start <= end and both aligned down/up as needed (an
+ * unaligned range is valid and is rounded outwards by strategies).
+ * Returns 0 or -EINVAL.
+ */
+int hvtlb_request_validate(const struct hvtlb_flush_request *req);
+
+/** Pages of the request's stride covered by its range (0 for all). */
+uint64_t hvtlb_range_pages(const struct hvtlb_flush_range *r);
+
+/* ------------------------------------------------------------------ */
+/* The backend                                                         */
+/* ------------------------------------------------------------------ */
+#define HVTLB_BACKEND_OPS_VERSION 1u
+
+enum hvtlb_cpu_state {
+	HVTLB_CPU_RUNNING = 0,
+	HVTLB_CPU_PREEMPTED = 1, /**< vCPU not running on a pCPU */
+	HVTLB_CPU_LAZY = 2,	 /**< in lazy TLB mode (kernel thread) */
+	HVTLB_CPU_OFFLINE = 3,
+};
+
+/* KVM steal-time preempted byte (abi.md §10). */
+#define HVTLB_KVM_VCPU_PREEMPTED 0x1u
+#define HVTLB_KVM_VCPU_FLUSH_TLB 0x2u
+
+/** Feature hints (CPUID 0x40000004 and friends). */
+struct hvtlb_hints {
+	bool remote_flush_recommended; /**< 0x40000004 EAX bit 2 */
+	bool ex_available;	       /**< 0x40000004 EAX bit 11 */
+	bool xmm_input;		       /**< 0x40000003 EDX bit 4 */
+	bool extended_ranges;	       /**< extended GVA range format */
+	bool broadcast;		       /**< INVLPGB/TLBSYNC */
+	bool kvm_pv_flush;	       /**< KVM_FEATURE_PV_TLB_FLUSH */
+	bool vmm_assist;	       /**< Shoot4U-style hypercall */
+};
+
+/** What the targets of an IPI must do. */
+struct hvtlb_ipi_flush {
+	struct hvtlb_flush_range range; /**< range.all for a full flush */
+	bool early_ack; /**< acknowledge on handler entry, then flush */
+};
+
+/**
+ * The backend: a versioned table of function pointers; @p user is the
+ * pointer given to hvtlb_flusher_create(). Members marked optional may be
+ * NULL: the strategy then falls back (documented per member).
+ */
+struct hvtlb_backend_ops {
+	uint32_t version; /**< HVTLB_BACKEND_OPS_VERSION */
+
+	/** Flushes @p cpu (the initiator) locally. Required. */
+	void (*local_flush)(void *user, uint32_t cpu,
+			    const struct hvtlb_flush_range *r);
+	/** Sends flush IPIs to @p targets (never the initiator). Required. */
+	void (*send_ipis)(void *user, const struct hvtlb_cpumask *targets,
+			  const struct hvtlb_ipi_flush *f);
+	/** Waits until every target of the last send_ipis acknowledged.
+	 *  Required. */
+	void (*wait_acks)(void *user, const struct hvtlb_cpumask *targets);
+
+	/** State of @p cpu. Optional: NULL means every CPU runs. */
+	enum hvtlb_cpu_state (*cpu_state)(void *user, uint32_t cpu);
+	/** Issues one hypercall (no rep loop; the strategy runs it) and
+	 *  returns the result word. For fast calls @p input is the register
+	 *  image. Optional: NULL means no hypercalls (IPI fallback). */
+	uint64_t (*hypercall)(void *user, uint64_t control, const void *input,
+			      size_t len);
+	/** Maps a CPU to its VP index. Optional: NULL means identity. A
+	 *  result >= 4096 makes the hypercall path fall back to IPIs. */
+	uint32_t (*vp_index)(void *user, uint32_t cpu);
+	/** Fills the hints. Optional: NULL means none. */
+	void (*get_hints)(void *user, struct hvtlb_hints *h);
+	/** Reads @p cpu's KVM preempted byte. Optional (kvm-pv needs it). */
+	uint8_t (*read_preempted)(void *user, uint32_t cpu);
+	/** Compare-and-swap of @p cpu's preempted byte: if it equals
+	 *  *expected, stores @p desired and returns true; otherwise stores the
+	 *  current value in *expected and returns false. Optional. */
+	bool (*cmpxchg_preempted)(void *user, uint32_t cpu, uint8_t *expected,
+				  uint8_t desired);
+	/** Broadcast invalidation of at most the backend's per-instruction
+	 *  page limit (INVLPGB); asynchronous. Optional. */
+	void (*broadcast_invalidate)(void *user,
+				     const struct hvtlb_flush_range *r);
+	/** Waits for this CPU's broadcast invalidations (TLBSYNC). Optional,
+	 *  required when broadcast_invalidate is set. */
+	void (*broadcast_sync)(void *user);
+	/** VMM-assisted flush: one hypercall, the hypervisor flushes the
+	 *  targets' TLBs itself and returns when they are done. Returns 0 or a
+	 *  negative errno (then the strategy falls back to IPIs). Optional. */
+	int (*vmm_flush)(void *user, const struct hvtlb_cpumask *targets,
+			 const struct hvtlb_flush_range *r);
+	/** Lazy coherence: records an invalidation that each target applies
+	 *  at its next tick or context switch. Returns an epoch: the memory
+	 *  may be reused once every target has passed it. Optional. */
+	uint64_t (*lazy_post)(void *user, const struct hvtlb_cpumask *targets,
+			      const struct hvtlb_flush_range *r);
+};
+
+/* ------------------------------------------------------------------ */
+/* Strategies                                                          */
+/* ------------------------------------------------------------------ */
+
+/** X(NAME, short name) */
+#define HVTLB_STRATEGY_MAP(X)                                                  \
+	X(IPI, "ipi")                                                          \
+	X(HYPERV, "hyperv")                                                    \
+	X(KVM_PV, "kvm-pv")                                                    \
+	X(VMM_ASSIST, "vmm-assist")                                            \
+	X(BROADCAST, "broadcast")                                              \
+	X(LAZY, "lazy")
+
+enum hvtlb_strategy_kind {
+#define HVTLB_X_(n, s) HVTLB_STRATEGY_##n,
+	HVTLB_STRATEGY_MAP(HVTLB_X_)
+#undef HVTLB_X_
+		HVTLB_STRATEGY_COUNT_
+};
+
+const char *hvtlb_strategy_name(enum hvtlb_strategy_kind k);
+/** Returns 0 and sets *k, or -EINVAL. */
+int hvtlb_strategy_from_name(const char *name, enum hvtlb_strategy_kind *k);
+
+/** A strategy and its knobs. */
+struct hvtlb_strategy_config {
+	enum hvtlb_strategy_kind kind;
+	/* native IPI (also the fallback of every other strategy) */
+	bool concurrent;	     /**< send IPIs, flush locally, then wait */
+	bool early_ack;		     /**< refused when page tables are freed */
+	bool lazy_skip;		     /**< skip lazy CPUs unless tables freed */
+	uint32_t full_flush_ceiling; /**< pages; default 33 */
+	/* Hyper-V */
+	bool xmm_fast;	      /**< fast input when it fits and is offered */
+	bool compact_vpset;   /**< compact sparse sets (else Linux's) */
+	bool extended_ranges; /**< large-page entries when offered */
+	/* hardware broadcast */
+	uint32_t broadcast_max_pages; /**< pages per INVLPGB */
+};
+
+/** Fills @p c with the defaults of @p kind (Linux's behaviour). */
+void hvtlb_strategy_config_init(struct hvtlb_strategy_config *c,
+				enum hvtlb_strategy_kind kind);
+/**
+ * Sets one knob by name ("concurrent", "early_ack", "lazy_skip",
+ * "full_flush_ceiling", "xmm_fast", "compact_vpset", "extended_ranges",
+ * "broadcast_max_pages"). Booleans take 0/1/true/false. Returns 0, -ENOENT
+ * for an unknown key, -EINVAL for a bad value.
+ */
+int hvtlb_strategy_config_set(struct hvtlb_strategy_config *c, const char *key,
+			      const char *value);
+
+/* ------------------------------------------------------------------ */
+/* The flusher                                                         */
+/* ------------------------------------------------------------------ */
+
+/** What a flush did. */
+struct hvtlb_flush_outcome {
+	uint32_t hypercalls;  /**< hypercalls issued (each rep round counts) */
+	uint32_t ipis;	      /**< IPI targets */
+	uint32_t deferred;    /**< targets marked for a deferred flush */
+	bool fell_back;	      /**< a non-IPI path failed; IPIs were used */
+	bool full_flush;      /**< the range became a full flush */
+	uint64_t reuse_epoch; /**< lazy strategy: see lazy_post */
+};
+
+/** Trace events: one per request, then one per action. */
+enum hvtlb_trace_kind {
+	HVTLB_TRACE_REQUEST,
+	HVTLB_TRACE_LOCAL_FLUSH,
+	HVTLB_TRACE_IPI,
+	HVTLB_TRACE_WAIT,
+	HVTLB_TRACE_HYPERCALL,
+	HVTLB_TRACE_MARK_DEFERRED,
+	HVTLB_TRACE_BROADCAST,
+	HVTLB_TRACE_VMM_FLUSH,
+	HVTLB_TRACE_LAZY_POST,
+};
+
+struct hvtlb_trace_event {
+	enum hvtlb_trace_kind kind;
+	/* REQUEST: as Linux's hyperv_mmu_flush_tlb_multi tracepoint */
+	uint32_t ncpus;
+	uint64_t address_space;
+	uint64_t start;
+	uint64_t end; /**< UINT64_MAX for a full flush */
+	/* HYPERCALL */
+	uint64_t control;
+	uint64_t result;
+	/* MARK_DEFERRED, LOCAL_FLUSH */
+	uint32_t cpu;
+};
+
+typedef void (*hvtlb_trace_fn)(void *data, const struct hvtlb_trace_event *e);
+
+struct hvtlb_flusher;
+
+/**
+ * Binds a strategy to a backend. @p ops must outlive the flusher and have
+ * version HVTLB_BACKEND_OPS_VERSION and the required members. Returns NULL
+ * on a bad config, bad ops or no memory.
+ */
+struct hvtlb_flusher *
+hvtlb_flusher_create(const struct hvtlb_strategy_config *cfg,
+		     const struct hvtlb_backend_ops *ops, void *user);
+/** Accepts NULL. */
+void hvtlb_flusher_destroy(struct hvtlb_flusher *f);
+/** Sets (or clears, with NULL) the trace callback. */
+void hvtlb_flusher_set_trace(struct hvtlb_flusher *f, hvtlb_trace_fn fn,
+			     void *data);
+
+/**
+ * Runs @p req through the strategy. When it returns 0 every target's TLB
+ * no longer holds the range (or, for the lazy strategy, will not before the
+ * reuse epoch). Returns -EINVAL for an invalid request, with no backend
+ * action. @p out may be NULL. Allocates nothing.
+ */
+int hvtlb_flush(struct hvtlb_flusher *f, const struct hvtlb_flush_request *req,
+		struct hvtlb_flush_outcome *out);
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HVTLB_CORE_H */

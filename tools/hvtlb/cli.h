@@ -1,0 +1,25 @@
+/* SPDX-License-Identifier: MIT */
+/* The hvtlb command line: one file per subcommand (cmd-*.c). */
+#ifndef HVTLB_TOOL_CLI_H
+#define HVTLB_TOOL_CLI_H
+
+#include <stdio.h>
+
+/* Exit codes: 0 done (a decode that yields a failure status is done too),
+ * 1 the work itself failed, 2 a bad command line or input file. */
+#define CLI_EXIT_OK 0
+#define CLI_EXIT_FAIL 1
+#define CLI_EXIT_USAGE 2
+
+/** Prints "hvtlb <cmd>: <message>" as one line on stderr; returns 2. */
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+int cmd_encode(int argc, char **argv);
+int cmd_decode(int argc, char **argv);
+int cmd_plan(int argc, char **argv);
+int cmd_sim(int argc, char **argv);
+int cmd_sweep(int argc, char **argv);
+int cmd_reproduce(int argc, char **argv);
+
+#endif

@@ -1,0 +1,10 @@
+// SPDX-License-Identifier: MIT
+#include "cli.h"
+
+/* Placeholder until the subcommand lands. */
+int cmd_plan(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	return cli_usage_error("plan", "not available in this build yet");
+}

@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: MIT
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+
+int cli_usage_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "hvtlb %s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	return CLI_EXIT_USAGE;
+}
+
+static const struct {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *help;
+} commands[] = {
+	{ "encode", cmd_encode,
+	  "encode a flush or IPI hypercall (TLFS wire format)" },
+	{ "decode", cmd_decode,
+	  "decode and validate a hypercall as a host would" },
+	{ "plan", cmd_plan,
+	  "run a flush request through a strategy, print the actions" },
+	{ "sim", cmd_sim, "simulate a scenario" },
+	{ "sweep", cmd_sweep, "simulate a grid of scenarios" },
+	{ "reproduce", cmd_reproduce,
+	  "published results beside simulated ones" },
+};
+
+static void usage(FILE *out)
+{
+	fprintf(out, "usage: hvtlb COMMAND [ARGS]\n\ncommands:\n");
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(out, "  %-10s %s\n", commands[i].name,
+			commands[i].help);
+	fprintf(out, "\n'hvtlb COMMAND --help' describes each command.\n");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return CLI_EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		usage(stdout);
+		return CLI_EXIT_OK;
+	}
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
+		if (!strcmp(argv[1], commands[i].name))
+			return commands[i].run(argc - 1, argv + 1);
+	}
+	fprintf(stderr, "hvtlb: unknown command '%s'\n", argv[1]);
+	return CLI_EXIT_USAGE;
+}
