@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages hvtlb needs to build and test, if any is
+# missing. Runs apt-get as root (or through sudo). Usage: scripts/deps.sh [run|test]
+#   run:  meson, ninja, pkg-config (enough to build the tool)
+#   test: also cmocka, clang with its sanitizer runtimes, valgrind, gcovr
+set -euo pipefail
+mode=${1:-test}
+pkgs=()
+have() { command -v "$1" >/dev/null 2>&1; }
+have meson || pkgs+=(meson)
+have ninja || pkgs+=(ninja-build)
+have pkg-config || pkgs+=(pkg-config)
+have cc || pkgs+=(gcc)
+if [ "$mode" = test ]; then
+    pkg-config --exists cmocka 2>/dev/null || pkgs+=(libcmocka-dev)
+    have clang || pkgs+=(clang)
+    ls /usr/lib/llvm-14/lib/clang/*/lib/linux/libclang_rt.tsan-x86_64.a >/dev/null 2>&1 \
+        || pkgs+=(libclang-rt-14-dev)
+    have valgrind || pkgs+=(valgrind)
+    have clang-format || pkgs+=(clang-format)
+    have gcovr || pkgs+=(gcovr)
+    have python3 || pkgs+=(python3)
+fi
+[ ${#pkgs[@]} -eq 0 ] && exit 0
+echo "deps: installing ${pkgs[*]}" >&2
+sudo=
+[ "$(id -u)" -eq 0 ] || sudo=sudo
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends "${pkgs[@]}" >/dev/null

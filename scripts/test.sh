@@ -1,0 +1,58 @@
+#!/usr/bin/env bash
+# Every test, from a fresh Debian 12 machine: installs what is missing, then
+# builds and runs
+#   build-test/normal   gcc, all suites (unit, sim, fuzz corpus replay, abi)
+#   build-test/asan     clang, ASan+UBSan, all suites but abi
+#   build-test/tsan     clang, TSan, the threaded (sim) suite
+#   build-test/release  gcc, -Db_ndebug=true, unit suite
+# and ends with one line "N passed, N failed" summed over all of them.
+# HVTLB_TEST_BUILDS="normal asan" limits the builds.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+scripts/deps.sh test || { echo "0 passed, 1 failed"; exit 1; }
+
+builds=${HVTLB_TEST_BUILDS:-normal asan tsan release}
+root=build-test
+logs=()
+status=0
+
+setup() { # dir, compiler, meson args...
+    local dir=$1 compiler=$2
+    shift 2
+    if [ ! -f "$root/$dir/build.ninja" ]; then
+        CC=$compiler meson setup "$root/$dir" "$@" >"$root/$dir.setup.log" 2>&1 ||
+            { cat "$root/$dir.setup.log"; return 1; }
+    fi
+    ninja -C "$root/$dir" >"$root/$dir.build.log" 2>&1 ||
+        { tail -n 60 "$root/$dir.build.log"; return 1; }
+}
+
+run() { # dir, meson test args...
+    local dir=$1
+    shift
+    echo "== $dir: meson test $*"
+    meson test -C "$root/$dir" --print-errorlogs --num-processes 2 "$@" | tail -n 25 ||
+        status=1
+    [ -f "$root/$dir/meson-logs/testlog.json" ] && logs+=("$root/$dir/meson-logs/testlog.json")
+}
+
+mkdir -p "$root"
+for b in $builds; do
+    case $b in
+    normal)
+        setup normal gcc && run normal || status=1 ;;
+    asan)
+        setup asan clang -Db_sanitize=address,undefined -Db_lundef=false \
+            -Dbenchmarks=false && run asan --no-suite abi || status=1 ;;
+    tsan)
+        setup tsan clang -Db_sanitize=thread -Db_lundef=false \
+            -Dbenchmarks=false -Dstress_threads=64 && run tsan --suite sim || status=1 ;;
+    release)
+        setup release gcc --buildtype=release -Db_ndebug=true \
+            -Dbenchmarks=false && run release --suite unit || status=1 ;;
+    *) echo "unknown build $b"; status=1 ;;
+    esac
+done
+
+python3 scripts/count-tests.py "${logs[@]}" || status=1
+exit $status

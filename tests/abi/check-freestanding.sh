@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# src/hypercall builds with -ffreestanding and needs nothing from libc but
+# memcpy and memset, and includes no header but the freestanding ones.
+set -euo pipefail
+lib=$1 srcdir=$2
+undef=$(nm -u "$lib" | awk '{print $2}' | sort -u | grep -vxE 'memcpy|memset' || true)
+if [ -n "$undef" ]; then
+    echo "src/hypercall needs symbols beyond memcpy/memset:"
+    echo "$undef"
+    exit 1
+fi
+bad=$(grep -hE '^\s*#\s*include\s*<' "$srcdir"/*.c "$srcdir"/*.h 2>/dev/null |
+    grep -vE '<(stdint|stddef|stdbool)\.h>|<hvtlb/hypercall\.h>' || true)
+if [ -n "$bad" ]; then
+    echo "src/hypercall includes non-freestanding headers:"
+    echo "$bad"
+    exit 1
+fi
+echo "freestanding: only memcpy/memset, only freestanding headers"
