@@ -98,45 +98,165 @@ int parse_bool(const char *s, bool *out)
 	return -EINVAL;
 }
 
+/* Parses one "N" or "LO-HI" item of s[0 .. n) into *lo and *hi. */
+static int parse_index_item(const char *s, size_t n, uint64_t *lo, uint64_t *hi)
+{
+	const char *dash = memchr(s, '-', n);
+	size_t left;
+	int rc;
+
+	if (!dash) {
+		rc = parse_u64_n(s, n, lo);
+		*hi = *lo;
+		return rc;
+	}
+	left = (size_t)(dash - s);
+	rc = parse_u64_n(s, left, lo);
+	if (!rc)
+		rc = parse_u64_n(dash + 1, n - left - 1, hi);
+	if (!rc && *hi < *lo)
+		rc = -EINVAL;
+	return rc;
+}
+
+/*
+ * Two passes over the list: the first checks every item, the second sets
+ * the bits, so that @p bits is written only when the whole list is good.
+ */
 int parse_index_list(const char *s, uint64_t *bits, uint32_t nbits)
 {
-	size_t words = (nbits + 63) / 64;
+	size_t words = ((size_t)nbits + 63) / 64;
 
 	if (!s || !*s)
 		return -EINVAL;
-	memset(bits, 0, words * sizeof(*bits));
-	while (*s) {
-		const char *comma = strchr(s, ',');
-		size_t n = comma ? (size_t)(comma - s) : strlen(s);
-		const char *dash = memchr(s, '-', n);
-		uint64_t lo, hi;
-		int rc;
+	for (int pass = 0; pass < 2; pass++) {
+		const char *p = s;
+		int range_rc = 0;
 
-		if (dash) {
-			rc = parse_u64_n(s, (size_t)(dash - s), &lo);
-			if (!rc)
-				rc = parse_u64_n(dash + 1,
-						 n - (size_t)(dash - s) - 1,
-						 &hi);
-		} else {
-			rc = parse_u64_n(s, n, &lo);
-			hi = lo;
+		if (pass == 1)
+			memset(bits, 0, words * sizeof(*bits));
+		for (;;) {
+			const char *comma = strchr(p, ',');
+			size_t n = comma ? (size_t)(comma - p) : strlen(p);
+			uint64_t lo, hi;
+			int rc = parse_index_item(p, n, &lo, &hi);
+
+			if (rc)
+				return rc;
+			if (hi >= nbits) {
+				/* Syntax errors later in the list win. */
+				range_rc = -ERANGE;
+			} else if (pass == 1) {
+				for (uint64_t i = lo; i <= hi; i++)
+					bits[i / 64] |= 1ULL << (i % 64);
+			}
+			if (!comma)
+				break;
+			p = comma + 1;
 		}
-		if (rc)
-			return rc;
-		if (hi < lo)
-			return -EINVAL;
-		if (hi >= nbits)
-			return -ERANGE;
-		for (uint64_t i = lo; i <= hi; i++)
-			bits[i / 64] |= 1ULL << (i % 64);
-		if (!comma)
-			break;
-		s = comma + 1;
-		if (!*s)
-			return -EINVAL; /* trailing comma */
+		if (range_rc)
+			return range_rc;
 	}
 	return 0;
+}
+
+int parse_gva_range(const char *s, uint64_t *gva, uint64_t *pages)
+{
+	const char *plus;
+	uint64_t g, n;
+	size_t left;
+	int rc;
+
+	if (!s)
+		return -EINVAL;
+	plus = strchr(s, '+');
+	if (!plus)
+		return -EINVAL;
+	left = (size_t)(plus - s);
+	if (left > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+		rc = parse_digits(s + 2, left - 2, 16, &g);
+	else
+		rc = parse_digits(s, left, 16, &g);
+	if (!rc)
+		rc = parse_u64(plus + 1, &n);
+	if (rc)
+		return rc;
+	if (n == 0)
+		return -EINVAL;
+	*gva = g;
+	*pages = n;
+	return 0;
+}
+
+static bool is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' ||
+	       c == '\f';
+}
+
+/* One pass of parse_hex_words(); stores the words only when out != NULL. */
+static int scan_hex_words(const char *s, uint64_t *out, size_t max,
+			  size_t *count)
+{
+	size_t n = 0;
+	bool need_word = false; /* after a comma */
+
+	for (;;) {
+		size_t len = 0;
+		uint64_t v;
+		int rc;
+
+		while (*s && (is_space(*s) || *s == '#')) {
+			if (*s == '#') {
+				while (*s && *s != '\n')
+					s++;
+			} else {
+				s++;
+			}
+		}
+		if (!*s || *s == ',') {
+			if (need_word || *s == ',')
+				return -EINVAL; /* empty item */
+			break;
+		}
+		while (s[len] && s[len] != ',' && s[len] != '#' &&
+		       !is_space(s[len]))
+			len++;
+		if (len > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+			rc = parse_digits(s + 2, len - 2, 16, &v);
+		else
+			rc = parse_digits(s, len, 16, &v);
+		if (rc)
+			return rc;
+		if (n == max)
+			return -E2BIG;
+		if (out)
+			out[n] = v;
+		n++;
+		s += len;
+		while (*s && is_space(*s))
+			s++;
+		need_word = *s == ',';
+		if (need_word)
+			s++;
+	}
+	*count = n;
+	return 0;
+}
+
+int parse_hex_words(const char *s, uint64_t *out, size_t max, size_t *count)
+{
+	size_t n;
+	int rc;
+
+	if (!s)
+		return -EINVAL;
+	rc = scan_hex_words(s, NULL, max, &n);
+	if (!rc)
+		rc = scan_hex_words(s, out, max, &n);
+	if (!rc)
+		*count = n;
+	return rc;
 }
 
 int parse_page_size(const char *s, unsigned *shift)
