@@ -1,0 +1,539 @@
+// SPDX-License-Identifier: MIT
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "scenario.h"
+
+void scenario_init(struct scenario *s, const char *const *sections)
+{
+	memset(s, 0, sizeof(*s));
+	s->sections = sections;
+}
+
+static void list_finish(struct scenario_list *l)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		free(l->v[i].key);
+		free(l->v[i].value);
+		free(l->v[i].file);
+	}
+	free(l->v);
+	memset(l, 0, sizeof(*l));
+}
+
+static void compare_clear(struct scenario *s)
+{
+	for (size_t i = 0; i < s->ncompare; i++)
+		free(s->compare[i]);
+	s->ncompare = 0;
+}
+
+void scenario_finish(struct scenario *s)
+{
+	const char *const *sections = s->sections;
+
+	list_finish(&s->profile);
+	list_finish(&s->file);
+	list_finish(&s->set);
+	compare_clear(s);
+	free(s->path);
+	free(s->profile_name);
+	free(s->profile_path);
+	free(s->title);
+	scenario_init(s, sections);
+}
+
+static void verr(struct scenario *s, const char *file, unsigned line,
+		 const char *fmt, va_list ap)
+{
+	int n;
+
+	if (line)
+		n = snprintf(s->err, sizeof(s->err), "%s:%u: ", file, line);
+	else
+		n = snprintf(s->err, sizeof(s->err), "%s: ", file);
+	if (n < 0 || (size_t)n >= sizeof(s->err))
+		return;
+	vsnprintf(s->err + n, sizeof(s->err) - (size_t)n, fmt, ap);
+}
+
+static void __attribute__((format(printf, 4, 5)))
+err_at(struct scenario *s, const char *file, unsigned line, const char *fmt,
+       ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	verr(s, file, line, fmt, ap);
+	va_end(ap);
+}
+
+void scenario_error_at(struct scenario *s, const struct scenario_setting *at,
+		       const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	if (!at) {
+		vsnprintf(s->err, sizeof(s->err), fmt, ap);
+	} else if (at->line) {
+		verr(s, at->file, at->line, fmt, ap);
+	} else {
+		n = snprintf(s->err, sizeof(s->err), "--set '%s=%s': ", at->key,
+			     at->value);
+		if (n >= 0 && (size_t)n < sizeof(s->err))
+			vsnprintf(s->err + n, sizeof(s->err) - (size_t)n, fmt,
+				  ap);
+	}
+	va_end(ap);
+}
+
+static int list_add(struct scenario_list *l, const char *key, const char *value,
+		    const char *file, unsigned line)
+{
+	struct scenario_setting *e;
+
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? 2 * l->cap : 16;
+		void *v = realloc(l->v, cap * sizeof(*l->v));
+
+		if (!v)
+			return -ENOMEM;
+		l->v = v;
+		l->cap = cap;
+	}
+	e = &l->v[l->n];
+	e->key = strdup(key);
+	e->value = strdup(value);
+	e->file = strdup(file);
+	e->line = line;
+	if (!e->key || !e->value || !e->file) {
+		free(e->key);
+		free(e->value);
+		free(e->file);
+		return -ENOMEM;
+	}
+	l->n++;
+	return 0;
+}
+
+static char *trim(char *p)
+{
+	char *end;
+
+	while (isspace((unsigned char)*p))
+		p++;
+	end = p + strlen(p);
+	while (end > p && isspace((unsigned char)end[-1]))
+		*--end = '\0';
+	return p;
+}
+
+/* Keys and section names: letters, digits, '_', '-' and (keys only) '.'. */
+static int valid_name(const char *p, int allow_dot)
+{
+	if (!*p)
+		return 0;
+	for (; *p; p++) {
+		if (!isalnum((unsigned char)*p) && *p != '_' && *p != '-' &&
+		    !(allow_dot && *p == '.'))
+			return 0;
+	}
+	return 1;
+}
+
+static int known_section(const struct scenario *s, const char *name)
+{
+	if (!s->sections)
+		return 1;
+	for (const char *const *p = s->sections; *p; p++) {
+		if (!strcmp(*p, name))
+			return 1;
+	}
+	return 0;
+}
+
+static char *dir_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		return strdup(".");
+	if (slash == path)
+		return strdup("/");
+	return strndup(path, (size_t)(slash - path));
+}
+
+static char *join(const char *a, const char *b, const char *c)
+{
+	size_t n = strlen(a) + strlen(b) + strlen(c) + 1;
+	char *r = malloc(n);
+
+	if (r)
+		snprintf(r, n, "%s%s%s", a, b, c);
+	return r;
+}
+
+/* Finds the profile file for @p name; NULL if none is readable. */
+static char *resolve_profile(const char *name, const char *scenario_path)
+{
+	size_t n = strlen(name);
+	char *dir = scenario_path ? dir_of(scenario_path) : strdup(".");
+	char *cand[4] = { NULL };
+	char *found = NULL;
+
+	if (!dir)
+		return NULL;
+	if (strchr(name, '/') || (n > 4 && !strcmp(name + n - 4, ".ini"))) {
+		cand[0] = name[0] == '/' ? strdup(name) : join(dir, "/", name);
+		cand[1] = strdup(name);
+	} else {
+		char *file = join(name, ".ini", "");
+
+		if (file) {
+			cand[0] = join(dir, "/../profiles/", file);
+			cand[1] = join(dir, "/profiles/", file);
+			cand[2] = join("profiles/", file, "");
+		}
+		free(file);
+	}
+	for (size_t i = 0; i < 4; i++) {
+		if (!found && cand[i] && access(cand[i], R_OK) == 0)
+			found = cand[i];
+		else
+			free(cand[i]);
+	}
+	free(dir);
+	return found;
+}
+
+enum file_kind { KIND_SCENARIO, KIND_PROFILE };
+
+/* Handles one `key = value` line of a profile. */
+static int profile_line(struct scenario *s, const char *path, unsigned ln,
+			char *key, char *value, const char *comment)
+{
+	const char *src;
+
+	if (!comment || strncmp(comment, "source:", 7)) {
+		err_at(s, path, ln, "cost '%s' has no '; source: ...'", key);
+		return -EINVAL;
+	}
+	src = comment + 7;
+	while (isspace((unsigned char)*src))
+		src++;
+	if (!*src) {
+		err_at(s, path, ln, "cost '%s' has an empty source", key);
+		return -EINVAL;
+	}
+	if (strchr(key, '.')) {
+		err_at(s, path, ln, "cost name '%s' must not contain '.'", key);
+		return -EINVAL;
+	}
+	{
+		char *full = join("cost.", key, "");
+		int rc;
+
+		if (!full)
+			return -ENOMEM;
+		rc = list_add(&s->profile, full, value, path, ln);
+		free(full);
+		return rc;
+	}
+}
+
+static int set_compare(struct scenario *s, const char *file, unsigned ln,
+		       const char *value)
+{
+	char *copy = strdup(value);
+	char *tok, *next;
+	int rc = 0;
+
+	if (!copy)
+		return -ENOMEM;
+	compare_clear(s);
+	for (tok = copy; tok; tok = next) {
+		next = strchr(tok, ',');
+		if (next)
+			*next++ = '\0';
+		tok = trim(tok);
+		if (!valid_name(tok, 0)) {
+			err_at(s, file, ln, "bad strategy name '%s' in compare",
+			       tok);
+			rc = -EINVAL;
+			break;
+		}
+		if (s->ncompare == SCENARIO_COMPARE_MAX) {
+			err_at(s, file, ln, "compare lists more than %d names",
+			       SCENARIO_COMPARE_MAX);
+			rc = -EINVAL;
+			break;
+		}
+		s->compare[s->ncompare] = strdup(tok);
+		if (!s->compare[s->ncompare]) {
+			rc = -ENOMEM;
+			break;
+		}
+		s->ncompare++;
+	}
+	free(copy);
+	return rc;
+}
+
+static int load_file(struct scenario *s, const char *path, enum file_kind kind);
+
+static int set_profile(struct scenario *s, const char *file, unsigned ln,
+		       const char *value)
+{
+	char *path = resolve_profile(value, s->path);
+	int rc;
+
+	if (!path) {
+		err_at(s, file, ln, "profile '%s' not found", value);
+		return -ENOENT;
+	}
+	free(s->profile_name);
+	free(s->profile_path);
+	list_finish(&s->profile);
+	s->profile_name = strdup(value);
+	s->profile_path = path;
+	s->profile_line = ln;
+	if (!s->profile_name)
+		return -ENOMEM;
+	rc = load_file(s, path, KIND_PROFILE);
+	return rc;
+}
+
+/* The tool's own top-level keys; returns 1 if @p key was one of them. */
+static int tool_key(struct scenario *s, const char *file, unsigned ln,
+		    const char *key, const char *value, int *rc)
+{
+	if (!strcmp(key, "compare")) {
+		*rc = set_compare(s, file, ln, value);
+		return 1;
+	}
+	if (!strcmp(key, "title")) {
+		free(s->title);
+		s->title = strdup(value);
+		*rc = s->title ? 0 : -ENOMEM;
+		return 1;
+	}
+	if (!strcmp(key, "profile")) {
+		*rc = set_profile(s, file, ln, value);
+		return 1;
+	}
+	return 0;
+}
+
+static int scenario_line(struct scenario *s, const char *path, unsigned ln,
+			 const char *section, char *key, char *value)
+{
+	char *full;
+	int rc;
+
+	if (!section && tool_key(s, path, ln, key, value, &rc))
+		return rc;
+	full = section ? join(section, ".", key) : strdup(key);
+	if (!full)
+		return -ENOMEM;
+	rc = list_add(&s->file, full, value, path, ln);
+	free(full);
+	return rc;
+}
+
+static int parse_line(struct scenario *s, const char *path, unsigned ln,
+		      enum file_kind kind, char *buf, char *section,
+		      size_t section_size, int *have_section)
+{
+	char *comment = NULL, *p, *eq, *key, *value;
+
+	p = buf + strcspn(buf, "#;");
+	if (*p) {
+		if (*p == ';')
+			comment = trim(p + 1);
+		*p = '\0';
+	}
+	p = trim(buf);
+	if (!*p)
+		return 0;
+	if (*p == '[') {
+		size_t n = strlen(p);
+
+		if (kind == KIND_PROFILE) {
+			err_at(s, path, ln, "a profile has no sections");
+			return -EINVAL;
+		}
+		if (p[n - 1] != ']') {
+			err_at(s, path, ln, "section header without ']'");
+			return -EINVAL;
+		}
+		p[n - 1] = '\0';
+		p = trim(p + 1);
+		if (!valid_name(p, 0) || strlen(p) >= section_size) {
+			err_at(s, path, ln, "bad section name '%s'", p);
+			return -EINVAL;
+		}
+		if (!known_section(s, p)) {
+			err_at(s, path, ln, "unknown section [%s]", p);
+			return -EINVAL;
+		}
+		snprintf(section, section_size, "%s", p);
+		*have_section = 1;
+		return 0;
+	}
+	eq = strchr(p, '=');
+	if (!eq) {
+		err_at(s, path, ln, "missing '=' in '%s'", p);
+		return -EINVAL;
+	}
+	*eq = '\0';
+	key = trim(p);
+	value = trim(eq + 1);
+	if (!valid_name(key, 1)) {
+		err_at(s, path, ln, "bad key '%s'", key);
+		return -EINVAL;
+	}
+	if (!*value) {
+		err_at(s, path, ln, "key '%s' has no value", key);
+		return -EINVAL;
+	}
+	if (kind == KIND_PROFILE)
+		return profile_line(s, path, ln, key, value, comment);
+	return scenario_line(s, path, ln, *have_section ? section : NULL, key,
+			     value);
+}
+
+static int load_file(struct scenario *s, const char *path, enum file_kind kind)
+{
+	char buf[SCENARIO_LINE_MAX + 2];
+	char section[64] = "";
+	int have_section = 0;
+	unsigned ln = 0;
+	FILE *f;
+	int rc = 0;
+
+	f = fopen(path, "r");
+	if (!f) {
+		rc = -errno;
+		err_at(s, path, 0, "cannot read %s: %s",
+		       kind == KIND_PROFILE ? "profile" : "scenario",
+		       strerror(errno));
+		return rc;
+	}
+	while (fgets(buf, sizeof(buf), f)) {
+		size_t n = strlen(buf);
+
+		ln++;
+		if (n && buf[n - 1] == '\n')
+			buf[--n] = '\0';
+		else if (!feof(f) || n > SCENARIO_LINE_MAX) {
+			err_at(s, path, ln, "line longer than %d characters",
+			       SCENARIO_LINE_MAX);
+			rc = -E2BIG;
+			break;
+		}
+		if (n && buf[n - 1] == '\r')
+			buf[--n] = '\0';
+		if (strlen(buf) != n) {
+			err_at(s, path, ln, "NUL byte in line");
+			rc = -EINVAL;
+			break;
+		}
+		rc = parse_line(s, path, ln, kind, buf, section,
+				sizeof(section), &have_section);
+		if (rc)
+			break;
+	}
+	if (!rc && ferror(f)) {
+		err_at(s, path, ln + 1, "read error");
+		rc = -EIO;
+	}
+	fclose(f);
+	return rc;
+}
+
+int scenario_load(struct scenario *s, const char *path)
+{
+	free(s->path);
+	s->path = strdup(path);
+	if (!s->path)
+		return -ENOMEM;
+	return load_file(s, s->path, KIND_SCENARIO);
+}
+
+int scenario_add_override(struct scenario *s, const char *arg)
+{
+	char *copy = strdup(arg);
+	char *label = join("--set '", arg, "'");
+	char *eq, *key, *value;
+	int rc = -EINVAL;
+
+	if (!copy || !label) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	eq = strchr(copy, '=');
+	if (!eq) {
+		err_at(s, label, 0, "missing '=' (expected KEY=VALUE)");
+		goto out;
+	}
+	*eq = '\0';
+	key = trim(copy);
+	value = trim(eq + 1);
+	if (!valid_name(key, 1)) {
+		err_at(s, label, 0, "bad key '%s'", key);
+		goto out;
+	}
+	if (!*value) {
+		err_at(s, label, 0, "key '%s' has no value", key);
+		goto out;
+	}
+	if (!tool_key(s, label, 0, key, value, &rc))
+		rc = list_add(&s->set, key, value, "--set", 0);
+out:
+	free(label);
+	free(copy);
+	return rc;
+}
+
+int scenario_apply(const struct scenario *s, scenario_set_fn set, void *ctx,
+		   const struct scenario_setting **bad)
+{
+	const struct scenario_list *lists[] = { &s->profile, &s->file,
+						&s->set };
+
+	for (size_t l = 0; l < 3; l++) {
+		for (size_t i = 0; i < lists[l]->n; i++) {
+			const struct scenario_setting *e = &lists[l]->v[i];
+			int rc = set(ctx, e->key, e->value);
+
+			if (rc) {
+				if (bad)
+					*bad = e;
+				return rc;
+			}
+		}
+	}
+	return 0;
+}
+
+const struct scenario_setting *scenario_find(const struct scenario *s,
+					     const char *key)
+{
+	const struct scenario_list *lists[] = { &s->set, &s->file,
+						&s->profile };
+
+	for (size_t l = 0; l < 3; l++) {
+		for (size_t i = lists[l]->n; i-- > 0;) {
+			if (!strcmp(lists[l]->v[i].key, key))
+				return &lists[l]->v[i];
+		}
+	}
+	return NULL;
+}

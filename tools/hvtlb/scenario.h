@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Scenario files for `hvtlb sim` and `hvtlb reproduce`.
+ *
+ * A scenario is an INI file: `[section]` headers, `key = value` lines, and
+ * comments starting with '#' or ';' (at the start of a line or after a
+ * value). A key inside [section] becomes the library key "section.key"; a
+ * key before the first section keeps its name. Three top-level keys belong
+ * to the tool and never reach the library:
+ *
+ *   profile = NAME     cost profile: profiles/NAME.ini next to the scenario
+ *                      directory (or a path ending in .ini, relative to the
+ *                      scenario file); each of its lines
+ *                      `name = value ; source: ...` becomes "cost.name"
+ *   compare = A,B,...  run once per listed strategy ("strategy" key)
+ *   title = TEXT       a line of text printed above the results
+ *
+ * Settings are applied in this order: profile lines, then the scenario's own
+ * lines (so a [cost] line in a scenario overrides its profile), then --set
+ * overrides. Every setting remembers the file and line it came from so that
+ * the tool can print `file:line: message` for any error found later.
+ *
+ * Thread rules: a struct scenario is used by one thread at a time. Nothing
+ * here prints; errors are returned as -errno with a message in
+ * scenario->err.
+ */
+#ifndef HVTLB_TOOL_SCENARIO_H
+#define HVTLB_TOOL_SCENARIO_H
+
+#include <stddef.h>
+
+#define SCENARIO_ERR_MAX 512
+#define SCENARIO_LINE_MAX 1024
+#define SCENARIO_COMPARE_MAX 8
+
+/** One key = value setting and where it came from. */
+struct scenario_setting {
+	char *key; /**< library key, e.g. "vm.vcpus" or "cost.vmcall" */
+	char *value;
+	char *file;    /**< file name, or "--set" */
+	unsigned line; /**< 1-based line; 0 for --set */
+};
+
+/** A list of settings. */
+struct scenario_list {
+	struct scenario_setting *v;
+	size_t n, cap;
+};
+
+/** A parsed scenario. Initialise with scenario_init(). */
+struct scenario {
+	struct scenario_list profile; /**< cost.* lines of the profile */
+	struct scenario_list file;    /**< the scenario's own lines */
+	struct scenario_list set;     /**< --set overrides */
+	char *path;		      /**< the scenario file */
+	char *profile_name;	      /**< value of `profile`, or NULL */
+	char *profile_path;	      /**< resolved profile file, or NULL */
+	unsigned profile_line;	      /**< and its line (0 = --set) */
+	char *title;
+	char *compare[SCENARIO_COMPARE_MAX]; /**< strategies, or none */
+	size_t ncompare;
+	/** NULL-terminated list of valid [section] names; NULL accepts all. */
+	const char *const *sections;
+	char err[SCENARIO_ERR_MAX]; /**< "file:line: message" of the last error */
+};
+
+/** Zeroes @p s; @p sections (may be NULL) lists the valid section names. */
+void scenario_init(struct scenario *s, const char *const *sections);
+/** Frees everything @p s owns; @p s may be reused after scenario_init(). */
+void scenario_finish(struct scenario *s);
+
+/**
+ * Reads the scenario at @p path and the profile it names.
+ * Returns 0, -ENOENT/-EACCES/-EIO (unreadable file), -EINVAL (syntax: a line
+ * without '=', an empty key or value, a bad section header, an unknown
+ * section, a profile line without a source), -E2BIG (a line too long) or
+ * -ENOMEM, with the message in s->err.
+ */
+int scenario_load(struct scenario *s, const char *path);
+
+/**
+ * Adds a --set override "key=value" (the key is a library key or one of the
+ * tool keys above). A `profile` override reloads the profile (resolved
+ * against the scenario's directory, then the current directory).
+ * Returns 0 or -EINVAL (no '=', empty key or value) / -ENOMEM / a profile
+ * load error, with the message in s->err.
+ */
+int scenario_add_override(struct scenario *s, const char *arg);
+
+/** Called by scenario_apply() for each setting; returns 0 or -errno. */
+typedef int (*scenario_set_fn)(void *ctx, const char *key, const char *value);
+
+/**
+ * Calls @p set for every setting in order (profile, file, --set). Stops at
+ * the first error and returns it; @p bad (if not NULL) then points at the
+ * offending setting.
+ */
+int scenario_apply(const struct scenario *s, scenario_set_fn set, void *ctx,
+		   const struct scenario_setting **bad);
+
+/**
+ * Finds the last setting of @p key (in apply order), or NULL. Used to point
+ * at the line that set a value the library later rejects as a whole.
+ */
+const struct scenario_setting *scenario_find(const struct scenario *s,
+					     const char *key);
+
+/**
+ * Formats "file:line: " (or "--set 'key=value': " for an override) followed
+ * by @p fmt into s->err.
+ */
+void scenario_error_at(struct scenario *s, const struct scenario_setting *at,
+		       const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+#endif
