@@ -1,0 +1,366 @@
+/* SPDX-License-Identifier: MIT */
+/**
+ * @file
+ * The simulated hypervisor: a machine of pCPUs running one or more VMs whose
+ * vCPUs run a parameterized workload; the guest flushes TLBs through the
+ * real strategies of core.h and the simulated hypervisor decodes and
+ * executes what they issue. Time is virtual (cycles from a cost profile);
+ * an oracle checks that no vCPU translates through a stale entry after a
+ * flush was reported complete.
+ *
+ * Use: hvtlb_sim_config_init(), hvtlb_sim_config_set() for each key,
+ * hvtlb_sim_config_validate(), hvtlb_sim_run(), read the results or write
+ * them with hvtlb_sim_results_write_json(), hvtlb_sim_results_destroy().
+ *
+ * Thread rules: a config is plain caller memory (not thread-safe, copy
+ * it freely). hvtlb_sim_run() is reentrant: distinct runs may go on in
+ * distinct threads at once; one run uses up to `threads` host threads of
+ * its own. Results are immutable once returned.
+ *
+ * Keys for hvtlb_sim_config_set() (value syntax; default):
+ *
+ * | key                     | meaning                                   |
+ * |-------------------------|-------------------------------------------|
+ * | seed                    | u64; 1. Every random choice derives from it|
+ * | threads                 | host threads of the engine, 1..64; 1       |
+ * | fault                   | none, no-wait, lose-deferred,             |
+ * |                         | skip-lazy-freed, drop-target; none         |
+ * | strategy                | ipi, hyperv, kvm-pv, vmm-assist,          |
+ * |                         | broadcast, lazy; ipi. Resets strategy.*    |
+ * | strategy.<knob>         | a knob of hvtlb_strategy_config_set()      |
+ * | machine.pcpus           | host CPUs, 1..4096; 16                     |
+ * | machine.vms             | identical VMs sharing the pCPUs, 1..64; 1  |
+ * | vm.vcpus                | vCPUs per VM, 1..4096; 16                  |
+ * | hypervisor.profile      | decoder profile strict, kvm, xen, openvmm; |
+ * |                         | strict                                     |
+ * | hypervisor.ipiv         | bool, IPI virtualization (no sender exit); |
+ * |                         | false                                      |
+ * | hypervisor.ple          | bool, pause-loop exiting yields the pCPU;  |
+ * |                         | true                                       |
+ * | hypervisor.ipi_batch    | IPI destinations per sender exit (1 =      |
+ * |                         | x2APIC per target, 128 = PV send-IPI); 1   |
+ * | hypervisor.xmm          | bool, offer XMM fast input; true           |
+ * | hypervisor.ex           | bool, offer Ex hypercalls; true            |
+ * | tlb.levels              | 1 or 2; 2                                  |
+ * | tlb.l1_sets, l1_ways    | L1 dTLB geometry; 16 x 4 (64 entries)      |
+ * | tlb.l2_sets, l2_ways    | STLB geometry; 128 x 12 (1536 entries)     |
+ * | tlb.pcid                | bool, tag entries with the address space   |
+ * |                         | (PCID/ASID); true                          |
+ * | guest.lazy_leave        | bool, a lazy CPU that takes a flush IPI    |
+ * |                         | leaves the mm (Linux < 4.19); true         |
+ * | guest.steal_accounting  | bool, host-preempted time is not counted   |
+ * |                         | as guest user/sys; false                   |
+ * | workload.kind           | trasher, madvise, ebizzy, mix; trasher     |
+ * | workload.threads        | guest threads per VM, 1..65536; 32         |
+ * | workload.processes      | processes (mm) per VM, threads split       |
+ * |                         | round-robin; 1                             |
+ * | workload.iterations     | operations per thread, >= 1; 1000          |
+ * | workload.pages          | pages per mapping, 1..1048576; 1           |
+ * | workload.page_size      | 4k, 2m, 1g; 4k                             |
+ * | workload.touch          | none, first, all, random: pages touched    |
+ * |                         | after each mmap; all                       |
+ * | workload.touch_repeat   | times each touched page is read; 1         |
+ * | workload.sleep_ns_max   | uniform random sleep in [0, max] ns after  |
+ * |                         | each operation, 0 = none; 0                |
+ * | workload.file_backed    | bool, file mapping (no zeroing); true      |
+ * | workload.search_pages   | ebizzy: pages searched per op; 64          |
+ * | workload.user_ns        | extra user-space work per op, ns; 0        |
+ * | engine.max_virtual_s    | stop (error -ETIME) beyond this virtual    |
+ * |                         | time, s; 3600                              |
+ * | engine.max_violations   | violations recorded in detail; 16          |
+ * | cost.<name>             | a cost parameter (see hvtlb_sim_cost_name) |
+ *
+ * Booleans take 0/1/true/false/yes/no/on/off. Integers are decimal or 0x
+ * hex. hvtlb_sim_config_key_name() enumerates every key (strategy knobs
+ * and costs included).
+ */
+#ifndef HVTLB_SIM_H
+#define HVTLB_SIM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <hvtlb/core.h>
+#include <hvtlb/hypercall.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#if defined(__GNUC__)
+#pragma GCC visibility push(default)
+#endif
+
+/** Fault switches: X(NAME, name). Each must make the oracle fire. */
+#define HVTLB_SIM_FAULT_MAP(X)                                                 \
+	X(NONE, "none")                                                        \
+	X(NO_WAIT, "no-wait")                                                  \
+	X(LOSE_DEFERRED, "lose-deferred")                                      \
+	X(SKIP_LAZY_FREED, "skip-lazy-freed")                                  \
+	X(DROP_TARGET, "drop-target")
+
+enum hvtlb_sim_fault {
+#define HVTLB_X_(n, s) HVTLB_SIM_FAULT_##n,
+	HVTLB_SIM_FAULT_MAP(HVTLB_X_)
+#undef HVTLB_X_
+		HVTLB_SIM_FAULT_COUNT_
+};
+
+/** Workloads: X(NAME, name). */
+#define HVTLB_SIM_WORKLOAD_MAP(X)                                              \
+	X(TRASHER, "trasher")                                                  \
+	X(MADVISE, "madvise")                                                  \
+	X(EBIZZY, "ebizzy")                                                    \
+	X(MIX, "mix")
+
+enum hvtlb_sim_workload {
+#define HVTLB_X_(n, s) HVTLB_SIM_WORKLOAD_##n,
+	HVTLB_SIM_WORKLOAD_MAP(HVTLB_X_)
+#undef HVTLB_X_
+		HVTLB_SIM_WORKLOAD_COUNT_
+};
+
+enum hvtlb_sim_touch {
+	HVTLB_SIM_TOUCH_NONE,
+	HVTLB_SIM_TOUCH_FIRST,
+	HVTLB_SIM_TOUCH_ALL,
+	HVTLB_SIM_TOUCH_RANDOM,
+};
+
+/** Slots for cost parameters (the private list is shorter). */
+#define HVTLB_SIM_COST_SLOTS 64u
+
+#define HVTLB_SIM_MAX_VCPUS 4096u
+#define HVTLB_SIM_MAX_THREADS 64u
+
+/** Log levels of the log callback. */
+enum hvtlb_sim_log_level {
+	HVTLB_SIM_LOG_ERROR,
+	HVTLB_SIM_LOG_INFO,
+	HVTLB_SIM_LOG_DEBUG,
+};
+
+/** Receives the library's messages (it never prints itself). */
+typedef void (*hvtlb_sim_log_fn)(void *data, enum hvtlb_sim_log_level level,
+				 const char *msg);
+
+/**
+ * A simulation's configuration. Plain caller memory: fill it with
+ * hvtlb_sim_config_init() and change it with hvtlb_sim_config_set()
+ * (fields may also be written directly; validate afterwards).
+ */
+struct hvtlb_sim_config {
+	uint64_t seed;
+	uint32_t threads;
+	enum hvtlb_sim_fault fault;
+
+	struct hvtlb_strategy_config strategy;
+
+	uint32_t pcpus;
+	uint32_t vms;
+	uint32_t vcpus;
+
+	enum hvtlb_profile decoder;
+	bool ipiv;
+	bool ple;
+	uint32_t ipi_batch;
+	bool offer_xmm;
+	bool offer_ex;
+
+	uint32_t tlb_levels;
+	uint32_t l1_sets, l1_ways;
+	uint32_t l2_sets, l2_ways;
+	bool pcid;
+
+	bool lazy_leave;
+	bool steal_accounting;
+
+	enum hvtlb_sim_workload workload;
+	uint32_t wl_threads;
+	uint32_t wl_processes;
+	uint64_t wl_iterations;
+	uint32_t wl_pages;
+	unsigned wl_page_shift; /**< 12, 21 or 30 */
+	enum hvtlb_sim_touch wl_touch;
+	uint32_t wl_touch_repeat;
+	uint64_t wl_sleep_ns_max;
+	bool wl_file_backed;
+	uint32_t wl_search_pages;
+	uint64_t wl_user_ns;
+
+	double max_virtual_s;
+	uint32_t max_violations;
+
+	/** Indexed like hvtlb_sim_cost_name(). */
+	double cost[HVTLB_SIM_COST_SLOTS];
+
+	/** Optional message sink (NULL: messages are dropped). */
+	hvtlb_sim_log_fn log_fn;
+	void *log_data;
+};
+
+/** Fills @p c with the defaults of the table above. Never fails. */
+void hvtlb_sim_config_init(struct hvtlb_sim_config *c);
+
+/**
+ * Sets one key (see the table above) from its text value. Not
+ * thread-safe on the same @p c. Returns 0; -ENOENT for an unknown key;
+ * -EINVAL for a value that does not parse (or an unknown name);
+ * -ERANGE for a value that parses but is out of the key's range.
+ */
+int hvtlb_sim_config_set(struct hvtlb_sim_config *c, const char *key,
+			 const char *value);
+
+/**
+ * Checks that @p c describes a machine that can exist and be simulated:
+ * pcpus, vcpus, threads and workload threads non-zero and within the
+ * limits above, TLB geometry powers of two, costs finite and >= 0 (and
+ * cpu_mhz > 0). Returns 0 or -ERANGE; then, if @p bad_key is not NULL,
+ * stores there the (static) name of the first offending key.
+ */
+int hvtlb_sim_config_validate(const struct hvtlb_sim_config *c,
+			      const char **bad_key);
+
+/**
+ * Name of the @p i-th settable key (from 0), strategy knobs and
+ * "cost.<name>" keys included, or NULL past the end. Static strings.
+ */
+const char *hvtlb_sim_config_key_name(size_t i);
+
+/** Number of cost parameters. */
+size_t hvtlb_sim_cost_count(void);
+/** Name (without "cost."), unit, default and source of cost @p i, or NULL /
+ *  0 past the end. Static strings. */
+const char *hvtlb_sim_cost_name(size_t i);
+const char *hvtlb_sim_cost_unit(size_t i);
+const char *hvtlb_sim_cost_source(size_t i);
+double hvtlb_sim_cost_default(size_t i);
+
+/** Name of a fault ("no-wait"), or NULL. */
+const char *hvtlb_sim_fault_name(enum hvtlb_sim_fault f);
+/** Name of a workload ("trasher"), or NULL. */
+const char *hvtlb_sim_workload_name(enum hvtlb_sim_workload w);
+
+/* ------------------------------------------------------------------ */
+/* Results                                                             */
+/* ------------------------------------------------------------------ */
+
+/** VM exit reasons: X(NAME, name). */
+#define HVTLB_SIM_EXIT_MAP(X)                                                  \
+	X(HYPERCALL, "hypercall")                                              \
+	X(IPI_SEND, "ipi_send")                                                \
+	X(INTERRUPT, "interrupt")                                              \
+	X(HLT, "hlt")                                                          \
+	X(KICK, "kick")                                                        \
+	X(PREEMPTION, "preemption")                                            \
+	X(PLE, "ple")
+
+enum hvtlb_sim_exit {
+#define HVTLB_X_(n, s) HVTLB_SIM_EXIT_##n,
+	HVTLB_SIM_EXIT_MAP(HVTLB_X_)
+#undef HVTLB_X_
+		HVTLB_SIM_EXIT_COUNT_
+};
+
+/** Kinds of TLB invalidation performed on a vCPU: X(NAME, name). */
+#define HVTLB_SIM_FLUSH_MAP(X)                                                 \
+	X(LOCAL, "local")                                                      \
+	X(IPI, "ipi")                                                          \
+	X(HYPERVISOR, "hypervisor")                                            \
+	X(DEFERRED, "deferred")                                                \
+	X(VMM, "vmm")                                                          \
+	X(BROADCAST, "broadcast")                                              \
+	X(LAZY, "lazy")                                                        \
+	X(SWITCH_MM, "switch_mm")                                              \
+	X(FULL, "full")                                                        \
+	X(OVERFLOW, "overflow")
+
+enum hvtlb_sim_flush_kind {
+#define HVTLB_X_(n, s) HVTLB_SIM_FLUSH_##n,
+	HVTLB_SIM_FLUSH_MAP(HVTLB_X_)
+#undef HVTLB_X_
+		HVTLB_SIM_FLUSH_COUNT_
+};
+
+/** One oracle violation. */
+struct hvtlb_sim_violation {
+	uint32_t vm;
+	uint32_t vcpu;
+	uint64_t address;
+	double time_s; /**< virtual time */
+};
+
+/**
+ * What a run measured. Times are virtual. "flushes" counts invalidations
+ * executed on vCPUs by how they got there (FULL also counts every full
+ * flush of any origin; OVERFLOW counts flush queues that collapsed to
+ * flush-all).
+ */
+struct hvtlb_sim_results {
+	uint64_t seed;
+	uint32_t threads;
+	enum hvtlb_strategy_kind strategy;
+	enum hvtlb_sim_fault fault;
+	double real_s; /**< until the last workload thread finished */
+	double user_s; /**< summed over guest threads */
+	double sys_s;  /**< summed; includes spinning for acknowledgements */
+	uint64_t vm_exits[HVTLB_SIM_EXIT_COUNT_];
+	uint64_t vm_exits_total;
+	uint64_t ipis_sent;
+	uint64_t ipis_delivered;
+	uint64_t hypercalls;
+	uint64_t shootdowns; /**< hvtlb_flush() calls */
+	uint64_t flushes[HVTLB_SIM_FLUSH_COUNT_];
+	uint64_t pages_invalidated;
+	uint64_t deferred_marked; /**< kvm-pv: targets marked, not IPI'd */
+	uint64_t tlb_l1_hits;
+	uint64_t tlb_l2_hits;
+	uint64_t tlb_misses;
+	uint64_t page_faults;
+	double latency_us_p50; /**< shootdown latency at the initiator */
+	double latency_us_p99;
+	double latency_us_max;
+	uint64_t violations;
+	uint32_t nrecorded; /**< entries of violation[] */
+	struct hvtlb_sim_violation *violation;
+	uint64_t mem_per_vcpu_bytes; /**< simulator memory per vCPU */
+	uint64_t events;	     /**< engine events processed */
+	uint64_t target_flushes;     /**< target invalidations (all kinds) */
+};
+
+/**
+ * Runs the simulation @p c describes (validated first). On success stores a
+ * new result object in *@p out (free with hvtlb_sim_results_destroy()).
+ * Deterministic: the same config (seed included) gives byte-identical
+ * results whatever c->threads. Reentrant. Returns 0; -ERANGE for an invalid
+ * config; -ENOMEM; -ETIME when virtual time passed engine.max_virtual_s;
+ * -EPROTO when a strategy failed (a bug).
+ */
+int hvtlb_sim_run(const struct hvtlb_sim_config *c,
+		  struct hvtlb_sim_results **out);
+
+/** Frees @p r. Accepts NULL. */
+void hvtlb_sim_results_destroy(struct hvtlb_sim_results *r);
+
+/**
+ * Writes @p r as one JSON object (no trailing newline) to @p f: seed,
+ * threads, strategy, fault, real_s, user_s, sys_s, vm_exits {by reason,
+ * total}, ipis {sent, delivered}, hypercalls, shootdowns, flushes {by
+ * kind}, pages_invalidated, tlb {l1_hits, l2_hits, misses}, page_faults,
+ * shootdown_latency_us {p50, p99, max}, violations, violation_list [...],
+ * mem_per_vcpu_bytes. Numbers print with "%.9g" (deterministic for equal
+ * results). Returns 0 or -EIO.
+ */
+int hvtlb_sim_results_write_json(const struct hvtlb_sim_results *r, FILE *f);
+
+#if defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* HVTLB_SIM_H */
