@@ -40,11 +40,13 @@
 #define WAIT_TIMEOUT_NS (10ull * 1000000000ull)
 
 enum scenario {
-	SC_CORRECT,	 /* request path only */
-	SC_CORRECT_PV,	 /* plus the KVM preempted byte */
-	SC_NO_WAIT,	 /* initiator returns before the acks */
-	SC_DROP,	 /* a queue overflow drops the push */
-	SC_KVM_OVERWRITE /* second set_preempted clears FLUSH_TLB */
+	SC_CORRECT,	  /* request path only */
+	SC_CORRECT_PV,	  /* plus the KVM preempted byte */
+	SC_NO_WAIT,	  /* initiator returns before the acks */
+	SC_DROP,	  /* a queue overflow drops the push */
+	SC_KVM_OVERWRITE, /* second set_preempted clears FLUSH_TLB */
+	SC_HAMMER,	  /* 1 vCPU in a tight loop, the rest initiators */
+	SC_HAMMER_PV	  /* the same, preempted between runs */
 };
 
 struct world;
@@ -75,6 +77,7 @@ struct world {
 				          flush covered */
 	_Atomic bool stop;	       /* deadline passed */
 	_Atomic uint64_t kicks;
+	_Atomic unsigned initiators_left; /* SC_HAMMER */
 	pthread_barrier_t start;
 	struct vcpu v[MAX_VCPUS];
 	struct hvtlb_vcpu_sync *vs[MAX_VCPUS];
@@ -152,10 +155,11 @@ static void sleep_ns(uint64_t ns)
 static void guest_run(struct vcpu *v)
 {
 	struct world *w = v->w;
-	unsigned k, n = 64 + (unsigned)(rnd(v) % 192);
+	bool hammer = w->sc == SC_HAMMER || w->sc == SC_HAMMER_PV;
+	unsigned k, n = hammer ? 4 : 64 + (unsigned)(rnd(v) % 192);
 
 	for (k = 0; k < n; k++) {
-		unsigned p = (unsigned)(rnd(v) % NPAGES);
+		unsigned p = hammer ? 0 : (unsigned)(rnd(v) % NPAGES);
 		uint64_t g, d;
 
 		if (!v->valid[p]) {
@@ -175,7 +179,7 @@ static void guest_run(struct vcpu *v)
 			}
 		}
 		/* A long guest run: initiators find us in guest mode. */
-		if (k == n / 2 && rnd(v) % 4 == 0)
+		if (!hammer && k == n / 2 && rnd(v) % 4 == 0)
 			sleep_ns(5000 + rnd(v) % 20000);
 		/* A real guest takes the kick as an interrupt at once; here it
 		 * is noticed every 8 accesses. */
@@ -204,7 +208,8 @@ static unsigned fault_flags(enum scenario sc)
 
 static bool use_pv(enum scenario sc)
 {
-	return sc == SC_CORRECT_PV || sc == SC_KVM_OVERWRITE;
+	return sc == SC_CORRECT_PV || sc == SC_KVM_OVERWRITE ||
+	       sc == SC_HAMMER_PV;
 }
 
 /* The vCPU is outside guest mode: it handles a flush hypercall. */
@@ -213,8 +218,9 @@ static void initiate(struct vcpu *v)
 	struct world *w = v->w;
 	struct hvtlb_vcpu_sync *targets[MAX_VCPUS];
 	struct hvtlb_gva_range r[4];
-	unsigned p = (unsigned)(rnd(v) % NPAGES);
-	unsigned i, nr = 1 + (unsigned)(rnd(v) % 4), nt = 0;
+	bool hammer = w->sc == SC_HAMMER || w->sc == SC_HAMMER_PV;
+	unsigned p = hammer ? 0 : (unsigned)(rnd(v) % NPAGES);
+	unsigned i, nr = hammer ? 1 : 1 + (unsigned)(rnd(v) % 4), nt = 0;
 	uint64_t gen, left;
 	int ret;
 
@@ -226,7 +232,7 @@ static void initiate(struct vcpu *v)
 		r[i] = r[0];
 		r[i].gva = (rnd(v) % NPAGES) << 12;
 	}
-	for (i = 0; i < w->nvcpus; i++) {
+	for (i = 0; i < (hammer ? 1 : w->nvcpus); i++) {
 		if (use_pv(w->sc) &&
 		    hvtlb_kvm_steal_guest_defer_flush(&w->v[i].steal)) {
 			v->deferred++;
@@ -268,6 +274,41 @@ static void preempted_sleep(struct vcpu *v)
 	}
 }
 
+/*
+ * SC_HAMMER: vCPU 0 enters and exits in a tight loop while the others
+ * post flushes of page 0 to it as fast as they can, so the window between
+ * a post and an entry (the classic race) is hit millions of times.
+ */
+static void hammer_thread(struct vcpu *v)
+{
+	struct world *w = v->w;
+	unsigned it;
+
+	if (v->id == 0) {
+		while (atomic_load(&w->initiators_left) &&
+		       !atomic_load_explicit(&w->stop, memory_order_relaxed)) {
+			if (use_pv(w->sc) &&
+			    (hvtlb_kvm_steal_host_enter(&v->steal) &
+			     HVTLB_KVM_VCPU_FLUSH_TLB))
+				tlb_flush_all(v);
+			hvtlb_vcpu_sync_enter_guest(v->vs);
+			guest_run(v);
+			hvtlb_vcpu_sync_exit_guest(v->vs);
+			if (use_pv(w->sc))
+				hvtlb_kvm_steal_host_preempt(&v->steal, 0);
+			if (now_ns() > w->deadline)
+				atomic_store(&w->stop, true);
+		}
+		return;
+	}
+	for (it = 0; it < w->iters; it++) {
+		if (atomic_load_explicit(&w->stop, memory_order_relaxed))
+			break;
+		initiate(v);
+	}
+	atomic_fetch_sub(&w->initiators_left, 1);
+}
+
 static void *vcpu_thread(void *arg)
 {
 	struct vcpu *v = arg;
@@ -275,6 +316,10 @@ static void *vcpu_thread(void *arg)
 	unsigned it;
 
 	pthread_barrier_wait(&w->start);
+	if (w->sc == SC_HAMMER || w->sc == SC_HAMMER_PV) {
+		hammer_thread(v);
+		return NULL;
+	}
 	for (it = 0; it < w->iters; it++) {
 		if (atomic_load_explicit(&w->stop, memory_order_relaxed))
 			break;
@@ -304,11 +349,12 @@ struct totals {
 	bool stopped;
 };
 
-static void run_world(enum scenario sc, unsigned iters, struct totals *t)
+static void run_world(enum scenario sc, unsigned nv, unsigned iters,
+		      struct totals *t)
 {
 	struct world *w = calloc(1, sizeof(*w));
 	pthread_t th[MAX_VCPUS];
-	unsigned i, nv = STRESS_THREADS;
+	unsigned i;
 	bool first = true;
 
 	assert_non_null(w);
@@ -323,6 +369,7 @@ static void run_world(enum scenario sc, unsigned iters, struct totals *t)
 	}
 	atomic_init(&w->stop, false);
 	atomic_init(&w->kicks, 0);
+	atomic_init(&w->initiators_left, nv - 1);
 	assert_int_equal(pthread_barrier_init(&w->start, NULL, nv), 0);
 	for (i = 0; i < nv; i++) {
 		struct vcpu *v = &w->v[i];
@@ -399,7 +446,7 @@ static void expect_clean(enum scenario sc)
 {
 	struct totals t;
 
-	run_world(sc, iters_from_env(1000), &t);
+	run_world(sc, STRESS_THREADS, iters_from_env(1000), &t);
 	assert_false(t.stopped);
 	assert_int_equal(t.timeouts, 0);
 	assert_int_equal(t.errors, 0);
@@ -417,13 +464,36 @@ static void expect_violations(enum scenario sc)
 	int round;
 
 	for (round = 0; round < 5; round++) {
-		run_world(sc, iters_from_env(1000), &t);
+		run_world(sc, STRESS_THREADS, iters_from_env(1000), &t);
 		assert_false(t.stopped);
 		assert_int_equal(t.errors, 0);
 		if (t.violations > 0)
 			break;
 	}
 	assert_true(t.violations > 0);
+}
+
+static void hammer(enum scenario sc)
+{
+	struct totals t;
+
+	run_world(sc, 2, iters_from_env(1000) * 500, &t);
+	assert_false(t.stopped);
+	assert_int_equal(t.timeouts, 0);
+	assert_int_equal(t.errors, 0);
+	assert_int_equal(t.violations, 0);
+}
+
+static void test_hammer(void **state)
+{
+	(void)state;
+	hammer(SC_HAMMER);
+}
+
+static void test_hammer_pv(void **state)
+{
+	(void)state;
+	hammer(SC_HAMMER_PV);
 }
 
 static void test_correct(void **state)
@@ -461,6 +531,8 @@ int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_correct),
+		cmocka_unit_test(test_hammer),
+		cmocka_unit_test(test_hammer_pv),
 		cmocka_unit_test(test_correct_pv),
 		cmocka_unit_test(test_fault_no_wait),
 		cmocka_unit_test(test_fault_drop_overflow),
