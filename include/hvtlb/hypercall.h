@@ -304,7 +304,14 @@ struct hvtlb_encoded {
 /**
  * Encodes @p d into @p out. Unaligned ranges are rounded outwards; ranges
  * are split into entries of at most 16 MiB (simple format) or 2048 pages
- * (extended format).
+ * (extended format). In the simple format 2 MiB and 1 GiB ranges are
+ * listed as their 4 KiB pages; the extended format uses its large-page form.
+ * With ALL_VIRTUAL_ADDRESS_SPACES the AddressSpace field is written as 0.
+ * all_vps on a non-Ex flush sets ALL_PROCESSORS (the only way to say it);
+ * on an Ex call it gives format ALL and leaves the flags alone. IPI calls
+ * take no flags (non-zero is -HVTLB_EINVAL). An empty VP set is encoded as
+ * given (hosts disagree on it, see hvtlb_decode()). input[] past len is
+ * zero. Pure function; @p out is owned by the caller.
  *
  * Returns 0; -HVTLB_EINVAL for an unknown call, reserved or misplaced flags,
  * a bad vector, a range that wraps or a missing VP set; -HVTLB_ERANGE when a
@@ -317,8 +324,10 @@ int hvtlb_encode(const struct hvtlb_call_desc *d, struct hvtlb_encoded *out);
 /**
  * The call to use when @p d cannot be encoded as asked: the Ex form when a
  * VP >= 64 is named, Space (or SpaceEx) when a List does not fit. Returns
- * d->call when it fits as it is, 0 when nothing would help. A fast request
- * that does not fit is answered for the memory form (clear d->fast).
+ * d->call when it fits as it is, 0 when nothing would help (or @p d is
+ * invalid for another reason). A fast request that does not fit is answered
+ * for the memory form: clear d->fast (the answer may then be d->call). When
+ * the answer is a Space call, drop USE_EXTENDED_RANGE_FORMAT.
  */
 uint16_t hvtlb_encode_suggest(const struct hvtlb_call_desc *d);
 
@@ -437,7 +446,12 @@ struct hvtlb_decoded {
  * Returns the result word: on success HVTLB_STATUS_SUCCESS with reps
  * completed equal to the rep count (the call as a whole completes) and
  * @p out filled in; otherwise the TLFS status and @p out unspecified.
- * Reads nothing outside in->data[0 .. in->len).
+ * Reads nothing outside in->data[0 .. in->len); a span shorter than what
+ * the profile reads is HV_STATUS_INVALID_HYPERCALL_INPUT. The table of
+ * what each profile does with each defect is at the top of decode.c. A
+ * success may be a no-op (an empty set under kvm or xen): then no VP is a
+ * target. @p out holds pointers into in->data. Thread-safe for distinct
+ * @p out objects.
  */
 uint64_t hvtlb_decode(const struct hvtlb_host *host, uint64_t control,
 		      const struct hvtlb_input *in, struct hvtlb_decoded *out);

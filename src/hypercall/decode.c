@@ -1,0 +1,642 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Host side: decode and validate one flush or IPI hypercall by the rules of
+ * a profile (abi.md sections 11 and 12).
+ *
+ * Every read is bounded by in->len: a profile first works out how many
+ * bytes it will read (the whole claimed input for strict and openvmm; only
+ * what the real host reads for kvm and xen) and answers
+ * HV_STATUS_INVALID_HYPERCALL_INPUT (3) when the span is shorter. Decoding
+ * is O(header + banks); GVA entries are only read by the iterator.
+ *
+ * How each profile treats each defect. "strict" is abi.md section 12; the
+ * others reproduce section 11 and the host facts under it. Rows marked (*)
+ * are not in abi.md: the choice was made from the host's source (KVM
+ * arch/x86/kvm/hyperv.c, Xen viridian.c, OpenVMM hv1_hypercall and its
+ * flush handler) or, where nothing was found, from the strict rule.
+ *
+ * | defect                          | strict | kvm          | xen        | openvmm      |
+ * |---------------------------------|--------|--------------|------------|--------------|
+ * | unknown call code               | 2      | 2 (after rsv)| 2          | 2            |
+ * | reserved control bits           | 3      | 3 (bit 31 too)| ignored   | ignored      |
+ * | nested bit 31                   | 3 unless host->nested_enabled | 3 | ignored | ignored |
+ * | varhead != 0, non-Ex call       | 3      | 3            | ignored    | 3            |
+ * | rep count 0 on List             | 3      | 3            | ignored    | 3            |
+ * | rep start != 0 on List          | 3 if >= count | 3     | ignored    | 3 if >= count|
+ * | rep fields on a simple call     | 3      | 3            | ignored    | 3            |
+ * | varhead != popcount(mask), Ex   | 3      | 3            | uses popcount | 5         |
+ * | unknown VP-set format           | 5      | flush: ALL; IPI Ex: sparse (*) | 5 | 5      |
+ * | format ALL                      | all    | all          | all        | 5 (*)        |
+ * | empty set, no ALL_PROCESSORS    | 5      | non-Ex flush mask 0: all VPs; Ex: success, no-op; IPI: no-op | success, no-op | 5 |
+ * | reserved flag bits              | 5      | ignored      | ignored    | 5            |
+ * | NON_GLOBAL on a List call       | 5      | ignored      | ignored    | allowed (*)  |
+ * | extended flag on a Space call   | 5      | ignored      | ignored    | 5 (*)        |
+ * | extended entry format           | honoured | entries read as simple format (*) | not read | honoured |
+ * | VP index >= vp_count            | ignored| ignored      | ignored    | ignored (never read out of bounds) |
+ * | fast flush call                 | ok     | ok           | 5          | ok           |
+ * | fast non-Ex IPI                 | ok     | RDX[63:32] != 0: 3 (*) | RDX[63:32] != 0: 5 (*) | ok |
+ * | fast input over 112 bytes       | 3      | 3; List with > 15 reps: success + flush all | n/a | 3 |
+ * | List with > 15 entries          | listed | flush all, entries not read | flush all | listed |
+ * | input crossing its 4 KiB page   | 4      | allowed      | allowed    | 3 (checked first) |
+ * | input GPA not 8-byte aligned    | 4      | allowed      | allowed    | 4            |
+ * | input shorter than read (span)  | 3      | 3            | 3 (*: Xen answers 5) | 3  |
+ * | IPI vector outside 0x10..0xff   | 5 (*)  | 3 (*; not checked when the sparse set is empty) | 5 (*) | 5 (*) |
+ * | IPI padding bytes 5..7 != 0     | 5 (*)  | ignored (*)  | 5, and target VTL != 0 (*) | 5 (*) |
+ * | IPI empty set                   | 5 (*)  | success, no-op | success, no-op | 5 (*)   |
+ * | entry reserved bits 20:13       | ignored (*, masked off) | - | - | ignored |
+ * | any List (Space always)         | -      | -            | flush all (Xen always flushes everything) | - |
+ *
+ * KVM flushes every address space whatever AddressSpace says, and Xen does
+ * too; the decoded address_space and flags are still reported as read.
+ */
+#include <hvtlb/hypercall.h>
+
+#include "wire.h"
+
+/* KVM keeps 16 slots per vCPU and one for "flush all". */
+#define KVM_MAX_ENTRIES 15u
+/* Fast input in 8-byte halves of XMM0..5 (KVM counts "XMM halves"). */
+#define KVM_XMM_HALVES 12u
+
+struct ctx {
+	const struct hvtlb_host *host;
+	uint64_t control;
+	struct hvtlb_control ctl;
+	const uint8_t *data;
+	size_t len;
+	uint64_t gpa;
+	uint16_t call;
+	bool ex, ipi, list, space;
+};
+
+static uint64_t st(hvtlb_status s)
+{
+	return hvtlb_result_pack(s, 0);
+}
+
+static uint64_t ld(const struct ctx *c, size_t off)
+{
+	return hv_ld64(c->data + off);
+}
+
+static void read_banks(const struct ctx *c, size_t off, unsigned n,
+		       struct hvtlb_decoded *out)
+{
+	for (unsigned i = 0; i < n; i++)
+		out->banks[i] = hv_ld64(c->data + off + 8 * i);
+	out->nbanks = n;
+}
+
+static bool set_empty(const struct hvtlb_decoded *d)
+{
+	uint64_t any = 0;
+
+	for (unsigned i = 0; i < d->nbanks; i++)
+		any |= d->banks[i];
+	return any == 0;
+}
+
+/* A one-bank set for the non-Ex calls. */
+static void set_mask0(struct hvtlb_decoded *out, uint64_t mask)
+{
+	out->valid_mask = 1;
+	out->banks[0] = mask;
+	out->nbanks = 1;
+}
+
+static bool vector_ok(uint32_t v)
+{
+	return v >= HVTLB_IPI_VECTOR_MIN && v <= HVTLB_IPI_VECTOR_MAX;
+}
+
+static uint64_t success(const struct ctx *c, struct hvtlb_decoded *out,
+			uint16_t reps)
+{
+	(void)c;
+	(void)out;
+	return hvtlb_result_pack(HVTLB_STATUS_SUCCESS, reps);
+}
+
+/* The GVA list view of a List call, from the rep start index. */
+static void set_list(const struct ctx *c, struct hvtlb_decoded *out,
+		     size_t list_off, bool extended)
+{
+	out->extended = extended;
+	out->gva = c->data + list_off + 8u * c->ctl.rep_start;
+	out->gva_count = (uint32_t)(c->ctl.rep_count - c->ctl.rep_start);
+}
+
+/* strict (abi.md section 12) and openvmm. */
+static uint64_t decode_tlfs(const struct ctx *c, bool ovmm,
+			    struct hvtlb_decoded *out)
+{
+	const struct hvtlb_control *k = &c->ctl;
+	size_t hdr = hv_fixed_header_bytes(c->call);
+	size_t claimed;
+	uint64_t format = HVTLB_VPSET_SPARSE_4K, flags = 0;
+	bool all = false;
+
+	if (!ovmm) {
+		uint64_t rsv = c->host->nested_enabled
+				       ? HVTLB_CTL_RESERVED_MASK
+				       : HVTLB_CTL_RESERVED_MASK_NESTED;
+
+		if (c->control & rsv)
+			return st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
+	}
+	if (c->list) {
+		if (k->rep_count == 0 || k->rep_start >= k->rep_count)
+			return st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
+	} else if (k->rep_count || k->rep_start) {
+		return st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
+	}
+	if (!c->ex && k->varhead)
+		return st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
+
+	claimed = hdr + 8u * k->varhead + 8u * k->rep_count;
+	if (k->fast) {
+		if (claimed > HVTLB_FAST_BYTES)
+			return st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
+	} else {
+		bool cross = claimed > HVTLB_PAGE_BYTES - (c->gpa & 0xfff);
+		bool misaligned = (c->gpa & 7) != 0;
+
+		if (ovmm && cross)
+			return st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
+		if (cross || misaligned)
+			return st(HVTLB_STATUS_INVALID_ALIGNMENT);
+	}
+	if (c->len < claimed)
+		return st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
+
+	if (!c->ipi) {
+		out->address_space = ld(c, HV_OFF_ADDRESS_SPACE);
+		out->flags = flags = ld(c, HV_OFF_FLAGS);
+		if (c->ex) {
+			format = ld(c, HV_OFF_EX_FORMAT);
+			out->valid_mask = ld(c, HV_OFF_EX_VMASK);
+		} else {
+			set_mask0(out, ld(c, HV_OFF_MASK));
+		}
+	} else {
+		out->vector = hv_ld32(c->data + HV_OFF_IPI_VECTOR);
+		out->target_vtl = c->data[HV_OFF_IPI_VTL];
+		if (c->ex) {
+			format = ld(c, HV_OFF_IPI_FORMAT);
+			out->valid_mask = ld(c, HV_OFF_IPI_VMASK);
+		} else {
+			set_mask0(out, ld(c, HV_OFF_IPI_MASK));
+		}
+	}
+	if (c->ex) {
+		if (k->varhead != hv_popcount64(out->valid_mask))
+			return st(ovmm ? HVTLB_STATUS_INVALID_PARAMETER
+				       : HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
+		read_banks(c, hdr, k->varhead, out);
+	}
+	if (format == HVTLB_VPSET_ALL && !ovmm)
+		all = true;
+	else if (format != HVTLB_VPSET_SPARSE_4K)
+		return st(HVTLB_STATUS_INVALID_PARAMETER);
+
+	if (!c->ipi) {
+		if (flags & ~HVTLB_FLUSH_FLAGS_VALID)
+			return st(HVTLB_STATUS_INVALID_PARAMETER);
+		if (!ovmm && c->list &&
+		    (flags & HVTLB_FLUSH_NON_GLOBAL_MAPPINGS_ONLY))
+			return st(HVTLB_STATUS_INVALID_PARAMETER);
+		if (c->space && (flags & HVTLB_FLUSH_USE_EXTENDED_RANGE_FORMAT))
+			return st(HVTLB_STATUS_INVALID_PARAMETER);
+		if (flags & HVTLB_FLUSH_ALL_PROCESSORS)
+			all = true;
+	} else {
+		if (!vector_ok(out->vector))
+			return st(HVTLB_STATUS_INVALID_PARAMETER);
+		if (c->data[5] | c->data[6] | c->data[7])
+			return st(HVTLB_STATUS_INVALID_PARAMETER);
+	}
+	if (!all && set_empty(out))
+		return st(HVTLB_STATUS_INVALID_PARAMETER);
+
+	out->all_vps = all;
+	out->flush_all_gvas = c->space;
+	if (c->list)
+		set_list(c, out, hdr + 8u * k->varhead,
+			 flags & HVTLB_FLUSH_USE_EXTENDED_RANGE_FORMAT);
+	return success(c, out, k->rep_count);
+}
+
+/* KVM, in the order of kvm_hv_hypercall() and kvm_hv_flush_tlb(). */
+static uint64_t decode_kvm_flush(const struct ctx *c, struct hvtlb_decoded *out)
+{
+	const struct hvtlb_control *k = &c->ctl;
+	size_t off;	 /* memory: where the next read starts */
+	unsigned halves; /* fast: XMM halves already consumed */
+	bool all;
+
+	if (!c->ex) {
+		if (c->len < HVTLB_FLUSH_HDR_BYTES)
+			return st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
+		out->address_space = ld(c, HV_OFF_ADDRESS_SPACE);
+		out->flags = ld(c, HV_OFF_FLAGS);
+		set_mask0(out, ld(c, HV_OFF_MASK));
+		/* A zero mask means every VP (a Windows Server 2012
+		 * workaround). */
+		all = (out->flags & HVTLB_FLUSH_ALL_PROCESSORS) ||
+		      out->banks[0] == 0;
+		off = HVTLB_FLUSH_HDR_BYTES;
+		halves = 1;
+	} else {
+		uint64_t format;
+
+		if (c->len < HVTLB_FLUSH_EX_HDR_BYTES)
+			return st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
+		out->address_space = ld(c, HV_OFF_ADDRESS_SPACE);
+		out->flags = ld(c, HV_OFF_FLAGS);
+		format = ld(c, HV_OFF_EX_FORMAT);
+		out->valid_mask = ld(c, HV_OFF_EX_VMASK);
+		/* Any format but SPARSE_4K is "all"; the flag is not read. */
+		all = format != HVTLB_VPSET_SPARSE_4K;
+		if (k->varhead != hv_popcount64(out->valid_mask))
+			return st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
+		if (!all && k->varhead == 0)
+			return success(c, out, k->rep_count); /* no-op */
+		if (!all) {
+			if (k->fast && k->varhead > KVM_XMM_HALVES - 2)
+				return st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
+			if (c->len < HVTLB_FLUSH_EX_HDR_BYTES + 8u * k->varhead)
+				return st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
+			read_banks(c, HVTLB_FLUSH_EX_HDR_BYTES, k->varhead,
+				   out);
+		}
+		off = HVTLB_FLUSH_EX_HDR_BYTES + 8u * k->varhead;
+		halves = 2 + k->varhead;
+	}
+	out->all_vps = all;
+
+	if (c->space || k->rep_count > KVM_MAX_ENTRIES) {
+		out->flush_all_gvas = true;
+	} else {
+		if (k->fast && (halves > KVM_XMM_HALVES ||
+				k->rep_count > KVM_XMM_HALVES - halves))
+			return st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
+		if (c->len < off || c->len - off < 8u * k->rep_count)
+			return st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
+		/* KVM reads every entry as the simple format. */
+		set_list(c, out, off, false);
+	}
+	return success(c, out, k->rep_count);
+}
+
+static uint64_t decode_kvm_ipi(const struct ctx *c, struct hvtlb_decoded *out)
+{
+	const struct hvtlb_control *k = &c->ctl;
+	uint32_t vector;
+
+	if (!c->ex) {
+		if (c->len < HVTLB_IPI_HDR_BYTES)
+			return st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
+		/* Fast: the upper half of RDX ("reserved") must be zero. */
+		if (k->fast && hv_ld32(c->data + 4) != 0)
+			return st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
+		vector = hv_ld32(c->data + HV_OFF_IPI_VECTOR);
+		out->vector = vector;
+		out->target_vtl = c->data[HV_OFF_IPI_VTL];
+		set_mask0(out, ld(c, HV_OFF_IPI_MASK));
+	} else {
+		uint64_t format;
+
+		if (c->len < HVTLB_IPI_EX_HDR_BYTES)
+			return st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
+		vector = hv_ld32(c->data + HV_OFF_IPI_VECTOR);
+		out->vector = vector;
+		out->target_vtl = c->data[HV_OFF_IPI_VTL];
+		format = ld(c, HV_OFF_IPI_FORMAT);
+		out->valid_mask = ld(c, HV_OFF_IPI_VMASK);
+		/* Only ALL means all here; anything else is read sparse. */
+		out->all_vps = format == HVTLB_VPSET_ALL;
+		if (k->varhead != hv_popcount64(out->valid_mask))
+			return st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
+		if (!out->all_vps) {
+			if (k->varhead == 0)
+				return success(c, out, 0); /* no vector check */
+			if (k->fast && k->varhead > KVM_XMM_HALVES - 1)
+				return st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
+			if (c->len < HVTLB_IPI_EX_HDR_BYTES + 8u * k->varhead)
+				return st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
+			read_banks(c, HVTLB_IPI_EX_HDR_BYTES, k->varhead, out);
+		}
+	}
+	if (!vector_ok(vector))
+		return st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
+	return success(c, out, 0);
+}
+
+static uint64_t decode_kvm(const struct ctx *c, struct hvtlb_decoded *out)
+{
+	const struct hvtlb_control *k = &c->ctl;
+
+	/* KVM's reserved mask always includes bit 31. */
+	if (c->control & HVTLB_CTL_RESERVED_MASK_NESTED)
+		return st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
+	if (!hv_call_known(c->call))
+		return st(HVTLB_STATUS_INVALID_HYPERCALL_CODE);
+	if (!c->ex && k->varhead)
+		return st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
+	if (c->list) {
+		if (k->rep_count == 0 || k->rep_start != 0)
+			return st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
+	} else if (k->rep_count || k->rep_start) {
+		return st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
+	}
+	return c->ipi ? decode_kvm_ipi(c, out) : decode_kvm_flush(c, out);
+}
+
+/* Xen viridian: fields it does not read are ignored. */
+static uint64_t decode_xen(const struct ctx *c, struct hvtlb_decoded *out)
+{
+	const struct hvtlb_control *k = &c->ctl;
+	uint64_t format;
+	size_t hdr = hv_fixed_header_bytes(c->call);
+	size_t set_off;
+	unsigned nb;
+
+	if (!hv_call_known(c->call))
+		return st(HVTLB_STATUS_INVALID_HYPERCALL_CODE);
+	/* Only the non-Ex IPI takes the (two-register) fast form. */
+	if (k->fast && c->call != HVTLB_CALL_SEND_IPI)
+		return st(HVTLB_STATUS_INVALID_PARAMETER);
+	if (c->len < hdr)
+		return st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
+
+	if (c->ipi) {
+		out->vector = hv_ld32(c->data + HV_OFF_IPI_VECTOR);
+		out->target_vtl = c->data[HV_OFF_IPI_VTL];
+		/* Target VTL and padding (the top of RDX when fast). */
+		if (hv_ld32(c->data + 4) != 0)
+			return st(HVTLB_STATUS_INVALID_PARAMETER);
+		if (!vector_ok(out->vector))
+			return st(HVTLB_STATUS_INVALID_PARAMETER);
+		if (!c->ex) {
+			set_mask0(out, ld(c, HV_OFF_IPI_MASK));
+			return success(c, out, 0);
+		}
+		format = ld(c, HV_OFF_IPI_FORMAT);
+		out->valid_mask = ld(c, HV_OFF_IPI_VMASK);
+		set_off = HVTLB_IPI_EX_HDR_BYTES;
+	} else {
+		out->address_space = ld(c, HV_OFF_ADDRESS_SPACE);
+		out->flags = ld(c, HV_OFF_FLAGS);
+		/* Xen always flushes the whole TLB of each target. */
+		out->flush_all_gvas = true;
+		out->all_vps = out->flags & HVTLB_FLUSH_ALL_PROCESSORS;
+		if (!c->ex) {
+			set_mask0(out, ld(c, HV_OFF_MASK));
+			return success(c, out, k->rep_count);
+		}
+		if (out->all_vps)
+			return success(c, out, k->rep_count);
+		format = ld(c, HV_OFF_EX_FORMAT);
+		out->valid_mask = ld(c, HV_OFF_EX_VMASK);
+		set_off = HVTLB_FLUSH_EX_HDR_BYTES;
+	}
+	if (format == HVTLB_VPSET_ALL) {
+		out->all_vps = true;
+	} else if (format == HVTLB_VPSET_SPARSE_4K) {
+		/* The variable header size is not read: popcount is. */
+		nb = hv_popcount64(out->valid_mask);
+		if (c->len < set_off + 8u * nb)
+			return st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
+		read_banks(c, set_off, nb, out);
+	} else {
+		return st(HVTLB_STATUS_INVALID_PARAMETER);
+	}
+	return success(c, out, c->ipi ? 0 : k->rep_count);
+}
+
+uint64_t hvtlb_decode(const struct hvtlb_host *host, uint64_t control,
+		      const struct hvtlb_input *in, struct hvtlb_decoded *out)
+{
+	struct ctx c;
+
+	if (!host || !in || !out)
+		return st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
+
+	c.host = host;
+	c.control = control;
+	hv_control_unpack(control, &c.ctl);
+	c.data = in->data;
+	c.len = in->data ? in->len : 0;
+	c.gpa = in->gpa;
+	c.call = c.ctl.code;
+	c.ex = hv_call_is_ex(c.call);
+	c.ipi = hv_call_is_ipi(c.call);
+	c.list = hv_call_is_list(c.call);
+	c.space = hv_call_is_space(c.call);
+
+	/* Everything but banks[] (only banks[0..nbanks) are meaningful). */
+	out->ctl = c.ctl;
+	out->call = c.call;
+	out->address_space = 0;
+	out->flags = 0;
+	out->vector = 0;
+	out->target_vtl = 0;
+	out->all_vps = false;
+	out->flush_all_gvas = false;
+	out->valid_mask = 0;
+	out->nbanks = 0;
+	out->vp_count =
+		host->vp_count < HVTLB_MAX_VPS ? host->vp_count : HVTLB_MAX_VPS;
+	out->va_bits = host->va_bits == 57 ? 57 : 48;
+	out->extended = false;
+	out->gva = NULL;
+	out->gva_count = 0;
+
+	switch (host->profile) {
+	case HVTLB_PROFILE_KVM:
+		return decode_kvm(&c, out);
+	case HVTLB_PROFILE_XEN:
+		return decode_xen(&c, out);
+	case HVTLB_PROFILE_OPENVMM:
+		if (!hv_call_known(c.call))
+			return st(HVTLB_STATUS_INVALID_HYPERCALL_CODE);
+		return decode_tlfs(&c, true, out);
+	case HVTLB_PROFILE_STRICT:
+	default:
+		if (!hv_call_known(c.call))
+			return st(HVTLB_STATUS_INVALID_HYPERCALL_CODE);
+		return decode_tlfs(&c, false, out);
+	}
+}
+
+bool hvtlb_decoded_has_vp(const struct hvtlb_decoded *d, uint32_t vp)
+{
+	unsigned bank, idx;
+
+	if (!d || vp >= d->vp_count || vp >= HVTLB_MAX_VPS)
+		return false;
+	if (d->all_vps)
+		return true;
+	bank = vp / 64;
+	if (!((d->valid_mask >> bank) & 1))
+		return false;
+	idx = hv_popcount64(d->valid_mask & hv_bits_below(bank));
+	if (idx >= d->nbanks)
+		return false;
+	return (d->banks[idx] >> (vp % 64)) & 1;
+}
+
+void hvtlb_vp_iter_init(struct hvtlb_vp_iter *it, const struct hvtlb_decoded *d)
+{
+	if (!it)
+		return;
+	it->d = d;
+	it->next = 0;
+}
+
+bool hvtlb_vp_iter_next(struct hvtlb_vp_iter *it, uint32_t *vp)
+{
+	const struct hvtlb_decoded *d;
+	uint32_t v, lim;
+
+	if (!it || !it->d)
+		return false;
+	d = it->d;
+	v = it->next;
+	lim = d->vp_count < HVTLB_MAX_VPS ? d->vp_count : HVTLB_MAX_VPS;
+	if (d->all_vps) {
+		if (v >= lim)
+			return false;
+		if (vp)
+			*vp = v;
+		it->next = v + 1;
+		return true;
+	}
+	while (v < lim) {
+		unsigned bank = v / 64, idx;
+		uint64_t rest = d->valid_mask >> bank, w;
+
+		if (!rest)
+			break;
+		if (!(rest & 1)) {
+			/* Jump to the next valid bank. */
+			v = (bank + (unsigned)__builtin_ctzll(rest)) * 64;
+			continue;
+		}
+		idx = hv_popcount64(d->valid_mask & hv_bits_below(bank));
+		if (idx >= d->nbanks)
+			break;
+		w = d->banks[idx] >> (v % 64);
+		if (w) {
+			v += (uint32_t)__builtin_ctzll(w);
+			if (v >= lim)
+				break;
+			if (vp)
+				*vp = v;
+			it->next = v + 1;
+			return true;
+		}
+		v = (bank + 1) * 64;
+	}
+	it->next = lim;
+	return false;
+}
+
+void hvtlb_gva_iter_init(struct hvtlb_gva_iter *it,
+			 const struct hvtlb_decoded *d)
+{
+	if (!it)
+		return;
+	it->d = d;
+	it->index = 0;
+	it->has_pending = false;
+	it->pending.gva = 0;
+	it->pending.pages = 0;
+	it->pending.size = HVTLB_PAGE_4K;
+}
+
+static enum hvtlb_page_size size_of_shift(unsigned shift)
+{
+	return shift == 30   ? HVTLB_PAGE_1G
+	       : shift == 21 ? HVTLB_PAGE_2M
+			     : HVTLB_PAGE_4K;
+}
+
+bool hvtlb_gva_iter_next(struct hvtlb_gva_iter *it, struct hvtlb_gva_range *r)
+{
+	const struct hvtlb_decoded *d;
+	unsigned va_bits;
+
+	if (!it || !it->d)
+		return false;
+	if (it->has_pending) {
+		it->has_pending = false;
+		if (r)
+			*r = it->pending;
+		return true;
+	}
+	d = it->d;
+	if (!d->gva)
+		return false;
+	va_bits = d->va_bits == 57 ? 57 : 48;
+	while (it->index < d->gva_count) {
+		uint64_t e = hv_ld64(d->gva + 8u * it->index);
+		uint64_t first, count, pages, low, high, end;
+		unsigned shift;
+
+		it->index++;
+		if (!d->extended) {
+			shift = 12;
+			first = e >> 12;
+			count = (e & HV_GVA_SIMPLE_COUNT_MASK) + 1;
+		} else if (!(e & HVTLB_GVA_EXT_LARGE)) {
+			shift = 12;
+			first = e >> 12;
+			count = (e & HV_GVA_EXT_COUNT_MASK) + 1;
+		} else {
+			/* A GVA inside a large page names that whole page. */
+			shift = (e & HVTLB_GVA_EXT_1G) ? 30 : 21;
+			first = e >> shift;
+			count = (e & HV_GVA_EXT_COUNT_MASK) + 1;
+		}
+		/* In pages of 2^shift: the address space has 2^(64-shift)
+		 * pages; the canonical ones are [0, low) and [high, pages). */
+		pages = 1ULL << (64 - shift);
+		low = 1ULL << (va_bits - 1 - shift);
+		high = pages - low;
+		if (count > pages - first)
+			count = pages - first; /* clip at 2^64 */
+		end = first + count;
+
+		if (first < low) {
+			uint64_t stop = end < low ? end : low;
+
+			if (end > high) {
+				/* Both halves (cannot happen with 4 KiB
+				 * entries, kept for safety). */
+				it->pending.gva = high << shift;
+				it->pending.pages = end - high;
+				it->pending.size = size_of_shift(shift);
+				it->has_pending = true;
+			}
+			if (r) {
+				r->gva = first << shift;
+				r->pages = stop - first;
+				r->size = size_of_shift(shift);
+			}
+			return true;
+		}
+		if (end > high) {
+			uint64_t start = first > high ? first : high;
+
+			if (r) {
+				r->gva = start << shift;
+				r->pages = end - start;
+				r->size = size_of_shift(shift);
+			}
+			return true;
+		}
+		/* Entirely non-canonical: skipped. */
+	}
+	return false;
+}

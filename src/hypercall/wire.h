@@ -1,0 +1,202 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Private helpers of the wire-format layer: little-endian loads and stores
+ * that do not depend on host byte order or alignment, a SWAR popcount (no
+ * libgcc call), and the fixed sizes of the six call layouts.
+ */
+#ifndef HVTLB_HYPERCALL_WIRE_H
+#define HVTLB_HYPERCALL_WIRE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <hvtlb/hypercall.h>
+
+/* The only libc this layer uses. Declared here rather than through
+ * <string.h> so that the layer builds with -ffreestanding. */
+void *memcpy(void *restrict dst, const void *restrict src, size_t n);
+void *memset(void *dst, int c, size_t n);
+
+/* Offsets inside the flush and IPI inputs (abi.md section 6). */
+#define HV_OFF_ADDRESS_SPACE 0u
+#define HV_OFF_FLAGS 8u
+#define HV_OFF_MASK 16u	     /* non-Ex flush: ProcessorMask */
+#define HV_OFF_EX_FORMAT 16u /* Ex flush: VP set format */
+#define HV_OFF_EX_VMASK 24u  /* Ex flush: ValidBanksMask */
+#define HV_OFF_IPI_VECTOR 0u /* u32 */
+#define HV_OFF_IPI_VTL 4u    /* u8, then 3 bytes of padding */
+#define HV_OFF_IPI_MASK 8u   /* non-Ex IPI: ProcessorMask */
+#define HV_OFF_IPI_FORMAT 8u /* IPI Ex: VP set format */
+#define HV_OFF_IPI_VMASK 16u /* IPI Ex: ValidBanksMask */
+
+#define HV_PAGE_OFFSET_MASK 0xfffULL
+#define HV_GVA_SIMPLE_COUNT_MASK 0xfffULL
+#define HV_GVA_EXT_COUNT_MASK 0x7ffULL
+
+static inline uint64_t hv_ld64(const uint8_t *p)
+{
+	return (uint64_t)p[0] | (uint64_t)p[1] << 8 | (uint64_t)p[2] << 16 |
+	       (uint64_t)p[3] << 24 | (uint64_t)p[4] << 32 |
+	       (uint64_t)p[5] << 40 | (uint64_t)p[6] << 48 |
+	       (uint64_t)p[7] << 56;
+}
+
+static inline uint32_t hv_ld32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+	       (uint32_t)p[3] << 24;
+}
+
+static inline void hv_st64(uint8_t *p, uint64_t v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+	p[2] = (uint8_t)(v >> 16);
+	p[3] = (uint8_t)(v >> 24);
+	p[4] = (uint8_t)(v >> 32);
+	p[5] = (uint8_t)(v >> 40);
+	p[6] = (uint8_t)(v >> 48);
+	p[7] = (uint8_t)(v >> 56);
+}
+
+static inline void hv_st32(uint8_t *p, uint32_t v)
+{
+	p[0] = (uint8_t)v;
+	p[1] = (uint8_t)(v >> 8);
+	p[2] = (uint8_t)(v >> 16);
+	p[3] = (uint8_t)(v >> 24);
+}
+
+/* Population count without __builtin_popcountll (which may become a call
+ * to libgcc's __popcountdi2 when the target has no POPCNT). */
+static inline unsigned hv_popcount64(uint64_t x)
+{
+	x = x - ((x >> 1) & 0x5555555555555555ULL);
+	x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+	x = (x + (x >> 4)) & 0x0f0f0f0f0f0f0f0fULL;
+	return (unsigned)((x * 0x0101010101010101ULL) >> 56);
+}
+
+/* Mask of the bits below bit @n (n <= 63). */
+static inline uint64_t hv_bits_below(unsigned n)
+{
+	return (1ULL << n) - 1;
+}
+
+static inline bool hv_call_known(uint16_t code)
+{
+	switch (code) {
+	case HVTLB_CALL_FLUSH_SPACE:
+	case HVTLB_CALL_FLUSH_LIST:
+	case HVTLB_CALL_SEND_IPI:
+	case HVTLB_CALL_FLUSH_SPACE_EX:
+	case HVTLB_CALL_FLUSH_LIST_EX:
+	case HVTLB_CALL_SEND_IPI_EX:
+		return true;
+	}
+	return false;
+}
+
+static inline bool hv_call_is_ipi(uint16_t code)
+{
+	return code == HVTLB_CALL_SEND_IPI || code == HVTLB_CALL_SEND_IPI_EX;
+}
+
+static inline bool hv_call_is_space(uint16_t code)
+{
+	return code == HVTLB_CALL_FLUSH_SPACE ||
+	       code == HVTLB_CALL_FLUSH_SPACE_EX;
+}
+
+static inline bool hv_call_is_list(uint16_t code)
+{
+	return code == HVTLB_CALL_FLUSH_LIST ||
+	       code == HVTLB_CALL_FLUSH_LIST_EX;
+}
+
+static inline bool hv_call_is_ex(uint16_t code)
+{
+	return code == HVTLB_CALL_FLUSH_SPACE_EX ||
+	       code == HVTLB_CALL_FLUSH_LIST_EX ||
+	       code == HVTLB_CALL_SEND_IPI_EX;
+}
+
+/* Bytes of the fixed header; for Ex calls the banks follow it. */
+static inline size_t hv_fixed_header_bytes(uint16_t code)
+{
+	switch (code) {
+	case HVTLB_CALL_FLUSH_SPACE:
+	case HVTLB_CALL_FLUSH_LIST:
+		return HVTLB_FLUSH_HDR_BYTES;
+	case HVTLB_CALL_FLUSH_SPACE_EX:
+	case HVTLB_CALL_FLUSH_LIST_EX:
+		return HVTLB_FLUSH_EX_HDR_BYTES;
+	case HVTLB_CALL_SEND_IPI:
+		return HVTLB_IPI_HDR_BYTES;
+	case HVTLB_CALL_SEND_IPI_EX:
+		return HVTLB_IPI_EX_HDR_BYTES;
+	}
+	return 0;
+}
+
+/*
+ * The body of hvtlb_control_unpack(), inline so that the decoder needs no
+ * other object of this layer (each object links alone).
+ */
+static inline void hv_control_unpack(uint64_t word, struct hvtlb_control *c)
+{
+	c->code = (uint16_t)(word & HVTLB_CTL_CODE_MASK);
+	c->fast = (word & HVTLB_CTL_FAST) != 0;
+	c->varhead = (uint16_t)((word & HVTLB_CTL_VARHEAD_MASK) >>
+				HVTLB_CTL_VARHEAD_SHIFT);
+	c->nested = (word & HVTLB_CTL_NESTED) != 0;
+	c->rep_count = (uint16_t)((word & HVTLB_CTL_REP_COUNT_MASK) >>
+				  HVTLB_CTL_REP_COUNT_SHIFT);
+	c->rep_start = (uint16_t)((word & HVTLB_CTL_REP_START_MASK) >>
+				  HVTLB_CTL_REP_START_SHIFT);
+	/* Bit 31 is reported as nested, not as reserved. */
+	c->reserved = word & HVTLB_CTL_RESERVED_MASK;
+}
+
+/*
+ * The body of hvtlb_vpset_build() (see there), shared with the encoder.
+ * Word at a time: no loop over bits.
+ */
+static inline unsigned hv_vpset_build(const struct hvtlb_vpmask *m,
+				      enum hvtlb_vpset_style style,
+				      uint64_t *valid_mask, uint64_t *banks)
+{
+	uint64_t mask = 0;
+	unsigned n = 0;
+
+	if (style == HVTLB_VPSET_LINUX) {
+		/* Contiguous mask 2^n - 1 up to the highest non-empty bank,
+		 * at least one bank: find the top word, copy words below. */
+		unsigned top = HVTLB_VPSET_BANKS;
+
+		while (top > 1 && (!m || m->bits[top - 1] == 0))
+			top--;
+		for (unsigned i = 0; i < top; i++)
+			banks[i] = m ? m->bits[i] : 0;
+		mask = top == 64 ? ~0ULL : hv_bits_below(top);
+		n = top;
+	} else if (m) {
+		/* Compact: one bank per non-empty word. Branch-free: the word
+		 * is always stored and the cursor advances only if it is set,
+		 * so banks[] needs its full 64 slots. */
+		for (unsigned i = 0; i < HVTLB_VPSET_BANKS; i++) {
+			uint64_t w = m->bits[i];
+			uint64_t set = w != 0;
+
+			banks[n] = w;
+			n += (unsigned)set;
+			mask |= set << i;
+		}
+	}
+	if (valid_mask)
+		*valid_mask = mask;
+	return n;
+}
+
+#endif /* HVTLB_HYPERCALL_WIRE_H */
