@@ -18,6 +18,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include <hvtlb/hypercall.h>
 
@@ -262,6 +263,7 @@ enum hvtlb_trace_kind {
 	HVTLB_TRACE_BROADCAST,
 	HVTLB_TRACE_VMM_FLUSH,
 	HVTLB_TRACE_LAZY_POST,
+	HVTLB_TRACE_BROADCAST_SYNC,
 };
 
 struct hvtlb_trace_event {
@@ -276,6 +278,12 @@ struct hvtlb_trace_event {
 	uint64_t result;
 	/* MARK_DEFERRED, LOCAL_FLUSH */
 	uint32_t cpu;
+	/** IPI, WAIT, VMM_FLUSH, LAZY_POST: the targets; NULL otherwise.
+	 *  Valid only during the callback. */
+	const struct hvtlb_cpumask *targets;
+	/** LOCAL_FLUSH, IPI, BROADCAST, VMM_FLUSH, LAZY_POST: the range;
+	 *  NULL otherwise. Valid only during the callback. */
+	const struct hvtlb_flush_range *range;
 };
 
 typedef void (*hvtlb_trace_fn)(void *data, const struct hvtlb_trace_event *e);
@@ -304,6 +312,128 @@ void hvtlb_flusher_set_trace(struct hvtlb_flusher *f, hvtlb_trace_fn fn,
  */
 int hvtlb_flush(struct hvtlb_flusher *f, const struct hvtlb_flush_request *req,
 		struct hvtlb_flush_outcome *out);
+
+/* ------------------------------------------------------------------ */
+/* Built-in backends                                                   */
+/* ------------------------------------------------------------------ */
+
+/**
+ * The null backend: every action is a no-op, every CPU runs, hypercalls
+ * return HV_STATUS_SUCCESS with every rep completed, no hints. Its user
+ * pointer is ignored (pass NULL). The table is static and thread-safe.
+ */
+const struct hvtlb_backend_ops *hvtlb_null_backend_ops(void);
+/** True if @p ops is the null backend's table. */
+bool hvtlb_backend_is_null(const struct hvtlb_backend_ops *ops);
+
+/** One action the recording backend received. */
+enum hvtlb_action_kind {
+	HVTLB_ACTION_LOCAL_FLUSH,
+	HVTLB_ACTION_IPI,
+	HVTLB_ACTION_WAIT,
+	HVTLB_ACTION_HYPERCALL,
+	HVTLB_ACTION_MARK_DEFERRED, /**< a compare-and-swap, won or lost */
+	HVTLB_ACTION_BROADCAST,
+	HVTLB_ACTION_BROADCAST_SYNC,
+	HVTLB_ACTION_VMM_FLUSH,
+	HVTLB_ACTION_LAZY_POST,
+};
+
+struct hvtlb_action {
+	enum hvtlb_action_kind kind;
+	/** LOCAL_FLUSH: the CPU flushed; MARK_DEFERRED: the target. */
+	uint32_t cpu;
+	/** IPI, WAIT, VMM_FLUSH, LAZY_POST. */
+	struct hvtlb_cpumask targets;
+	/** LOCAL_FLUSH, IPI, BROADCAST, VMM_FLUSH, LAZY_POST. */
+	struct hvtlb_flush_range range;
+	bool early_ack; /**< IPI */
+	bool cas_won;	/**< MARK_DEFERRED: true if the flag was set */
+	/** HYPERCALL: the control word, the result returned, and a copy of
+	 *  the input (owned by the recorder, len bytes). */
+	uint64_t control;
+	uint64_t result;
+	const uint8_t *input;
+	size_t len;
+	int vmm_result; /**< VMM_FLUSH: what the backend returned */
+	uint64_t epoch; /**< LAZY_POST: the epoch returned */
+};
+
+/**
+ * The recording backend. It keeps every action in order and answers
+ * queries from state the caller sets. Defaults: every CPU RUNNING with
+ * preempted byte 0 and VP index equal to its number, no hints, hypercalls
+ * succeed completing every rep, vmm_flush returns 0, lazy_post returns
+ * epochs 1, 2, 3, ... Not thread-safe: use it from one thread.
+ */
+struct hvtlb_recorder;
+
+/** Returns a new recorder, or NULL when out of memory. */
+struct hvtlb_recorder *hvtlb_recorder_create(void);
+/** Frees @p r and every recorded input copy. Accepts NULL. */
+void hvtlb_recorder_destroy(struct hvtlb_recorder *r);
+/** The recorder's ops table; pass the recorder as the user pointer. */
+const struct hvtlb_backend_ops *hvtlb_recorder_ops(void);
+/** True if @p ops is the recording backend's table. */
+bool hvtlb_backend_is_recorder(const struct hvtlb_backend_ops *ops);
+
+/** Forgets the recorded actions (the settings stay). */
+void hvtlb_recorder_clear(struct hvtlb_recorder *r);
+/** Number of recorded actions. */
+size_t hvtlb_recorder_count(const struct hvtlb_recorder *r);
+/** Action @p i (< count), or NULL. Valid until the next clear, destroy or
+ *  recorded action. */
+const struct hvtlb_action *hvtlb_recorder_action(const struct hvtlb_recorder *r,
+						 size_t i);
+
+/** Sets @p cpu's state. Returns 0, or -EINVAL for cpu >= 4096 or a bad
+ *  state. */
+int hvtlb_recorder_set_cpu_state(struct hvtlb_recorder *r, uint32_t cpu,
+				 enum hvtlb_cpu_state state);
+/** Sets @p cpu's KVM preempted byte. Returns 0 or -EINVAL. */
+int hvtlb_recorder_set_preempted(struct hvtlb_recorder *r, uint32_t cpu,
+				 uint8_t value);
+/**
+ * Makes the next compare-and-swap on @p cpu's preempted byte lose: the
+ * target starts running between the read and the CAS, so the byte becomes
+ * 0, the CPU RUNNING and the CAS fails. Returns 0 or -EINVAL.
+ */
+int hvtlb_recorder_set_cas_lose(struct hvtlb_recorder *r, uint32_t cpu,
+				bool lose);
+/** Maps @p cpu to VP index @p vp (any value; >= 4096 tests the
+ *  fallback). Returns 0 or -EINVAL. */
+int hvtlb_recorder_set_vp(struct hvtlb_recorder *r, uint32_t cpu, uint32_t vp);
+/** Sets the hints the backend reports. */
+void hvtlb_recorder_set_hints(struct hvtlb_recorder *r,
+			      const struct hvtlb_hints *h);
+/** Status every hypercall returns (HV_STATUS_SUCCESS by default). A
+ *  failure completes no rep. */
+void hvtlb_recorder_set_hypercall_status(struct hvtlb_recorder *r,
+					 hvtlb_status status);
+/** Completes at most @p n reps per rep-call round (0: all), to exercise
+ *  the rep loop. */
+void hvtlb_recorder_set_reps_per_call(struct hvtlb_recorder *r, uint32_t n);
+/** What vmm_flush returns (0 or a negative errno). */
+void hvtlb_recorder_set_vmm_result(struct hvtlb_recorder *r, int result);
+
+enum hvtlb_render_format {
+	HVTLB_RENDER_TEXT, /**< one line per action (hypercalls: several) */
+	HVTLB_RENDER_JSON, /**< {"actions":[...]} and a newline */
+};
+
+/**
+ * Renders the recorded actions into @p buf (NUL-terminated when @p size >
+ * 0). Hypercalls show the control word, the input words and the result,
+ * and the call decoded by hvtlb_decode() with the strict profile. Sets
+ * *@p len (if not NULL) to the length of the full rendering without the
+ * NUL. Returns 0, or -ENOSPC when it was truncated.
+ */
+int hvtlb_recorder_render(const struct hvtlb_recorder *r,
+			  enum hvtlb_render_format fmt, char *buf, size_t size,
+			  size_t *len);
+/** Writes the same rendering to @p out. Returns 0 or -EIO. */
+int hvtlb_recorder_write(const struct hvtlb_recorder *r,
+			 enum hvtlb_render_format fmt, FILE *out);
 
 #if defined(__GNUC__)
 #pragma GCC visibility pop

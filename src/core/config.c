@@ -1,0 +1,135 @@
+// SPDX-License-Identifier: MIT
+/* Strategy names and knobs. */
+#include <errno.h>
+#include <string.h>
+
+#include <hvtlb/core.h>
+
+/* Default INVLPGB page count per instruction: a parameter, since the
+ * limit is what CPUID 0x80000008 EDX[15:0] reports on a given part. */
+#define DEFAULT_BROADCAST_MAX_PAGES 8u
+/* Linux's tlb_single_page_flush_ceiling (Documentation/arch/x86/tlb.rst). */
+#define DEFAULT_FULL_FLUSH_CEILING 33u
+
+static const char *const strategy_names[] = {
+#define HVTLB_X_(n, s) [HVTLB_STRATEGY_##n] = s,
+	HVTLB_STRATEGY_MAP(HVTLB_X_)
+#undef HVTLB_X_
+};
+
+const char *hvtlb_strategy_name(enum hvtlb_strategy_kind k)
+{
+	if ((unsigned)k >= HVTLB_STRATEGY_COUNT_)
+		return NULL;
+	return strategy_names[k];
+}
+
+int hvtlb_strategy_from_name(const char *name, enum hvtlb_strategy_kind *k)
+{
+	if (!name || !k)
+		return -EINVAL;
+	for (unsigned i = 0; i < HVTLB_STRATEGY_COUNT_; i++) {
+		if (!strcmp(name, strategy_names[i])) {
+			*k = (enum hvtlb_strategy_kind)i;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+void hvtlb_strategy_config_init(struct hvtlb_strategy_config *c,
+				enum hvtlb_strategy_kind kind)
+{
+	memset(c, 0, sizeof(*c));
+	c->kind = kind;
+	/* Linux since 5.13 sends the IPIs first, then flushes locally. */
+	c->concurrent = true;
+	c->early_ack = false;
+	c->lazy_skip = true;
+	c->full_flush_ceiling = DEFAULT_FULL_FLUSH_CEILING;
+	/* Linux's Hyper-V flush: memory input, 2^n-1 bank masks, simple
+	 * GVA entries. */
+	c->xmm_fast = false;
+	c->compact_vpset = false;
+	c->extended_ranges = false;
+	c->broadcast_max_pages = DEFAULT_BROADCAST_MAX_PAGES;
+}
+
+static int parse_bool(const char *s, bool *out)
+{
+	if (!strcmp(s, "1") || !strcmp(s, "true")) {
+		*out = true;
+		return 0;
+	}
+	if (!strcmp(s, "0") || !strcmp(s, "false")) {
+		*out = false;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+/* Decimal 1..UINT32_MAX, no sign, no spaces. */
+static int parse_count(const char *s, uint32_t *out)
+{
+	uint64_t v = 0;
+
+	if (!*s)
+		return -EINVAL;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9')
+			return -EINVAL;
+		v = v * 10 + (uint64_t)(*s - '0');
+		if (v > UINT32_MAX)
+			return -EINVAL;
+	}
+	if (v == 0)
+		return -EINVAL;
+	*out = (uint32_t)v;
+	return 0;
+}
+
+#define BOOL_KNOB(name)                                                        \
+	{                                                                      \
+#name, offsetof(struct hvtlb_strategy_config, name), true      \
+	}
+#define COUNT_KNOB(name)                                                       \
+	{                                                                      \
+#name, offsetof(struct hvtlb_strategy_config, name), false     \
+	}
+
+static const struct {
+	const char *key;
+	size_t offset;
+	bool is_bool;
+} knobs[] = {
+	BOOL_KNOB(concurrent),	    BOOL_KNOB(early_ack),
+	BOOL_KNOB(lazy_skip),	    COUNT_KNOB(full_flush_ceiling),
+	BOOL_KNOB(xmm_fast),	    BOOL_KNOB(compact_vpset),
+	BOOL_KNOB(extended_ranges), COUNT_KNOB(broadcast_max_pages),
+};
+
+int hvtlb_strategy_config_set(struct hvtlb_strategy_config *c, const char *key,
+			      const char *value)
+{
+	if (!c || !key || !value)
+		return -EINVAL;
+	for (size_t i = 0; i < sizeof(knobs) / sizeof(knobs[0]); i++) {
+		char *field = (char *)c + knobs[i].offset;
+		bool b;
+		uint32_t n;
+
+		if (strcmp(key, knobs[i].key))
+			continue;
+		if (knobs[i].is_bool) {
+			if (parse_bool(value, &b))
+				return -EINVAL;
+			memcpy(field, &b, sizeof(b));
+		} else {
+			if (parse_count(value, &n))
+				return -EINVAL;
+			memcpy(field, &n, sizeof(n));
+		}
+		return 0;
+	}
+	return -ENOENT;
+}

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Private to src/core: the flusher, the per-request work set and the
+ * strategy table every strategy-*.c file defines once.
+ */
+#ifndef HVTLB_CORE_PRIVATE_H
+#define HVTLB_CORE_PRIVATE_H
+
+#include <hvtlb/core.h>
+
+struct hvtlb_flusher {
+	struct hvtlb_strategy_config cfg;
+	const struct hvtlb_backend_ops *ops;
+	void *user;
+	const struct core_strategy *strategy;
+	hvtlb_trace_fn trace;
+	void *trace_data;
+	struct hvtlb_flush_outcome *out; /* of the flush in progress */
+	struct hvtlb_encoded scratch;	 /* the hypercall input page */
+};
+
+/* One request, prepared once by hvtlb_flush() for every strategy. */
+struct core_work {
+	const struct hvtlb_flush_request *req;
+	/* Rounded outwards to the stride, or all (asked for or over the
+	 * full-flush ceiling). */
+	struct hvtlb_flush_range range;
+	uint64_t pages;		     /* stride pages of range; 0 when all */
+	bool local;		     /* the initiator is a target */
+	struct hvtlb_cpumask remote; /* targets to reach: see flusher.c */
+};
+
+/* A strategy: a type tag and its flush. The flush is only called with a
+ * non-empty remote set; the local flush is its job too. */
+struct core_strategy {
+	enum hvtlb_strategy_kind kind;
+	int (*flush)(struct hvtlb_flusher *f, const struct core_work *w);
+};
+
+const struct core_strategy *core_strategy_ipi(void);
+const struct core_strategy *core_strategy_hyperv(void);
+const struct core_strategy *core_strategy_kvm_pv(void);
+const struct core_strategy *core_strategy_vmm_assist(void);
+const struct core_strategy *core_strategy_broadcast(void);
+const struct core_strategy *core_strategy_lazy(void);
+
+/* Backend actions, each traced; see flusher.c. */
+void core_local_flush(struct hvtlb_flusher *f, const struct core_work *w);
+enum hvtlb_cpu_state core_cpu_state(struct hvtlb_flusher *f, uint32_t cpu);
+void core_get_hints(struct hvtlb_flusher *f, struct hvtlb_hints *h);
+void core_trace(struct hvtlb_flusher *f, struct hvtlb_trace_event *e);
+
+/*
+ * The native IPI shootdown of @p targets (never the initiator), serial or
+ * concurrent with the local flush when @p with_local. Every strategy's
+ * fallback. Returns 0.
+ */
+int core_ipi_shootdown(struct hvtlb_flusher *f, const struct core_work *w,
+		       const struct hvtlb_cpumask *targets, bool with_local);
+
+/* Marks the flush as a fallback and IPIs the remote set (no local flush:
+ * the strategy did it already). */
+int core_fall_back(struct hvtlb_flusher *f, const struct core_work *w);
+
+#endif
