@@ -1,10 +1,522 @@
 // SPDX-License-Identifier: MIT
-#include "cli.h"
+/* hvtlb encode: a flush or IPI hypercall in the TLFS wire format. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 
-/* Placeholder until the subcommand lands. */
+#include <hvtlb/hypercall.h>
+
+#include "cli.h"
+#include "fmt.h"
+#include "json.h"
+#include "parse.h"
+
+#define CMD "encode"
+/* More ranges than this can never fit one input page anyway. */
+#define MAX_RANGES 1024u
+
+static const char usage_text[] =
+	"usage: hvtlb encode (--call CALL | --auto) [options]\n"
+	"\n"
+	"Encodes one Hyper-V flush or IPI hypercall: the control word and the\n"
+	"input's 64-bit words (memory page image, or with --fast the register\n"
+	"image RDX, R8, XMM0 low, XMM0 high, ...).\n"
+	"\n"
+	"  --call CALL            space, list, space-ex, list-ex, ipi, ipi-ex\n"
+	"  --auto                 choose the flush call as Linux does: non-Ex\n"
+	"                         with --all-processors or when every VP < "
+	"64,\n"
+	"                         Ex otherwise; Space + NON_GLOBAL without\n"
+	"                         --range; Space when the ranges do not fit "
+	"one\n"
+	"                         List; List otherwise\n"
+	"  --vps LIST             target VPs, e.g. 0,5,64-127 (each < 4096)\n"
+	"  --all-processors       every VP (ALL_PROCESSORS / VP set format "
+	"ALL)\n"
+	"  --address-space HEX    CR3 of the address space (default 0)\n"
+	"  --all-address-spaces   ALL_VIRTUAL_ADDRESS_SPACES\n"
+	"  --non-global           NON_GLOBAL_MAPPINGS_ONLY (Space calls)\n"
+	"  --range GVA+PAGES      GVA in hex, PAGES pages of --page-size;\n"
+	"                         may be given several times (List calls)\n"
+	"  --page-size SIZE       4k (default), 2m or 1g\n"
+	"  --extended             extended GVA range format (List calls; with\n"
+	"                         --auto it applies only when a List is "
+	"chosen)\n"
+	"  --vpset STYLE          compact (default) or linux (Ex calls)\n"
+	"  --fast                 register (XMM fast) input\n"
+	"  --vector N             IPI vector, 16..255 (ipi, ipi-ex)\n"
+	"  --json                 one line of JSON instead of text\n"
+	"  --help                 this text\n"
+	"\n"
+	"Options take their value as the next argument or after '='.\n"
+	"Exit status: 0 done, 2 bad command line or a call that cannot be\n"
+	"encoded (the message names the call to use instead).\n";
+
+struct encode_opts {
+	uint16_t call;
+	bool auto_call;
+	struct hvtlb_vpmask vps;
+	bool have_vps;
+	bool all_processors;
+	uint64_t address_space;
+	bool have_address_space;
+	bool all_address_spaces;
+	bool non_global;
+	struct hvtlb_gva_range ranges[MAX_RANGES];
+	size_t nranges;
+	unsigned page_shift;
+	bool have_page_size;
+	bool extended;
+	enum hvtlb_vpset_style style;
+	bool have_style;
+	bool fast;
+	uint64_t vector;
+	bool have_vector;
+	bool json;
+};
+
+/*
+ * Matches argv[*i] against "--name VALUE" or "--name=VALUE". Returns 1 with
+ * *val set (and *i advanced past a separate value), 0 when argv[*i] is
+ * another option, or -1 (message printed) when the value is missing.
+ */
+static int opt_value(int argc, char **argv, int *i, const char *name,
+		     const char **val)
+{
+	const char *a = argv[*i];
+	size_t n = strlen(name);
+
+	if (strncmp(a, name, n))
+		return 0;
+	if (a[n] == '=') {
+		*val = a + n + 1;
+		return 1;
+	}
+	if (a[n])
+		return 0;
+	if (*i + 1 >= argc || !strncmp(argv[*i + 1], "--", 2)) {
+		cli_usage_error(CMD, "%s needs a value", name);
+		return -1;
+	}
+	*val = argv[++*i];
+	return 1;
+}
+
+static int once(bool *seen, const char *name)
+{
+	if (*seen)
+		return cli_usage_error(CMD, "%s given twice", name);
+	*seen = true;
+	return 0;
+}
+
+static int parse_args(int argc, char **argv, struct encode_opts *o)
+{
+	bool seen_call = false, seen_vector = false;
+
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *v;
+		int m;
+
+		if (!strcmp(a, "--auto")) {
+			if (once(&o->auto_call, a))
+				return CLI_EXIT_USAGE;
+		} else if (!strcmp(a, "--all-processors")) {
+			if (once(&o->all_processors, a))
+				return CLI_EXIT_USAGE;
+		} else if (!strcmp(a, "--all-address-spaces")) {
+			if (once(&o->all_address_spaces, a))
+				return CLI_EXIT_USAGE;
+		} else if (!strcmp(a, "--non-global")) {
+			if (once(&o->non_global, a))
+				return CLI_EXIT_USAGE;
+		} else if (!strcmp(a, "--extended")) {
+			if (once(&o->extended, a))
+				return CLI_EXIT_USAGE;
+		} else if (!strcmp(a, "--fast")) {
+			if (once(&o->fast, a))
+				return CLI_EXIT_USAGE;
+		} else if (!strcmp(a, "--json")) {
+			if (once(&o->json, a))
+				return CLI_EXIT_USAGE;
+		} else if ((m = opt_value(argc, argv, &i, "--call", &v))) {
+			if (m < 0 || once(&seen_call, "--call"))
+				return CLI_EXIT_USAGE;
+			o->call = hvtlb_call_from_name(v);
+			if (!o->call)
+				return cli_usage_error(
+					CMD,
+					"--call: unknown call '%s' (space, "
+					"list, space-ex, list-ex, ipi, ipi-ex)",
+					v);
+		} else if ((m = opt_value(argc, argv, &i, "--vps", &v))) {
+			int rc;
+
+			if (m < 0 || once(&o->have_vps, "--vps"))
+				return CLI_EXIT_USAGE;
+			rc = parse_index_list(v, o->vps.bits, HVTLB_MAX_VPS);
+			if (rc == -ERANGE)
+				return cli_usage_error(
+					CMD, "--vps: VP index >= %u in '%s'",
+					HVTLB_MAX_VPS, v);
+			if (rc)
+				return cli_usage_error(
+					CMD,
+					"--vps: bad VP list '%s' (want e.g. "
+					"0,5,64-127)",
+					v);
+		} else if ((m = opt_value(argc, argv, &i, "--address-space",
+					  &v))) {
+			if (m < 0 ||
+			    once(&o->have_address_space, "--address-space"))
+				return CLI_EXIT_USAGE;
+			if (parse_hex_u64(v, &o->address_space))
+				return cli_usage_error(
+					CMD,
+					"--address-space: bad hex number '%s'",
+					v);
+		} else if ((m = opt_value(argc, argv, &i, "--range", &v))) {
+			struct hvtlb_gva_range *r = &o->ranges[o->nranges];
+
+			if (m < 0)
+				return CLI_EXIT_USAGE;
+			if (o->nranges == MAX_RANGES)
+				return cli_usage_error(
+					CMD, "--range: more than %u ranges",
+					MAX_RANGES);
+			if (parse_gva_range(v, &r->gva, &r->pages))
+				return cli_usage_error(
+					CMD,
+					"--range: bad range '%s' (want "
+					"GVA+PAGES, GVA in hex, PAGES >= 1)",
+					v);
+			o->nranges++;
+		} else if ((m = opt_value(argc, argv, &i, "--page-size", &v))) {
+			if (m < 0 || once(&o->have_page_size, "--page-size"))
+				return CLI_EXIT_USAGE;
+			if (parse_page_size(v, &o->page_shift))
+				return cli_usage_error(
+					CMD,
+					"--page-size: '%s' is not 4k, 2m or 1g",
+					v);
+		} else if ((m = opt_value(argc, argv, &i, "--vpset", &v))) {
+			if (m < 0 || once(&o->have_style, "--vpset"))
+				return CLI_EXIT_USAGE;
+			if (!strcmp(v, "compact"))
+				o->style = HVTLB_VPSET_COMPACT;
+			else if (!strcmp(v, "linux"))
+				o->style = HVTLB_VPSET_LINUX;
+			else
+				return cli_usage_error(
+					CMD,
+					"--vpset: '%s' is not compact or linux",
+					v);
+		} else if ((m = opt_value(argc, argv, &i, "--vector", &v))) {
+			if (m < 0 || once(&seen_vector, "--vector"))
+				return CLI_EXIT_USAGE;
+			if (parse_u64(v, &o->vector))
+				return cli_usage_error(
+					CMD, "--vector: bad number '%s'", v);
+			if (o->vector < HVTLB_IPI_VECTOR_MIN ||
+			    o->vector > HVTLB_IPI_VECTOR_MAX)
+				return cli_usage_error(
+					CMD,
+					"--vector: %s is outside 16..255 "
+					"(0x10..0xff)",
+					v);
+			o->have_vector = true;
+		} else if (!strncmp(a, "--", 2)) {
+			return cli_usage_error(CMD, "unknown option '%s'", a);
+		} else {
+			return cli_usage_error(CMD, "unexpected argument '%s'",
+					       a);
+		}
+	}
+	return 0;
+}
+
+/* Checks the options against each other once the call is known. */
+static int check_combination(const struct encode_opts *o)
+{
+	bool flush = o->auto_call || hvtlb_call_is_flush(o->call);
+	bool rep = hvtlb_call_is_rep(o->call);
+	const char *name = o->auto_call ? "--auto" : hvtlb_call_name(o->call);
+
+	if (o->have_vps && o->all_processors)
+		return cli_usage_error(CMD,
+				       "--vps and --all-processors conflict");
+	if (!o->have_vps && !o->all_processors)
+		return cli_usage_error(CMD,
+				       "--vps or --all-processors is required");
+	if (o->have_address_space && o->all_address_spaces)
+		return cli_usage_error(
+			CMD,
+			"--address-space and --all-address-spaces conflict");
+	if (!flush) {
+		const char *bad = o->have_address_space ? "--address-space"
+				  : o->all_address_spaces
+					  ? "--all-address-spaces"
+				  : o->non_global     ? "--non-global"
+				  : o->nranges	      ? "--range"
+				  : o->have_page_size ? "--page-size"
+				  : o->extended	      ? "--extended"
+						      : NULL;
+
+		if (bad)
+			return cli_usage_error(CMD,
+					       "%s is for flush calls, not %s",
+					       bad, name);
+		if (!o->have_vector)
+			return cli_usage_error(CMD, "%s needs --vector", name);
+		if (o->all_processors && o->call == HVTLB_CALL_SEND_IPI)
+			return cli_usage_error(CMD, "ipi has no all-processors "
+						    "form; use --call ipi-ex");
+		return 0;
+	}
+	if (o->have_vector)
+		return cli_usage_error(
+			CMD, "--vector is for ipi and ipi-ex, not %s", name);
+	if (o->auto_call)
+		return 0;
+	if (rep && !o->nranges)
+		return cli_usage_error(CMD, "%s needs at least one --range",
+				       name);
+	if (!rep && o->nranges)
+		return cli_usage_error(CMD,
+				       "--range needs a list call; %s flushes "
+				       "the whole address space",
+				       name);
+	if (!rep && o->extended)
+		return cli_usage_error(
+			CMD, "--extended is for list calls, not %s", name);
+	if (rep && o->non_global)
+		return cli_usage_error(CMD,
+				       "--non-global is invalid on %s (TLFS); "
+				       "use a space call",
+				       name);
+	return 0;
+}
+
+static void build_desc(struct encode_opts *o, struct hvtlb_call_desc *d)
+{
+	bool flush = hvtlb_call_is_flush(o->call);
+
+	memset(d, 0, sizeof(*d));
+	d->call = o->call;
+	d->address_space = o->address_space;
+	if (flush && o->all_processors)
+		d->flags |= HVTLB_FLUSH_ALL_PROCESSORS;
+	if (o->all_address_spaces)
+		d->flags |= HVTLB_FLUSH_ALL_VIRTUAL_ADDRESS_SPACES;
+	if (o->non_global)
+		d->flags |= HVTLB_FLUSH_NON_GLOBAL_MAPPINGS_ONLY;
+	if (o->extended && hvtlb_call_is_rep(o->call))
+		d->flags |= HVTLB_FLUSH_USE_EXTENDED_RANGE_FORMAT;
+	d->vps = o->have_vps ? &o->vps : NULL;
+	d->all_vps = o->all_processors && hvtlb_call_is_ex(o->call);
+	d->vpset_style = o->style;
+	if (hvtlb_call_is_rep(o->call)) {
+		d->ranges = o->ranges;
+		d->nranges = o->nranges;
+	}
+	d->fast = o->fast;
+	d->vector = (uint32_t)o->vector;
+}
+
+static bool any_vp_above_63(const struct hvtlb_vpmask *m)
+{
+	for (unsigned b = 1; b < HVTLB_VPSET_BANKS; b++) {
+		if (m->bits[b])
+			return true;
+	}
+	return false;
+}
+
+/* Entries one List of this kind can hold. */
+static size_t list_capacity(const struct encode_opts *o, bool ex)
+{
+	uint64_t mask, banks[HVTLB_VPSET_BANKS];
+	unsigned nb = 0;
+
+	if (ex && !o->all_processors)
+		nb = hvtlb_vpset_build(&o->vps, o->style, &mask, banks);
+	if (!ex)
+		return o->fast ? HVTLB_FAST_LIST_CAPACITY : HVTLB_LIST_CAPACITY;
+	if (o->fast)
+		return nb < 10 ? HVTLB_FAST_LIST_EX_CAPACITY(nb) : 0;
+	return HVTLB_LIST_EX_CAPACITY(nb);
+}
+
+/* --auto: the choice Linux makes (abi.md §10). */
+static void choose_call(struct encode_opts *o)
+{
+	bool ex = !o->all_processors && any_vp_above_63(&o->vps);
+	size_t need;
+
+	if (!o->nranges) {
+		o->call =
+			ex ? HVTLB_CALL_FLUSH_SPACE_EX : HVTLB_CALL_FLUSH_SPACE;
+		o->non_global = true;
+		o->extended = false;
+		return;
+	}
+	need = hvtlb_gva_entries_needed(o->ranges, o->nranges, o->extended);
+	if (need > list_capacity(o, ex)) {
+		o->call =
+			ex ? HVTLB_CALL_FLUSH_SPACE_EX : HVTLB_CALL_FLUSH_SPACE;
+		o->nranges = 0;
+		o->extended = false;
+		return;
+	}
+	o->call = ex ? HVTLB_CALL_FLUSH_LIST_EX : HVTLB_CALL_FLUSH_LIST;
+}
+
+static int explain_failure(const struct encode_opts *o,
+			   const struct hvtlb_call_desc *d, int rc)
+{
+	const char *name = hvtlb_call_name(o->call);
+	uint16_t s = hvtlb_encode_suggest(d);
+	const char *sname = hvtlb_call_name(s);
+
+	if (rc == -HVTLB_ERANGE)
+		return cli_usage_error(CMD,
+				       "cannot encode %s: a VP >= 64 needs an "
+				       "Ex call; use --call %s",
+				       name, sname ? sname : "an Ex call");
+	if (rc == -HVTLB_ENOSPC) {
+		if (o->fast && s == o->call)
+			return cli_usage_error(
+				CMD,
+				"cannot encode %s: the input does not fit the "
+				"fast registers (112 bytes); drop --fast",
+				name);
+		if (sname && s != o->call)
+			return cli_usage_error(
+				CMD,
+				"cannot encode %s: the input does not fit one "
+				"page; use --call %s",
+				name, sname);
+		return cli_usage_error(
+			CMD, "cannot encode %s: the input does not fit", name);
+	}
+	return cli_usage_error(
+		CMD,
+		"cannot encode %s: the library rejects this description (%s)",
+		name, strerror(-rc));
+}
+
+static void print_json(const struct hvtlb_encoded *e)
+{
+	uint16_t code = (uint16_t)(e->control & HVTLB_CTL_CODE_MASK);
+	size_t n = e->len / 8;
+
+	fputs("{\"control\":", stdout);
+	json_hex64(stdout, e->control);
+	fputs(",\"call\":", stdout);
+	json_string(stdout, hvtlb_call_name(code));
+	printf(",\"fast\":%s", e->control & HVTLB_CTL_FAST ? "true" : "false");
+	printf(",\"rep_count\":%" PRIu64,
+	       (uint64_t)(e->control & HVTLB_CTL_REP_COUNT_MASK) >>
+		       HVTLB_CTL_REP_COUNT_SHIFT);
+	printf(",\"varhead\":%" PRIu64,
+	       (uint64_t)(e->control & HVTLB_CTL_VARHEAD_MASK) >>
+		       HVTLB_CTL_VARHEAD_SHIFT);
+	fputs(",\"input\":[", stdout);
+	for (size_t i = 0; i < n; i++) {
+		uint64_t w;
+
+		memcpy(&w, e->input + 8 * i, 8);
+		if (i)
+			fputc(',', stdout);
+		json_hex64(stdout, w);
+	}
+	fputs("]}\n", stdout);
+}
+
+static void print_text(const struct hvtlb_encoded *e)
+{
+	uint64_t words[HVTLB_PAGE_BYTES / 8];
+	size_t n = e->len / 8;
+
+	memcpy(words, e->input, n * 8);
+	fmt_control(stdout, e->control);
+	fmt_input_words(stdout, e->control, words, n);
+}
+
 int cmd_encode(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	return cli_usage_error("encode", "not available in this build yet");
+	struct encode_opts *o;
+	struct hvtlb_encoded *e;
+	struct hvtlb_call_desc d;
+	int rc, ret = CLI_EXIT_USAGE;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			fputs(usage_text, stdout);
+			return CLI_EXIT_OK;
+		}
+	}
+	o = calloc(1, sizeof(*o));
+	e = calloc(1, sizeof(*e));
+	if (!o || !e) {
+		fprintf(stderr, "hvtlb %s: out of memory\n", CMD);
+		ret = CLI_EXIT_FAIL;
+		goto out;
+	}
+	o->page_shift = 12;
+	if (parse_args(argc, argv, o))
+		goto out;
+	if (o->call && o->auto_call) {
+		cli_usage_error(CMD, "--call and --auto conflict");
+		goto out;
+	}
+	if (!o->call && !o->auto_call) {
+		cli_usage_error(CMD, "--call or --auto is required");
+		goto out;
+	}
+	if (o->auto_call && o->non_global) {
+		cli_usage_error(CMD, "--auto and --non-global conflict (--auto "
+				     "sets NON_GLOBAL itself)");
+		goto out;
+	}
+	if (o->auto_call && o->have_vector) {
+		cli_usage_error(CMD, "--auto and --vector conflict (--auto "
+				     "chooses a flush call)");
+		goto out;
+	}
+	for (size_t i = 0; i < o->nranges; i++) {
+		o->ranges[i].size = o->page_shift == 30	  ? HVTLB_PAGE_1G
+				    : o->page_shift == 21 ? HVTLB_PAGE_2M
+							  : HVTLB_PAGE_4K;
+		if (hvtlb_gva_entries_needed(&o->ranges[i], 1, o->extended) ==
+		    SIZE_MAX) {
+			cli_usage_error(CMD,
+					"--range 0x%" PRIx64 "+%" PRIu64
+					": the range wraps past 2^64",
+					o->ranges[i].gva, o->ranges[i].pages);
+			goto out;
+		}
+	}
+	if (check_combination(o))
+		goto out;
+	if (o->auto_call)
+		choose_call(o);
+	build_desc(o, &d);
+	rc = hvtlb_encode(&d, e);
+	if (rc) {
+		explain_failure(o, &d, rc);
+		goto out;
+	}
+	if (o->json)
+		print_json(e);
+	else
+		print_text(e);
+	ret = fflush(stdout) ? CLI_EXIT_FAIL : CLI_EXIT_OK;
+out:
+	free(e);
+	free(o);
+	return ret;
 }
