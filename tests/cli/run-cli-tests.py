@@ -259,6 +259,16 @@ AUTO = [
     (['--vps', '64', '--range', '0x0+%d' % (507 * 4096)], 'list-ex', []),
     (['--vps', '64', '--range', '0x0+%d' % (507 * 4096 + 1)], 'space-ex',
      []),
+    # Linux-style VP set {64, 200}: banks 0..3, so 508 - 4 = 504 entries.
+    (['--vps', '64,200', '--vpset', 'linux', '--range',
+      '0x0+%d' % (504 * 4096)], 'list-ex', []),
+    (['--vps', '64,200', '--vpset', 'linux', '--range',
+      '0x0+%d' % (504 * 4096 + 1)], 'space-ex', []),
+    # fast ListEx with one bank: 10 - 1 = 9 entries
+    (['--vps', '64', '--fast', '--range', '0x0+%d' % (9 * 4096)],
+     'list-ex', []),
+    (['--vps', '64', '--fast', '--range', '0x0+%d' % (9 * 4096 + 1)],
+     'space-ex', []),
     # fast: 11 entries non-Ex
     (['--vps', '3', '--fast', '--range', '0x0+%d' % (11 * 4096)], 'list',
      []),

@@ -49,7 +49,8 @@ static const char usage_text[] =
 	"4096)\n"
 	"  --json                 one line of JSON instead of text: status,\n"
 	"                         status_name, result and on success call,\n"
-	"                         flags, address_space, vps (list or \"all\"),\n"
+	"                         flags, address_space, vps (list or "
+	"\"all\"),\n"
 	"                         ranges ([] = the whole address space) and\n"
 	"                         for IPI calls vector\n"
 	"  --help                 this text\n"
@@ -392,7 +393,7 @@ static void print_text(const struct decode_opts *o, uint64_t control,
 	fmt_input_words(stdout, control, words, n);
 	if (st != HVTLB_STATUS_SUCCESS)
 		return;
-	printf("decoded (profile %s, %" PRIu32 " VPs)\n",
+	printf("decoded (profile %s, vp count %" PRIu32 ")\n",
 	       hvtlb_profile_name(o->profile), d->vp_count);
 	printf("  call           %s\n", hvtlb_call_name(d->call));
 	if (hvtlb_call_is_flush(d->call)) {
