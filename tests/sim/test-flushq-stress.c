@@ -63,7 +63,7 @@ struct vcpu {
 	/* Results, read by the main thread after the join. */
 	uint64_t uses, misses, flushes, posts, deferred, timeouts, errors;
 	uint64_t violations;
-	unsigned bad_page;
+	unsigned bad_page, bad_iter, iter;
 	uint64_t bad_cached, bad_done;
 };
 
@@ -174,6 +174,7 @@ static void guest_run(struct vcpu *v)
 		if (g < d) {
 			if (!v->violations++) {
 				v->bad_page = p;
+				v->bad_iter = v->iter;
 				v->bad_cached = g;
 				v->bad_done = d;
 			}
@@ -294,6 +295,7 @@ static void hammer_thread(struct vcpu *v)
 			hvtlb_vcpu_sync_enter_guest(v->vs);
 			guest_run(v);
 			hvtlb_vcpu_sync_exit_guest(v->vs);
+			v->iter++;
 			if (use_pv(w->sc))
 				hvtlb_kvm_steal_host_preempt(&v->steal, 0);
 			if (now_ns() > w->deadline)
@@ -321,6 +323,7 @@ static void *vcpu_thread(void *arg)
 		return NULL;
 	}
 	for (it = 0; it < w->iters; it++) {
+		v->iter = it;
 		if (atomic_load_explicit(&w->stop, memory_order_relaxed))
 			break;
 		if (now_ns() > w->deadline) {
@@ -403,9 +406,10 @@ static void run_world(enum scenario sc, unsigned nv, unsigned iters,
 		t->collapses +=
 			hvtlb_flushq_collapses(hvtlb_vcpu_sync_queue(v->vs));
 		if (v->violations && first) {
-			print_message("  first violation: vCPU %u page %u "
-				      "cached gen %llu < flushed gen %llu\n",
-				      v->id, v->bad_page,
+			print_message("  first violation: vCPU %u iteration %u "
+				      "page %u cached gen %llu < flushed gen "
+				      "%llu\n",
+				      v->id, v->bad_iter, v->bad_page,
 				      (unsigned long long)v->bad_cached,
 				      (unsigned long long)v->bad_done);
 			first = false;
