@@ -462,12 +462,17 @@ bool hvtlb_decoded_has_vp(const struct hvtlb_decoded *d, uint32_t vp);
 /** Iterates the target VPs of a decoded call in ascending order. */
 struct hvtlb_vp_iter {
 	const struct hvtlb_decoded *d;
-	uint32_t next;
+	uint32_t next; /**< private: first VP of the next bank to load */
+	uint32_t bank; /**< private: banks[] index of the next valid bank */
+	uint64_t word; /**< private: VPs of the current bank not yet returned */
+	uint32_t base; /**< private: VP index of bit 0 of word */
 };
 
+/** Starts iterating @p d (which must outlive the iteration). */
 void hvtlb_vp_iter_init(struct hvtlb_vp_iter *it,
 			const struct hvtlb_decoded *d);
-/** Returns false when done. Only VPs < vp_count are returned. */
+/** Returns false when done. Only VPs < vp_count are returned. O(1)
+ *  amortized per VP plus one step per valid bank. */
 bool hvtlb_vp_iter_next(struct hvtlb_vp_iter *it, uint32_t *vp);
 
 /**

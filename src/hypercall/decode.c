@@ -492,54 +492,70 @@ void hvtlb_vp_iter_init(struct hvtlb_vp_iter *it, const struct hvtlb_decoded *d)
 		return;
 	it->d = d;
 	it->next = 0;
+	it->bank = 0;
+	it->word = 0;
+	it->base = 0;
+}
+
+static uint32_t vp_limit(const struct hvtlb_decoded *d)
+{
+	return d->vp_count < HVTLB_MAX_VPS ? d->vp_count : HVTLB_MAX_VPS;
+}
+
+/* Loads the next bank word that may hold targets; false when none is
+ * left. Valid banks are visited in ascending order, so the banks[] index is
+ * a running count (the popcount of the mask bits below). */
+static bool vp_iter_refill(struct hvtlb_vp_iter *it)
+{
+	const struct hvtlb_decoded *d = it->d;
+	uint32_t lim = vp_limit(d);
+	unsigned b = it->next / 64;
+	uint64_t rest;
+
+	if (it->next >= lim)
+		return false;
+	if (d->all_vps) {
+		it->base = it->next;
+		it->word = ~0ULL;
+		it->next += 64;
+		return true;
+	}
+	rest = d->valid_mask >> b;
+	if (!rest || it->bank >= d->nbanks)
+		return false;
+	b += (unsigned)__builtin_ctzll(rest);
+	if (b * 64 >= lim)
+		return false;
+	it->base = b * 64;
+	it->word = d->banks[it->bank++];
+	it->next = b * 64 + 64;
+	return true;
 }
 
 bool hvtlb_vp_iter_next(struct hvtlb_vp_iter *it, uint32_t *vp)
 {
-	const struct hvtlb_decoded *d;
-	uint32_t v, lim;
-
 	if (!it || !it->d)
 		return false;
-	d = it->d;
-	v = it->next;
-	lim = d->vp_count < HVTLB_MAX_VPS ? d->vp_count : HVTLB_MAX_VPS;
-	if (d->all_vps) {
-		if (v >= lim)
-			return false;
-		if (vp)
-			*vp = v;
-		it->next = v + 1;
-		return true;
-	}
-	while (v < lim) {
-		unsigned bank = v / 64, idx;
-		uint64_t rest = d->valid_mask >> bank, w;
+	for (;;) {
+		if (it->word) {
+			uint32_t v =
+				it->base + (uint32_t)__builtin_ctzll(it->word);
 
-		if (!rest)
-			break;
-		if (!(rest & 1)) {
-			/* Jump to the next valid bank. */
-			v = (bank + (unsigned)__builtin_ctzll(rest)) * 64;
-			continue;
-		}
-		idx = hv_popcount64(d->valid_mask & hv_bits_below(bank));
-		if (idx >= d->nbanks)
-			break;
-		w = d->banks[idx] >> (v % 64);
-		if (w) {
-			v += (uint32_t)__builtin_ctzll(w);
-			if (v >= lim)
-				break;
+			it->word &= it->word - 1;
+			if (v >= vp_limit(it->d)) {
+				it->word = 0;
+				it->next = HVTLB_MAX_VPS;
+				return false;
+			}
 			if (vp)
 				*vp = v;
-			it->next = v + 1;
 			return true;
 		}
-		v = (bank + 1) * 64;
+		if (!vp_iter_refill(it)) {
+			it->next = HVTLB_MAX_VPS;
+			return false;
+		}
 	}
-	it->next = lim;
-	return false;
 }
 
 void hvtlb_gva_iter_init(struct hvtlb_gva_iter *it,
@@ -562,13 +578,12 @@ static enum hvtlb_page_size size_of_shift(unsigned shift)
 			     : HVTLB_PAGE_4K;
 }
 
-bool hvtlb_gva_iter_next(struct hvtlb_gva_iter *it, struct hvtlb_gva_range *r)
+__attribute__((noinline)) static bool gva_iter_slow(struct hvtlb_gva_iter *it,
+						    struct hvtlb_gva_range *r)
 {
 	const struct hvtlb_decoded *d;
 	unsigned va_bits;
 
-	if (!it || !it->d)
-		return false;
 	if (it->has_pending) {
 		it->has_pending = false;
 		if (r)
@@ -639,4 +654,32 @@ bool hvtlb_gva_iter_next(struct hvtlb_gva_iter *it, struct hvtlb_gva_range *r)
 		/* Entirely non-canonical: skipped. */
 	}
 	return false;
+}
+
+bool hvtlb_gva_iter_next(struct hvtlb_gva_iter *it, struct hvtlb_gva_range *r)
+{
+	const struct hvtlb_decoded *d;
+
+	if (!it || !it->d)
+		return false;
+	d = it->d;
+	/* Fast path: a simple-format entry wholly in the lower canonical
+	 * half, the common case; everything else takes the general path. */
+	if (!it->has_pending && !d->extended && it->index < d->gva_count &&
+	    d->gva) {
+		uint64_t e = hv_ld64(d->gva + 8u * it->index);
+		uint64_t count = (e & HV_GVA_SIMPLE_COUNT_MASK) + 1;
+		uint64_t low = d->va_bits == 57 ? 1ULL << 44 : 1ULL << 35;
+
+		if ((e >> 12) + count <= low) {
+			it->index++;
+			if (r) {
+				r->gva = e & ~HV_PAGE_OFFSET_MASK;
+				r->pages = count;
+				r->size = HVTLB_PAGE_4K;
+			}
+			return true;
+		}
+	}
+	return gva_iter_slow(it, r);
 }
