@@ -350,6 +350,18 @@ static void hv_all_processors(void **state)
 	assert_int_equal(word(0, 1), HVTLB_FLUSH_ALL_PROCESSORS);
 	assert_int_equal(word(0, 3), 0x1001);
 	assert_false(o.fell_back);
+
+	/* One present CPU not a target: a processor mask, not ALL. */
+	mock_reset();
+	r.targets = mask_of("0-2");
+	states("rr");
+	hints_are(&hv_hints);
+	will_return(mock_vp_index, 1);
+	will_return(mock_vp_index, 2);
+	will_return(mock_hypercall, MOCK_ALL_REPS);
+	assert_int_equal(run(&c, &r, &o), 0);
+	assert_int_equal(word(0, 1), 0);
+	assert_int_equal(word(0, 2), 0x6);
 }
 
 static void hv_all_processors_beyond_64(void **state)
