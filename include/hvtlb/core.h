@@ -88,13 +88,16 @@ struct hvtlb_flush_request {
 
 /**
  * Checks a request: ncpus in 1..4096, initiator and every target < ncpus,
- * stride 12/21/30, start <= end and both aligned down/up as needed (an
- * unaligned range is valid and is rounded outwards by strategies).
- * Returns 0 or -EINVAL.
+ * stride 12/21/30, and unless range.all: start <= end, with end rounded up
+ * to the stride not wrapping past 2^64. An unaligned range is valid and is
+ * rounded outwards by strategies; start == end is an empty range (valid,
+ * nothing to flush). Pure; thread-safe. Returns 0 or -EINVAL (also for
+ * NULL).
  */
 int hvtlb_request_validate(const struct hvtlb_flush_request *req);
 
-/** Pages of the request's stride covered by its range (0 for all). */
+/** Pages of the request's stride covered by its range, rounded outwards
+ *  (0 for all, an empty range, a bad stride or NULL). Pure; thread-safe. */
 uint64_t hvtlb_range_pages(const struct hvtlb_flush_range *r);
 
 /* ------------------------------------------------------------------ */
@@ -206,8 +209,30 @@ enum hvtlb_strategy_kind {
 		HVTLB_STRATEGY_COUNT_
 };
 
+/*
+ * What each strategy does with the remote targets (the targets without the
+ * initiator, offline CPUs and, when lazy_skip is on and no page table was
+ * freed, CPUs in lazy TLB mode). Cheapest choice first, one fallback path:
+ * whenever a strategy is not offered (hint or op missing) it is the native
+ * IPI shootdown; when it fails it IPIs exactly the remote targets.
+ *  - ipi: local flush and IPIs, serial or concurrent, then wait.
+ *  - hyperv: local flush, then one Flush{Space,List}[Ex] hypercall decided
+ *    as Linux's hyperv_flush_tlb_multi (abi.md section 10).
+ *  - kvm-pv: preempted targets are marked (CAS of FLUSH_TLB) instead of
+ *    interrupted; a lost CAS keeps its IPI.
+ *  - vmm-assist: local flush, one vmm_flush for the remote targets.
+ *  - broadcast: INVLPGB chunks of broadcast_max_pages (covering every CPU,
+ *    the initiator too), then one TLBSYNC; no IPIs.
+ *  - lazy: lazy_post, local flush, no wait; the outcome's reuse_epoch says
+ *    when the memory may be reused. Freed page tables are never lazy: a
+ *    CPU that has not applied the invalidation could still walk the freed
+ *    (and reused) table pages, so such requests take the IPI path.
+ * With no remote target, every strategy only flushes locally.
+ */
+
+/** Short name ("kvm-pv") of @p k, or NULL for an unknown kind. */
 const char *hvtlb_strategy_name(enum hvtlb_strategy_kind k);
-/** Returns 0 and sets *k, or -EINVAL. */
+/** Parses a short name. Returns 0 and sets *k, or -EINVAL. */
 int hvtlb_strategy_from_name(const char *name, enum hvtlb_strategy_kind *k);
 
 /** A strategy and its knobs. */
@@ -223,10 +248,15 @@ struct hvtlb_strategy_config {
 	bool compact_vpset;   /**< compact sparse sets (else Linux's) */
 	bool extended_ranges; /**< large-page entries when offered */
 	/* hardware broadcast */
-	uint32_t broadcast_max_pages; /**< pages per INVLPGB */
+	uint32_t broadcast_max_pages; /**< pages per INVLPGB; default 8 */
 };
 
-/** Fills @p c with the defaults of @p kind (Linux's behaviour). */
+/**
+ * Fills @p c with the defaults of @p kind, Linux's behaviour: concurrent
+ * (since 5.13), no early acknowledgement, lazy skip, ceiling 33 pages,
+ * memory-input hypercalls with Linux's 2^n-1 VP sets and simple GVA
+ * entries, 8 pages per INVLPGB.
+ */
 void hvtlb_strategy_config_init(struct hvtlb_strategy_config *c,
 				enum hvtlb_strategy_kind kind);
 /**
@@ -244,11 +274,16 @@ int hvtlb_strategy_config_set(struct hvtlb_strategy_config *c, const char *key,
 
 /** What a flush did. */
 struct hvtlb_flush_outcome {
-	uint32_t hypercalls;  /**< hypercalls issued (each rep round counts) */
-	uint32_t ipis;	      /**< IPI targets */
-	uint32_t deferred;    /**< targets marked for a deferred flush */
-	bool fell_back;	      /**< a non-IPI path failed; IPIs were used */
-	bool full_flush;      /**< the range became a full flush */
+	uint32_t hypercalls; /**< hypercalls issued (each rep round counts) */
+	uint32_t ipis;	     /**< IPI targets */
+	uint32_t deferred;   /**< targets marked for a deferred flush */
+	/** An offered non-IPI path could not be used or failed (a VP the
+	 *  call cannot name, Ex not offered, a failure status, a broken rep
+	 *  protocol, a vmm_flush error): the remote targets got IPIs. */
+	bool fell_back;
+	/** The range became a full flush: over the ceiling, or a Hyper-V
+	 *  List that did not fit its input page. */
+	bool full_flush;
 	uint64_t reuse_epoch; /**< lazy strategy: see lazy_post */
 };
 
@@ -298,17 +333,21 @@ struct hvtlb_flusher;
 struct hvtlb_flusher *
 hvtlb_flusher_create(const struct hvtlb_strategy_config *cfg,
 		     const struct hvtlb_backend_ops *ops, void *user);
-/** Accepts NULL. */
+/** Frees @p f. Accepts NULL. */
 void hvtlb_flusher_destroy(struct hvtlb_flusher *f);
-/** Sets (or clears, with NULL) the trace callback. */
+/** Sets (or clears, with NULL) the trace callback. It is called on the
+ *  thread running hvtlb_flush(), synchronously, after each action. */
 void hvtlb_flusher_set_trace(struct hvtlb_flusher *f, hvtlb_trace_fn fn,
 			     void *data);
 
 /**
  * Runs @p req through the strategy. When it returns 0 every target's TLB
  * no longer holds the range (or, for the lazy strategy, will not before the
- * reuse epoch). Returns -EINVAL for an invalid request, with no backend
- * action. @p out may be NULL. Allocates nothing.
+ * reuse epoch). Returns -EINVAL for an invalid request or a NULL flusher,
+ * with no backend call at all and @p out zeroed. Otherwise returns 0 and
+ * fills @p out (may be NULL). The range is rounded outwards to its stride
+ * and becomes a full flush above cfg->full_flush_ceiling pages; an empty
+ * range does nothing. Allocates nothing; not thread-safe per flusher.
  */
 int hvtlb_flush(struct hvtlb_flusher *f, const struct hvtlb_flush_request *req,
 		struct hvtlb_flush_outcome *out);
