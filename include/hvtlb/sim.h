@@ -50,6 +50,8 @@
  * |                         | leaves the mm (Linux < 4.19); true         |
  * | guest.steal_accounting  | bool, host-preempted time is not counted   |
  * |                         | as guest user/sys; false                   |
+ * | guest.migrate           | bool, a woken thread moves to an idle vCPU |
+ * |                         | (select_idle_sibling); true                |
  * | workload.kind           | trasher, madvise, ebizzy, mix; trasher     |
  * | workload.threads        | guest threads per VM, 1..65536; 32         |
  * | workload.processes      | processes (mm) per VM, threads split       |
@@ -63,6 +65,8 @@
  * | workload.sleep_ns_max   | uniform random sleep in [0, max] ns after  |
  * |                         | each operation, 0 = none; 0                |
  * | workload.file_backed    | bool, file mapping (no zeroing); true      |
+ * | workload.shared         | bool, madvise: all threads of a process    |
+ * |                         | touch and zap one shared mapping; false    |
  * | workload.search_pages   | ebizzy: pages searched per op; 64          |
  * | workload.user_ns        | extra user-space work per op, ns; 0        |
  * | engine.max_virtual_s    | stop (error -ETIME) beyond this virtual    |
@@ -176,6 +180,7 @@ struct hvtlb_sim_config {
 
 	bool lazy_leave;
 	bool steal_accounting;
+	bool migrate;
 
 	enum hvtlb_sim_workload workload;
 	uint32_t wl_threads;
@@ -187,6 +192,7 @@ struct hvtlb_sim_config {
 	uint32_t wl_touch_repeat;
 	uint64_t wl_sleep_ns_max;
 	bool wl_file_backed;
+	bool wl_shared;
 	uint32_t wl_search_pages;
 	uint64_t wl_user_ns;
 

@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Coroutines for the simulator's guest threads. On x86-64 a switch saves
+ * the System V callee-saved registers on the old stack and pops them from
+ * the new one: no system call (ucontext's swapcontext makes two to save
+ * the signal mask, which dominated the engine's profile). Other
+ * architectures use ucontext.
+ */
+#include <stdint.h>
+#include <string.h>
+
+#include "sim/sim-private.h"
+
+#if defined(__x86_64__)
+
+void hvtlb_sim_coro_switch_(void **from_sp, void *to_sp);
+void hvtlb_sim_coro_start_(void);
+
+__asm__(".text\n"
+	".globl hvtlb_sim_coro_switch_\n"
+	".hidden hvtlb_sim_coro_switch_\n"
+	".type hvtlb_sim_coro_switch_,@function\n"
+	"hvtlb_sim_coro_switch_:\n"
+	"\tpushq %rbp\n"
+	"\tpushq %rbx\n"
+	"\tpushq %r12\n"
+	"\tpushq %r13\n"
+	"\tpushq %r14\n"
+	"\tpushq %r15\n"
+	"\tmovq %rsp, (%rdi)\n"
+	"\tmovq %rsi, %rsp\n"
+	"\tpopq %r15\n"
+	"\tpopq %r14\n"
+	"\tpopq %r13\n"
+	"\tpopq %r12\n"
+	"\tpopq %rbx\n"
+	"\tpopq %rbp\n"
+	"\tret\n"
+	".size hvtlb_sim_coro_switch_, .-hvtlb_sim_coro_switch_\n"
+	".globl hvtlb_sim_coro_start_\n"
+	".hidden hvtlb_sim_coro_start_\n"
+	".type hvtlb_sim_coro_start_,@function\n"
+	"hvtlb_sim_coro_start_:\n"
+	"\tmovq %rbx, %rdi\n"
+	"\tcallq *%r12\n"
+	"\tud2\n"
+	".size hvtlb_sim_coro_start_, .-hvtlb_sim_coro_start_\n");
+
+void coro_make(struct coro *c, void *stack, size_t size, void (*fn)(void *),
+	       void *arg)
+{
+	uintptr_t top = ((uintptr_t)stack + size) & ~(uintptr_t)15;
+	uint64_t *sp = (uint64_t *)(top - 72);
+
+	/* r15 r14 r13 r12 rbx rbp, then the return address: the start
+	 * stub, entered with rsp 16-byte aligned so its call is ABI
+	 * conformant. */
+	memset(sp, 0, 72);
+	sp[3] = (uint64_t)(uintptr_t)fn;
+	sp[4] = (uint64_t)(uintptr_t)arg;
+	sp[6] = (uint64_t)(uintptr_t)hvtlb_sim_coro_start_;
+	c->sp = sp;
+}
+
+void coro_switch(struct coro *from, struct coro *to)
+{
+	hvtlb_sim_coro_switch_(&from->sp, to->sp);
+}
+
+#else
+
+static void coro_tramp(unsigned lo, unsigned hi, unsigned flo, unsigned fhi)
+{
+	void *arg = (void *)(((uintptr_t)hi << 16 << 16) | lo);
+	void (*fn)(void *) =
+		(void (*)(void *))(((uintptr_t)fhi << 16 << 16) | flo);
+
+	fn(arg);
+}
+
+void coro_make(struct coro *c, void *stack, size_t size, void (*fn)(void *),
+	       void *arg)
+{
+	getcontext(&c->uc);
+	c->uc.uc_stack.ss_sp = stack;
+	c->uc.uc_stack.ss_size = size;
+	c->uc.uc_link = NULL;
+	makecontext(
+		&c->uc, (void (*)(void))coro_tramp, 4, (unsigned)(uintptr_t)arg,
+		(unsigned)((uintptr_t)arg >> 16 >> 16), (unsigned)(uintptr_t)fn,
+		(unsigned)((uintptr_t)fn >> 16 >> 16));
+}
+
+void coro_switch(struct coro *from, struct coro *to)
+{
+	swapcontext(&from->uc, &to->uc);
+}
+
+#endif

@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: MIT
+/* Results: destruction and the JSON writer. */
+#include <errno.h>
+#include <stdlib.h>
+
+#include <hvtlb/sim.h>
+
+static const char *const exit_names[] = {
+#define HVTLB_X_(n, s) s,
+	HVTLB_SIM_EXIT_MAP(HVTLB_X_)
+#undef HVTLB_X_
+};
+
+static const char *const flush_names[] = {
+#define HVTLB_X_(n, s) s,
+	HVTLB_SIM_FLUSH_MAP(HVTLB_X_)
+#undef HVTLB_X_
+};
+
+void hvtlb_sim_results_destroy(struct hvtlb_sim_results *r)
+{
+	if (!r)
+		return;
+	free(r->violation);
+	free(r);
+}
+
+int hvtlb_sim_results_write_json(const struct hvtlb_sim_results *r, FILE *f)
+{
+	if (!r || !f)
+		return -EINVAL;
+
+	const char *sname = hvtlb_strategy_name(r->strategy);
+	const char *fname = hvtlb_sim_fault_name(r->fault);
+
+	fprintf(f, "{\"seed\":%llu,\"threads\":%u,\"strategy\":\"%s\",",
+		(unsigned long long)r->seed, r->threads, sname ? sname : "?");
+	fprintf(f, "\"fault\":\"%s\",", fname ? fname : "?");
+	fprintf(f, "\"real_s\":%.9g,\"user_s\":%.9g,\"sys_s\":%.9g,", r->real_s,
+		r->user_s, r->sys_s);
+	fputs("\"vm_exits\":{", f);
+	for (int i = 0; i < HVTLB_SIM_EXIT_COUNT_; i++)
+		fprintf(f, "\"%s\":%llu,", exit_names[i],
+			(unsigned long long)r->vm_exits[i]);
+	fprintf(f, "\"total\":%llu},", (unsigned long long)r->vm_exits_total);
+	fprintf(f, "\"ipis\":{\"sent\":%llu,\"delivered\":%llu},",
+		(unsigned long long)r->ipis_sent,
+		(unsigned long long)r->ipis_delivered);
+	fprintf(f, "\"hypercalls\":%llu,\"shootdowns\":%llu,",
+		(unsigned long long)r->hypercalls,
+		(unsigned long long)r->shootdowns);
+	fputs("\"flushes\":{", f);
+	for (int i = 0; i < HVTLB_SIM_FLUSH_COUNT_; i++)
+		fprintf(f, "%s\"%s\":%llu", i ? "," : "", flush_names[i],
+			(unsigned long long)r->flushes[i]);
+	fprintf(f, "},\"target_flushes\":%llu,",
+		(unsigned long long)r->target_flushes);
+	fprintf(f, "\"pages_invalidated\":%llu,\"deferred_marked\":%llu,",
+		(unsigned long long)r->pages_invalidated,
+		(unsigned long long)r->deferred_marked);
+	fprintf(f,
+		"\"tlb\":{\"l1_hits\":%llu,\"l2_hits\":%llu,\"misses\":%llu},",
+		(unsigned long long)r->tlb_l1_hits,
+		(unsigned long long)r->tlb_l2_hits,
+		(unsigned long long)r->tlb_misses);
+	fprintf(f, "\"page_faults\":%llu,", (unsigned long long)r->page_faults);
+	fprintf(f,
+		"\"shootdown_latency_us\":{\"p50\":%.9g,\"p99\":%.9g,"
+		"\"max\":%.9g},",
+		r->latency_us_p50, r->latency_us_p99, r->latency_us_max);
+	fprintf(f, "\"violations\":%llu,\"violation_list\":[",
+		(unsigned long long)r->violations);
+	for (uint32_t i = 0; i < r->nrecorded; i++) {
+		const struct hvtlb_sim_violation *v = &r->violation[i];
+
+		fprintf(f,
+			"%s{\"vm\":%u,\"vcpu\":%u,\"address\":\"0x%llx\","
+			"\"time_s\":%.9g}",
+			i ? "," : "", v->vm, v->vcpu,
+			(unsigned long long)v->address, v->time_s);
+	}
+	fprintf(f, "],\"mem_per_vcpu_bytes\":%llu,\"events\":%llu}",
+		(unsigned long long)r->mem_per_vcpu_bytes,
+		(unsigned long long)r->events);
+	return ferror(f) ? -EIO : 0;
+}

@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: MIT
+/*
+ * A set-associative TLB of one or two levels (L1 dTLB + STLB, inclusive).
+ * Entries are tagged with (virtual page number, page size, ASID/PCID) and
+ * carry the page-table generation they were filled from, for the oracle.
+ * A full flush bumps an epoch instead of touching every entry.
+ */
+#include <errno.h>
+#include <stdlib.h>
+
+#include "sim/sim-private.h"
+
+/* key: bit 63 valid, bits 62:50 asid (13 bits), 49:48 size, 47:0 vpn of the
+ * 4 KiB page the entry starts at (va >> 12). */
+#define KEY_VALID (1ULL << 63)
+#define KEY_ASID_SHIFT 50
+#define KEY_ASID_MASK (0x1fffULL << KEY_ASID_SHIFT)
+#define KEY_SIZE_SHIFT 48
+
+uint64_t tlb_key(uint64_t va, unsigned shift, uint32_t asid)
+{
+	uint64_t size = shift == 30 ? 2 : shift == 21 ? 1 : 0;
+
+	return KEY_VALID | ((uint64_t)(asid & 0x1fff) << KEY_ASID_SHIFT) |
+	       (size << KEY_SIZE_SHIFT) |
+	       (((va >> shift) << (shift - 12)) & 0xffffffffffffULL);
+}
+
+static int level_init(struct tlb_level *l, uint32_t sets, uint32_t ways)
+{
+	l->sets = sets;
+	l->ways = ways;
+	l->e = calloc((size_t)sets * ways, sizeof(*l->e));
+	l->victim = calloc(sets, sizeof(*l->victim));
+	return l->e && l->victim ? 0 : -ENOMEM;
+}
+
+int tlb_init(struct tlb *t, const struct hvtlb_sim_config *c)
+{
+	t->nlevels = c->tlb_levels;
+	t->epoch = 1;
+	t->lv[0].e = t->lv[1].e = NULL;
+	t->lv[0].victim = t->lv[1].victim = NULL;
+	if (level_init(&t->lv[0], c->l1_sets, c->l1_ways))
+		return -ENOMEM;
+	if (t->nlevels > 1 && level_init(&t->lv[1], c->l2_sets, c->l2_ways))
+		return -ENOMEM;
+	return 0;
+}
+
+size_t tlb_bytes(const struct hvtlb_sim_config *c)
+{
+	size_t b = (size_t)c->l1_sets * c->l1_ways * sizeof(struct tlb_entry) +
+		   c->l1_sets * sizeof(uint32_t);
+
+	if (c->tlb_levels > 1)
+		b += (size_t)c->l2_sets * c->l2_ways *
+			     sizeof(struct tlb_entry) +
+		     c->l2_sets * sizeof(uint32_t);
+	return b;
+}
+
+void tlb_finish(struct tlb *t)
+{
+	for (int i = 0; i < 2; i++) {
+		free(t->lv[i].e);
+		free(t->lv[i].victim);
+		t->lv[i].e = NULL;
+		t->lv[i].victim = NULL;
+	}
+}
+
+static inline uint32_t set_of(const struct tlb_level *l, uint64_t vpn)
+{
+	uint64_t h = vpn * 0x9e3779b97f4a7c15ULL;
+
+	return (uint32_t)(h >> 40) & (l->sets - 1);
+}
+
+static struct tlb_entry *find(struct tlb_level *l, uint32_t epoch, uint64_t key,
+			      uint64_t vpn)
+{
+	struct tlb_entry *s = &l->e[(size_t)set_of(l, vpn) * l->ways];
+
+	for (uint32_t w = 0; w < l->ways; w++) {
+		if (s[w].key == key && s[w].epoch == epoch)
+			return &s[w];
+	}
+	return NULL;
+}
+
+int tlb_lookup(struct tlb *t, uint64_t key, uint64_t vpn, uint32_t *gen)
+{
+	for (uint32_t i = 0; i < t->nlevels; i++) {
+		struct tlb_entry *e = find(&t->lv[i], t->epoch, key, vpn);
+
+		if (e) {
+			*gen = e->gen;
+			if (i > 0)
+				tlb_fill(t, key, vpn, e->gen); /* into L1 */
+			return (int)i + 1;
+		}
+	}
+	return 0;
+}
+
+static void level_fill(struct tlb_level *l, uint32_t epoch, uint64_t key,
+		       uint64_t vpn, uint32_t gen)
+{
+	uint32_t set = set_of(l, vpn);
+	struct tlb_entry *s = &l->e[(size_t)set * l->ways];
+	uint32_t w;
+
+	for (w = 0; w < l->ways; w++) {
+		if (s[w].key == key || s[w].epoch != epoch || !s[w].key)
+			break;
+	}
+	if (w == l->ways) {
+		w = l->victim[set];
+		l->victim[set] = (w + 1) % l->ways;
+	}
+	s[w].key = key;
+	s[w].gen = gen;
+	s[w].epoch = epoch;
+}
+
+void tlb_fill(struct tlb *t, uint64_t key, uint64_t vpn, uint32_t gen)
+{
+	level_fill(&t->lv[0], t->epoch, key, vpn, gen);
+	if (t->nlevels > 1 && !find(&t->lv[1], t->epoch, key, vpn))
+		level_fill(&t->lv[1], t->epoch, key, vpn, gen);
+}
+
+static void level_inval(struct tlb_level *l, uint64_t key, uint64_t vpn,
+			uint64_t mask)
+{
+	struct tlb_entry *s = &l->e[(size_t)set_of(l, vpn) * l->ways];
+
+	for (uint32_t w = 0; w < l->ways; w++) {
+		if ((s[w].key & mask) == (key & mask))
+			s[w].key = 0;
+	}
+}
+
+void tlb_invalidate(struct tlb *t, uint64_t va, uint64_t n, unsigned shift,
+		    uint32_t asid)
+{
+	uint64_t mask = asid == ~0u ? ~KEY_ASID_MASK : ~0ULL;
+	uint32_t a = asid == ~0u ? 0 : asid;
+
+	for (uint64_t i = 0; i < n; i++) {
+		uint64_t p = va + (i << shift);
+		uint64_t key = tlb_key(p, shift, a);
+		uint64_t vpn = p >> shift;
+
+		for (uint32_t l = 0; l < t->nlevels; l++)
+			level_inval(&t->lv[l], key, vpn, mask);
+	}
+}
+
+void tlb_flush_all(struct tlb *t)
+{
+	t->epoch++;
+	if (t->epoch == 0) { /* wrapped: clear for real */
+		for (uint32_t l = 0; l < t->nlevels; l++) {
+			size_t n = (size_t)t->lv[l].sets * t->lv[l].ways;
+
+			for (size_t i = 0; i < n; i++)
+				t->lv[l].e[i].key = 0;
+		}
+		t->epoch = 1;
+	}
+}
+
+void tlb_scan(struct tlb *t, uint32_t asid, tlb_scan_fn fn, void *data)
+{
+	for (uint32_t l = 0; l < t->nlevels; l++) {
+		size_t n = (size_t)t->lv[l].sets * t->lv[l].ways;
+
+		for (size_t i = 0; i < n; i++) {
+			const struct tlb_entry *e = &t->lv[l].e[i];
+
+			if (!e->key || e->epoch != t->epoch)
+				continue;
+			if (((e->key & KEY_ASID_MASK) >> KEY_ASID_SHIFT) !=
+			    (asid & 0x1fff))
+				continue;
+			unsigned size = (e->key >> KEY_SIZE_SHIFT) & 3;
+			unsigned shift = size == 2 ? 30 : size == 1 ? 21 : 12;
+			uint64_t va = (e->key & 0xffffffffffffULL) << 12;
+
+			fn(data, va, shift, e->gen);
+		}
+	}
+}
