@@ -11,6 +11,7 @@ the argument) and decodes that answer a failure status (exit 0).
 """
 import json
 import os
+import random
 import subprocess
 import sys
 import tempfile
@@ -92,7 +93,8 @@ def page_bytes(size):
 
 def spans(ranges):
     """[(gva, pages, page_size)] -> merged [start, end) byte intervals."""
-    iv = sorted((g - g % ps, g - g % ps + n * ps) for g, n, ps in ranges)
+    iv = sorted((g - g % ps, -(-(g + n * ps) // ps) * ps)
+                for g, n, ps in ranges)
     out = []
     for s, e in iv:
         if out and s <= out[-1][1]:
@@ -230,6 +232,74 @@ for enc_args, want in ROUND_TRIPS:
         check(d2 == d, '%s: --input-file differs: %r' % (tag, d2))
         d3 = ok_json(*base, '--input-file', binf, '--binary')
         check(d3 == d, '%s: --binary differs: %r' % (tag, d3))
+
+# Seeded random round trips: whatever encode accepts, the strict decoder
+# accepts, naming the same VPs and covering the same pages; whatever encode
+# refuses, it refuses with exit 2 and one line.
+rng = random.Random(20261130)
+random_ok = 0
+for _ in range(150):
+    call = rng.choice(['space', 'list', 'space-ex', 'list-ex', 'ipi',
+                       'ipi-ex', None])
+    args = ['--auto'] if call is None else ['--call', call]
+    flush = call not in ('ipi', 'ipi-ex')
+    listy = call in ('list', 'list-ex', None)
+    if rng.random() < 0.15:
+        args.append('--all-processors')
+        want_vps = 'all'
+    else:
+        vps = set()
+        for _ in range(rng.choice([1, 2, 3, 8])):
+            lo = rng.choice([0, 1, 63, 64, 128, 4095, rng.randrange(4096)])
+            hi = min(4095, lo + rng.choice([0, 0, 1, 5, 64, 300]))
+            vps.update(range(lo, hi + 1))
+        args += ['--vps', ','.join(str(v) for v in sorted(vps))]
+        want_vps = sorted(vps)
+    if not flush:
+        args += ['--vector', str(rng.choice([16, 48, 255]))]
+    want_ranges = []
+    if listy:
+        ps = rng.choice(['4k', '2m', '1g'])
+        args += ['--page-size', ps]
+        if rng.random() < 0.5:
+            args.append('--extended')
+        for _ in range(rng.choice([1, 1, 2, 4])):
+            # canonical, low half, far from the hole: every page survives
+            g = rng.randrange(1 << 44)
+            n = rng.choice([1, 2, 511, 513, 2049, 4097, 70000])
+            if ps == '1g':
+                n = min(n, 3)
+            args += ['--range', '%x+%d' % (g, n)]
+            want_ranges.append((g, n, page_bytes(ps)))
+    if rng.random() < 0.3:
+        args += ['--vpset', 'linux']
+    if rng.random() < 0.3:
+        args.append('--fast')
+    tag = 'random ' + ' '.join(args)
+    rc, out, err = run('encode', *args, '--json')
+    if rc == 2:
+        check(out == '' and len(err.splitlines()) == 1,
+              '%s: refusal %r %r' % (tag, out, err))
+        continue
+    check(rc == 0 and err == '', '%s: exit %d %r' % (tag, rc, err))
+    if rc:
+        continue
+    e = json.loads(out)
+    d = ok_json('decode', '--control', e['control'], '--input',
+                ','.join(e['input']), '--json',
+                *(['--fast'] if e['fast'] else []))
+    check(d.get('status') == 0, '%s: decode %r' % (tag, d))
+    if d.get('status') != 0:
+        continue
+    random_ok += 1
+    check(d['vps'] == want_vps, '%s: vps %r' % (tag, d['vps']))
+    if e['call'] in ('list', 'list-ex'):
+        got = [(int(r['gva'], 16), r['pages'], r['page_size'])
+               for r in d['ranges']]
+        check(spans(got) == spans(want_ranges), '%s: ranges %r' %
+              (tag, spans(got)))
+
+check(random_ok >= 50, 'only %d random round trips encoded' % random_ok)
 
 # A round trip through the text output: every input word is printed once.
 rc, out, err = run('encode', '--call', 'list-ex', '--vps', '0,5,130',
@@ -476,5 +546,5 @@ rc, out, err = run('decode', '--control', '0x2', '--input-file', '-',
 check(rc == 0 and json.loads(out).get('vps') == [0],
       'stdin input: %r %r' % (out, err))
 
-print('%d checks, %d failed' % (checks, len(failures)))
+print('%d checks, %d failed (%d random round trips)' % (checks, len(failures), random_ok))
 sys.exit(1 if failures else 0)
