@@ -45,6 +45,7 @@
  * | IPI empty set                   | 5 (*)  | success, no-op | success, no-op | 5 (*)   |
  * | entry reserved bits 20:13       | ignored (*, masked off) | - | - | ignored |
  * | any List (Space always)         | -      | -            | flush all (Xen always flushes everything) | - |
+ * | rep fields on an IPI            | 3      | 3            | ignored; reps completed = rep count (*: real Xen leaves 0, the header contract wins) | 3 |
  *
  * KVM flushes every address space whatever AddressSpace says, and Xen does
  * too; the decoded address_space and flags are still reported as read.
@@ -379,7 +380,7 @@ static uint64_t decode_xen(const struct ctx *c, struct hvtlb_decoded *out)
 			return st(HVTLB_STATUS_INVALID_PARAMETER);
 		if (!c->ex) {
 			set_mask0(out, ld(c, HV_OFF_IPI_MASK));
-			return success(c, out, 0);
+			return success(c, out, k->rep_count);
 		}
 		format = ld(c, HV_OFF_IPI_FORMAT);
 		out->valid_mask = ld(c, HV_OFF_IPI_VMASK);
@@ -411,7 +412,7 @@ static uint64_t decode_xen(const struct ctx *c, struct hvtlb_decoded *out)
 	} else {
 		return st(HVTLB_STATUS_INVALID_PARAMETER);
 	}
-	return success(c, out, c->ipi ? 0 : k->rep_count);
+	return success(c, out, k->rep_count);
 }
 
 uint64_t hvtlb_decode(const struct hvtlb_host *host, uint64_t control,
