@@ -73,6 +73,8 @@ void hvtlb_flusher_destroy(struct hvtlb_flusher *f)
 void hvtlb_flusher_set_trace(struct hvtlb_flusher *f, hvtlb_trace_fn fn,
 			     void *data)
 {
+	if (!f)
+		return;
 	f->trace = fn;
 	f->trace_data = fn ? data : NULL;
 }

@@ -886,6 +886,14 @@ static void broadcast_chunks(void **state)
 	hints_are(&bc_hints);
 	assert_int_equal(run(&c, &r, &o), 0);
 	assert_string_equal(mock.log, "bcast 0x1000+10|bcast 0xb000+10|sync|");
+
+	/* One page over a chunk: a chunk of one. */
+	mock_reset();
+	c.broadcast_max_pages = 19;
+	states("rpr");
+	hints_are(&bc_hints);
+	assert_int_equal(run(&c, &r, &o), 0);
+	assert_string_equal(mock.log, "bcast 0x1000+19|bcast 0x14000+1|sync|");
 }
 
 static void broadcast_over_ceiling(void **state)
