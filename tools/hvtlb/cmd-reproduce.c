@@ -1,10 +1,320 @@
 // SPDX-License-Identifier: MIT
-#include "cli.h"
+/*
+ * hvtlb reproduce [--json] [--full | --iterations N] [--seed N]
+ *                 [--threads N] [--dir DIR]
+ *
+ * Runs the three published experiments of calibration.md §2 (IPI shootdown
+ * against the Hyper-V flush hypercall, each from its scenario file) and
+ * prints the published ratios beside the simulated ones. A ratio is IPI
+ * time / hypercall time.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
-/* Placeholder until the subcommand lands. */
+#include <hvtlb/sim.h>
+
+#include "cli.h"
+#include "parse.h"
+#include "sim-run.h"
+
+#ifndef HVTLB_DATA_DIR
+#define HVTLB_DATA_DIR "."
+#endif
+
+/* Published times in seconds (calibration.md §2; the seeds). */
+struct published {
+	double ipi_real, ipi_sys, hv_real, hv_sys;
+};
+
+struct experiment {
+	const char *id;
+	const char *file;	     /* under the data directory */
+	uint64_t reduced_iterations; /* 0 = run at full size */
+	uint64_t full_iterations;
+	struct published pub;
+	/* Fidelity targets on the simulated ratios (issue #4 §5). */
+	double real_min, real_max, sys_min;
+};
+
+static const struct experiment experiments[] = {
+	{ "hyperv-16vcpu",
+	  "scenarios/hyperv-16vcpu.ini",
+	  1000,
+	  100000,
+	  { 213.118, 196.624, 139.920, 129.948 },
+	  1.52 * 0.85,
+	  1.52 * 1.15,
+	  0 },
+	{ "kvm-128on12",
+	  "scenarios/kvm-128on12.ini",
+	  0,
+	  100,
+	  { 44.362, 403.218, 24.425, 40.625 },
+	  1.82 * 0.85,
+	  1.82 * 1.15,
+	  5 },
+	{ "kvm-12on12",
+	  "scenarios/kvm-12on12.ini",
+	  0,
+	  100,
+	  { 21.237, 19.984, 21.082, 20.030 },
+	  0.97,
+	  1.05,
+	  0 },
+};
+
+#define NEXP (sizeof(experiments) / sizeof(experiments[0]))
+
+struct outcome {
+	double ipi_real, ipi_sys, hv_real, hv_sys;
+	uint64_t iterations;
+	uint64_t violations;
+};
+
+static const char usage_text[] =
+	"usage: hvtlb reproduce [--json] [--full | --iterations N] [--seed N]\n"
+	"                       [--threads N] [--dir DIR]\n"
+	"\n"
+	"Runs the published experiments (scenarios/hyperv-16vcpu.ini,\n"
+	"kvm-128on12.ini, kvm-12on12.ini) with IPI shootdowns and with the\n"
+	"Hyper-V flush hypercall and prints published and simulated ratios\n"
+	"(IPI time / hypercall time).\n"
+	"  --full          run hyperv-16vcpu at its full 100,000 iterations\n"
+	"                  per thread (default 1,000: the ratio does not\n"
+	"                  depend on it, docs/calibration-notes.md)\n"
+	"  --iterations N  iterations per thread for every experiment\n"
+	"  --dir DIR       where scenarios/ and profiles/ are (default: the\n"
+	"                  source tree, or $HVTLB_DATA_DIR)\n";
+
+static double ratio(double a, double b)
+{
+	return b > 0 ? a / b : 0;
+}
+
+static int run_one(const struct experiment *e, const char *dir,
+		   uint64_t iterations, const char *seed, const char *threads,
+		   struct outcome *out)
+{
+	char path[4096], arg[64];
+	struct sim_batch b;
+	int rc;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, e->file);
+	sim_batch_init(&b);
+	rc = scenario_load(&b.sc, path);
+	if (!rc)
+		rc = scenario_add_override(&b.sc, "compare=ipi,hyperv");
+	if (!rc) {
+		snprintf(arg, sizeof(arg), "workload.iterations=%llu",
+			 (unsigned long long)iterations);
+		rc = scenario_add_override(&b.sc, arg);
+	}
+	if (!rc && seed)
+		rc = scenario_add_option(&b.sc, "--seed", "seed", seed);
+	if (!rc && threads)
+		rc = scenario_add_option(&b.sc, "--threads", "threads",
+					 threads);
+	if (!rc)
+		rc = sim_batch_configure(&b, sim_host_threads());
+	if (rc) {
+		fprintf(stderr, "%s\n", b.sc.err);
+		sim_batch_finish(&b);
+		return CLI_EXIT_USAGE;
+	}
+	rc = sim_batch_run(&b);
+	if (rc) {
+		fprintf(stderr, "hvtlb reproduce: %s\n", b.sc.err);
+		sim_batch_finish(&b);
+		return CLI_EXIT_FAIL;
+	}
+	out->ipi_real = b.res[0]->real_s;
+	out->ipi_sys = b.res[0]->sys_s;
+	out->hv_real = b.res[1]->real_s;
+	out->hv_sys = b.res[1]->sys_s;
+	out->iterations = iterations;
+	out->violations = b.res[0]->violations + b.res[1]->violations;
+	sim_batch_finish(&b);
+	return CLI_EXIT_OK;
+}
+
+static int in_target(const struct experiment *e, int sys, double r)
+{
+	if (sys)
+		return e->sys_min <= 0 || r >= e->sys_min;
+	return r >= e->real_min && r <= e->real_max;
+}
+
+static void print_json(const struct outcome *o)
+{
+	int first = 1;
+
+	printf("{\"rows\":[");
+	for (size_t i = 0; i < NEXP; i++) {
+		const struct experiment *e = &experiments[i];
+
+		for (int sys = 0; sys < 2; sys++) {
+			double pub =
+				sys ? ratio(e->pub.ipi_sys, e->pub.hv_sys)
+				    : ratio(e->pub.ipi_real, e->pub.hv_real);
+			double sim = sys ? ratio(o[i].ipi_sys, o[i].hv_sys)
+					 : ratio(o[i].ipi_real, o[i].hv_real);
+
+			printf("%s{\"id\":\"%s\",\"metric\":\"%s\","
+			       "\"published_ratio\":%.6g,"
+			       "\"simulated_ratio\":%.6g,",
+			       first ? "" : ",", e->id, sys ? "sys" : "real",
+			       pub, sim);
+			if (sys && e->sys_min > 0)
+				printf("\"target\":{\"min\":%.6g},",
+				       e->sys_min);
+			else if (!sys)
+				printf("\"target\":{\"min\":%.6g,"
+				       "\"max\":%.6g},",
+				       e->real_min, e->real_max);
+			printf("\"in_target\":%s,\"iterations\":%llu,"
+			       "\"full_iterations\":%llu,"
+			       "\"simulated_s\":{\"ipi\":%.6g,"
+			       "\"hypercall\":%.6g},"
+			       "\"published_s\":{\"ipi\":%.6g,"
+			       "\"hypercall\":%.6g},"
+			       "\"violations\":%llu}",
+			       in_target(e, sys, sim) ? "true" : "false",
+			       (unsigned long long)o[i].iterations,
+			       (unsigned long long)e->full_iterations,
+			       sys ? o[i].ipi_sys : o[i].ipi_real,
+			       sys ? o[i].hv_sys : o[i].hv_real,
+			       sys ? e->pub.ipi_sys : e->pub.ipi_real,
+			       sys ? e->pub.hv_sys : e->pub.hv_real,
+			       (unsigned long long)o[i].violations);
+			first = 0;
+		}
+	}
+	printf("]}\n");
+}
+
+static void print_table(const struct outcome *o)
+{
+	printf("IPI shootdown vs Hyper-V flush hypercall: published and "
+	       "simulated\n(ratio = IPI time / hypercall time; times in "
+	       "seconds)\n\n");
+	printf("%-14s %-4s %9s %9s %7s  %9s %9s %7s  %-12s\n", "experiment", "",
+	       "pub IPI", "pub HC", "ratio", "sim IPI", "sim HC", "ratio",
+	       "target");
+	for (size_t i = 0; i < NEXP; i++) {
+		const struct experiment *e = &experiments[i];
+
+		for (int sys = 0; sys < 2; sys++) {
+			double pi = sys ? e->pub.ipi_sys : e->pub.ipi_real;
+			double ph = sys ? e->pub.hv_sys : e->pub.hv_real;
+			double si = sys ? o[i].ipi_sys : o[i].ipi_real;
+			double sh = sys ? o[i].hv_sys : o[i].hv_real;
+			double r = ratio(si, sh);
+			char target[32] = "-";
+
+			if (!sys)
+				snprintf(target, sizeof(target), "%.2f..%.2f",
+					 e->real_min, e->real_max);
+			else if (e->sys_min > 0)
+				snprintf(target, sizeof(target), ">= %.1f",
+					 e->sys_min);
+			printf("%-14s %-4s %9.3f %9.3f %7.2f  %9.3f %9.3f "
+			       "%7.2f  %-12s %s\n",
+			       sys ? "" : e->id, sys ? "sys" : "real", pi, ph,
+			       ratio(pi, ph), si, sh, r, target,
+			       strcmp(target, "-")
+				       ? (in_target(e, sys, r) ? "ok" : "MISS")
+				       : "");
+		}
+	}
+	putchar('\n');
+	for (size_t i = 0; i < NEXP; i++) {
+		if (o[i].iterations != experiments[i].full_iterations)
+			printf("%s ran %llu of %llu iterations per thread: "
+			       "simulated times are for that size.\n",
+			       experiments[i].id,
+			       (unsigned long long)o[i].iterations,
+			       (unsigned long long)experiments[i]
+				       .full_iterations);
+		if (o[i].violations)
+			printf("%s: %llu ORACLE VIOLATIONS\n",
+			       experiments[i].id,
+			       (unsigned long long)o[i].violations);
+	}
+}
+
 int cmd_reproduce(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	return cli_usage_error("reproduce", "not available in this build yet");
+	const char *dir = getenv("HVTLB_DATA_DIR");
+	const char *seed = NULL, *threads = NULL;
+	uint64_t iterations = 0;
+	struct outcome out[NEXP];
+	int json = 0, full = 0;
+
+	if (!dir || !*dir)
+		dir = HVTLB_DATA_DIR;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+		uint64_t n;
+
+		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+			fputs(usage_text, stdout);
+			return CLI_EXIT_OK;
+		} else if (!strcmp(a, "--json")) {
+			json = 1;
+		} else if (!strcmp(a, "--full")) {
+			full = 1;
+		} else if (!strcmp(a, "--iterations") || !strcmp(a, "--seed") ||
+			   !strcmp(a, "--threads") || !strcmp(a, "--dir")) {
+			const char *v;
+
+			if (i + 1 >= argc)
+				return cli_usage_error("reproduce",
+						       "%s needs a value", a);
+			v = argv[++i];
+			if (!strcmp(a, "--dir")) {
+				dir = v;
+				continue;
+			}
+			if (parse_u64(v, &n) || (n == 0 && a[2] != 's'))
+				return cli_usage_error(
+					"reproduce",
+					"%s '%s': not a positive "
+					"number",
+					a, v);
+			if (a[2] == 'i')
+				iterations = n;
+			else if (a[2] == 's')
+				seed = v;
+			else
+				threads = v;
+		} else {
+			return cli_usage_error("reproduce",
+					       "unknown argument '%s'", a);
+		}
+	}
+	if (full && iterations)
+		return cli_usage_error("reproduce", "--full and --iterations "
+						    "exclude each other");
+
+	for (size_t i = 0; i < NEXP; i++) {
+		const struct experiment *e = &experiments[i];
+		uint64_t n = iterations ? iterations
+			     : full || !e->reduced_iterations
+				     ? e->full_iterations
+				     : e->reduced_iterations;
+		int rc = run_one(e, dir, n, seed, threads, &out[i]);
+
+		if (rc)
+			return rc;
+	}
+	if (json)
+		print_json(out);
+	else
+		print_table(out);
+	if (fflush(stdout) || ferror(stdout))
+		return CLI_EXIT_FAIL;
+	return CLI_EXIT_OK;
 }

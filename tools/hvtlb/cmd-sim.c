@@ -1,10 +1,416 @@
 // SPDX-License-Identifier: MIT
-#include "cli.h"
+/*
+ * hvtlb sim SCENARIO [--set KEY=VALUE]... [--seed N] [--threads N]
+ *                    [--fault NAME] [--compare LIST] [--json | --csv]
+ *
+ * Reads a scenario file (scenario.h), applies the overrides, runs the
+ * simulator once per strategy of the scenario's `compare` list (or once)
+ * and prints a table, one JSON document or CSV rows.
+ * Exit: 0 done; 1 a run failed (or reported oracle violations without a
+ * --fault asking for them); 2 bad command line or scenario.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
 
-/* Placeholder until the subcommand lands. */
+#include <hvtlb/sim.h>
+
+#include "cli.h"
+#include "parse.h"
+#include "sim-run.h"
+
+static const char usage_text[] =
+	"usage: hvtlb sim SCENARIO [--set KEY=VALUE]... [--seed N]\n"
+	"                 [--threads N] [--fault NAME] [--compare LIST]\n"
+	"                 [--json | --csv]\n"
+	"\n"
+	"Simulates the scenario file (INI: [section] key = value; see\n"
+	"scenarios/*.ini) once per strategy of its `compare` list.\n"
+	"  --set KEY=VALUE  override any key after the file is read, e.g.\n"
+	"                   vm.vcpus=32, cost.vmexit=2000, profile=kvm-2018\n"
+	"  --seed N         random seed (results are deterministic per seed)\n"
+	"  --threads N      host threads of the engine (default: CPUs online;\n"
+	"                   results do not depend on it)\n"
+	"  --fault NAME     no-wait, lose-deferred, skip-lazy-freed,\n"
+	"                   drop-target: break the protocol, the oracle must\n"
+	"                   report violations\n"
+	"  --compare LIST   strategies to run, e.g. ipi,hyperv (same as\n"
+	"                   --set compare=LIST)\n"
+	"  --json           one JSON document; --csv: one CSV row per run\n"
+	"Exit: 0 done, 1 a run failed or the oracle fired without --fault,\n"
+	"2 bad command line or scenario (file:line: message).\n";
+
+enum out_format { OUT_TABLE, OUT_JSON, OUT_CSV };
+
+static double ratio(double a, double b)
+{
+	return b > 0 ? a / b : 0;
+}
+
+static void print_row_u64(const struct sim_batch *b, const char *label,
+			  size_t offset)
+{
+	printf("%-34s", label);
+	for (size_t i = 0; i < b->nruns; i++) {
+		const uint64_t *v =
+			(const uint64_t *)((const char *)b->res[i] + offset);
+
+		printf(" %14llu", (unsigned long long)*v);
+	}
+	putchar('\n');
+}
+
+static void print_row_double(const struct sim_batch *b, const char *label,
+			     size_t offset, const char *fmt)
+{
+	printf("%-34s", label);
+	for (size_t i = 0; i < b->nruns; i++) {
+		const double *v =
+			(const double *)((const char *)b->res[i] + offset);
+
+		printf(" ");
+		printf(fmt, *v);
+	}
+	putchar('\n');
+}
+
+/* Rows for a per-kind array, skipping kinds that are zero in every run. */
+static void print_kind_rows(const struct sim_batch *b, size_t offset,
+			    size_t count, const char *const *names)
+{
+	for (size_t k = 0; k < count; k++) {
+		int any = 0;
+		char label[64];
+
+		for (size_t i = 0; i < b->nruns; i++) {
+			const uint64_t *v =
+				(const uint64_t *)((const char *)b->res[i] +
+						   offset);
+			any |= v[k] != 0;
+		}
+		if (!any)
+			continue;
+		snprintf(label, sizeof(label), "  %s", names[k]);
+		print_row_u64(b, label, offset + k * sizeof(uint64_t));
+	}
+}
+
+static const char *const exit_names[] = {
+#define HVTLB_X_(n, s) s,
+	HVTLB_SIM_EXIT_MAP(HVTLB_X_)
+#undef HVTLB_X_
+};
+
+static const char *const flush_names[] = {
+#define HVTLB_X_(n, s) s,
+	HVTLB_SIM_FLUSH_MAP(HVTLB_X_)
+#undef HVTLB_X_
+};
+
+#define OFF(field) offsetof(struct hvtlb_sim_results, field)
+
+static void print_table(const struct sim_batch *b)
+{
+	const struct scenario *sc = &b->sc;
+
+	if (sc->title)
+		printf("%s\n", sc->title);
+	printf("scenario %s", sc->path);
+	if (sc->profile_name)
+		printf(", profile %s", sc->profile_name);
+	printf(", seed %llu\n\n", (unsigned long long)b->res[0]->seed);
+
+	printf("%-34s", "strategy");
+	for (size_t i = 0; i < b->nruns; i++)
+		printf(" %14s", sim_strategy_name(b->res[i]));
+	putchar('\n');
+	print_row_double(b, "real time (s)", OFF(real_s), "%14.4f");
+	print_row_double(b, "guest user time (s)", OFF(user_s), "%14.4f");
+	print_row_double(b, "guest sys time (s)", OFF(sys_s), "%14.4f");
+	print_row_u64(b, "shootdowns", OFF(shootdowns));
+	print_row_double(b, "shootdown latency p50 (us)", OFF(latency_us_p50),
+			 "%14.2f");
+	print_row_double(b, "shootdown latency p99 (us)", OFF(latency_us_p99),
+			 "%14.2f");
+	print_row_double(b, "shootdown latency max (us)", OFF(latency_us_max),
+			 "%14.2f");
+	print_row_u64(b, "VM exits", OFF(vm_exits_total));
+	print_kind_rows(b, OFF(vm_exits), HVTLB_SIM_EXIT_COUNT_, exit_names);
+	print_row_u64(b, "IPIs sent", OFF(ipis_sent));
+	print_row_u64(b, "IPIs delivered", OFF(ipis_delivered));
+	print_row_u64(b, "hypercalls", OFF(hypercalls));
+	print_row_u64(b, "deferred (kvm-pv marked)", OFF(deferred_marked));
+	printf("%-34s\n", "flushes on vCPUs, by kind");
+	print_kind_rows(b, OFF(flushes), HVTLB_SIM_FLUSH_COUNT_, flush_names);
+	print_row_u64(b, "pages invalidated", OFF(pages_invalidated));
+	print_row_u64(b, "page faults", OFF(page_faults));
+	print_row_u64(b, "TLB L1 hits", OFF(tlb_l1_hits));
+	print_row_u64(b, "TLB L2 hits", OFF(tlb_l2_hits));
+	print_row_u64(b, "TLB misses", OFF(tlb_misses));
+	print_row_u64(b, "oracle violations", OFF(violations));
+
+	if (b->nruns > 1) {
+		const struct hvtlb_sim_results *base = b->res[0];
+
+		putchar('\n');
+		for (size_t i = 1; i < b->nruns; i++)
+			printf("%s / %s: real %.2fx, sys %.2fx\n",
+			       sim_strategy_name(base),
+			       sim_strategy_name(b->res[i]),
+			       ratio(base->real_s, b->res[i]->real_s),
+			       ratio(base->sys_s, b->res[i]->sys_s));
+	}
+	for (size_t i = 0; i < b->nruns; i++) {
+		const struct hvtlb_sim_results *r = b->res[i];
+
+		for (uint32_t v = 0; v < r->nrecorded; v++)
+			printf("violation (%s): vm %u vcpu %u address 0x%llx "
+			       "at %.9f s\n",
+			       sim_strategy_name(r), r->violation[v].vm,
+			       r->violation[v].vcpu,
+			       (unsigned long long)r->violation[v].address,
+			       r->violation[v].time_s);
+	}
+}
+
+static void json_string(const char *s)
+{
+	putchar('"');
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			printf("\\%c", c);
+		else if (c < 0x20)
+			printf("\\u%04x", c);
+		else
+			putchar(c);
+	}
+	putchar('"');
+}
+
+static int print_json(const struct sim_batch *b)
+{
+	const struct scenario *sc = &b->sc;
+
+	if (b->nruns == 1) {
+		if (hvtlb_sim_results_write_json(b->res[0], stdout))
+			return -EIO;
+		putchar('\n');
+		return 0;
+	}
+	printf("{\"scenario\":");
+	json_string(sc->path);
+	if (sc->title) {
+		printf(",\"title\":");
+		json_string(sc->title);
+	}
+	if (sc->profile_name) {
+		printf(",\"profile\":");
+		json_string(sc->profile_name);
+	}
+	printf(",\"runs\":[");
+	for (size_t i = 0; i < b->nruns; i++) {
+		if (i)
+			putchar(',');
+		if (hvtlb_sim_results_write_json(b->res[i], stdout))
+			return -EIO;
+	}
+	printf("],\"ratios\":[");
+	for (size_t i = 1; i < b->nruns; i++) {
+		printf("%s{\"over\":", i > 1 ? "," : "");
+		json_string(sim_strategy_name(b->res[0]));
+		printf(",\"under\":");
+		json_string(sim_strategy_name(b->res[i]));
+		printf(",\"real\":%.6g,\"sys\":%.6g}",
+		       ratio(b->res[0]->real_s, b->res[i]->real_s),
+		       ratio(b->res[0]->sys_s, b->res[i]->sys_s));
+	}
+	printf("]}\n");
+	return 0;
+}
+
+static void print_csv(const struct sim_batch *b)
+{
+	printf("scenario,strategy,seed,real_s,user_s,sys_s,vm_exits,"
+	       "ipis_sent,hypercalls,shootdowns,pages_invalidated,"
+	       "latency_us_p50,latency_us_p99,latency_us_max,violations\n");
+	for (size_t i = 0; i < b->nruns; i++) {
+		const struct hvtlb_sim_results *r = b->res[i];
+
+		printf("%s,%s,%llu,%.9g,%.9g,%.9g,%llu,%llu,%llu,%llu,%llu,"
+		       "%.9g,%.9g,%.9g,%llu\n",
+		       b->sc.path, sim_strategy_name(r),
+		       (unsigned long long)r->seed, r->real_s, r->user_s,
+		       r->sys_s, (unsigned long long)r->vm_exits_total,
+		       (unsigned long long)r->ipis_sent,
+		       (unsigned long long)r->hypercalls,
+		       (unsigned long long)r->shootdowns,
+		       (unsigned long long)r->pages_invalidated,
+		       r->latency_us_p50, r->latency_us_p99, r->latency_us_max,
+		       (unsigned long long)r->violations);
+	}
+}
+
+static int known_fault(const char *name)
+{
+	for (int f = 0; f < HVTLB_SIM_FAULT_COUNT_; f++) {
+		const char *n = hvtlb_sim_fault_name((enum hvtlb_sim_fault)f);
+
+		if (n && !strcmp(n, name))
+			return 1;
+	}
+	return 0;
+}
+
+/* Options that take a value; *i advances past it. */
+static int take_value(int argc, char **argv, int *i, const char **value)
+{
+	if (*i + 1 >= argc)
+		return cli_usage_error("sim", "%s needs a value", argv[*i]);
+	*value = argv[++*i];
+	return 0;
+}
+
 int cmd_sim(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	return cli_usage_error("sim", "not available in this build yet");
+	enum out_format fmt = OUT_TABLE;
+	const char *path = NULL;
+	struct sim_batch b;
+	int rc, want_fault = 0, exit_code = CLI_EXIT_OK;
+
+	/* First pass: the scenario path and simple flags. */
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+			fputs(usage_text, stdout);
+			return CLI_EXIT_OK;
+		}
+		if (!strcmp(a, "--json") || !strcmp(a, "--csv")) {
+			enum out_format f = a[2] == 'j' ? OUT_JSON : OUT_CSV;
+
+			if (fmt != OUT_TABLE && fmt != f)
+				return cli_usage_error(
+					"sim", "--json and --csv exclude "
+					       "each other");
+			fmt = f;
+		} else if (!strcmp(a, "--set") || !strcmp(a, "--seed") ||
+			   !strcmp(a, "--threads") || !strcmp(a, "--fault") ||
+			   !strcmp(a, "--compare")) {
+			if (i + 1 >= argc)
+				return cli_usage_error("sim",
+						       "%s needs a value", a);
+			i++;
+		} else if (a[0] == '-' && a[1]) {
+			return cli_usage_error("sim", "unknown option '%s'", a);
+		} else if (path) {
+			return cli_usage_error("sim",
+					       "one scenario at a time ('%s' "
+					       "and '%s')",
+					       path, a);
+		} else {
+			path = a;
+		}
+	}
+	if (!path)
+		return cli_usage_error("sim", "missing SCENARIO (try "
+					      "scenarios/default.ini)");
+
+	sim_batch_init(&b);
+	rc = scenario_load(&b.sc, path);
+	if (rc)
+		goto bad_input;
+
+	/* Second pass: overrides, in command-line order. */
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *v = NULL;
+		uint64_t n;
+
+		if (!strcmp(a, "--set")) {
+			take_value(argc, argv, &i, &v);
+			rc = scenario_add_override(&b.sc, v);
+		} else if (!strcmp(a, "--compare")) {
+			char arg[SCENARIO_LINE_MAX];
+
+			take_value(argc, argv, &i, &v);
+			snprintf(arg, sizeof(arg), "compare=%s", v);
+			rc = scenario_add_override(&b.sc, arg);
+		} else if (!strcmp(a, "--seed") || !strcmp(a, "--threads")) {
+			take_value(argc, argv, &i, &v);
+			if (parse_u64(v, &n)) {
+				sim_batch_finish(&b);
+				return cli_usage_error(
+					"sim", "%s '%s': not a number", a, v);
+			}
+			rc = scenario_add_option(&b.sc, a, a + 2, v);
+		} else if (!strcmp(a, "--fault")) {
+			take_value(argc, argv, &i, &v);
+			if (!known_fault(v)) {
+				sim_batch_finish(&b);
+				return cli_usage_error(
+					"sim",
+					"--fault '%s': unknown (no-wait, "
+					"lose-deferred, skip-lazy-freed, "
+					"drop-target)",
+					v);
+			}
+			want_fault = strcmp(v, "none") != 0;
+			rc = scenario_add_option(&b.sc, a, "fault", v);
+		}
+		if (rc)
+			goto bad_input;
+	}
+	if (!want_fault) {
+		const struct scenario_setting *f =
+			scenario_find(&b.sc, "fault");
+
+		want_fault = f && strcmp(f->value, "none");
+	}
+
+	rc = sim_batch_configure(&b, sim_host_threads());
+	if (rc)
+		goto bad_input;
+	rc = sim_batch_run(&b);
+	if (rc) {
+		fprintf(stderr, "hvtlb sim: %s\n", b.sc.err);
+		sim_batch_finish(&b);
+		return CLI_EXIT_FAIL;
+	}
+
+	switch (fmt) {
+	case OUT_JSON:
+		if (print_json(&b))
+			exit_code = CLI_EXIT_FAIL;
+		break;
+	case OUT_CSV:
+		print_csv(&b);
+		break;
+	default:
+		print_table(&b);
+		break;
+	}
+	if (!want_fault) {
+		for (size_t i = 0; i < b.nruns; i++) {
+			if (b.res[i]->violations) {
+				fprintf(stderr,
+					"hvtlb sim: %s: %llu oracle "
+					"violations without a fault\n",
+					sim_strategy_name(b.res[i]),
+					(unsigned long long)b.res[i]
+						->violations);
+				exit_code = CLI_EXIT_FAIL;
+			}
+		}
+	}
+	if (fflush(stdout) || ferror(stdout))
+		exit_code = CLI_EXIT_FAIL;
+	sim_batch_finish(&b);
+	return exit_code;
+
+bad_input:
+	fprintf(stderr, "%s\n", b.sc.err);
+	sim_batch_finish(&b);
+	return CLI_EXIT_USAGE;
 }

@@ -41,6 +41,7 @@ void scenario_finish(struct scenario *s)
 	list_finish(&s->file);
 	list_finish(&s->set);
 	compare_clear(s);
+	free(s->compare_at.file);
 	free(s->path);
 	free(s->profile_name);
 	free(s->profile_path);
@@ -84,6 +85,12 @@ void scenario_error_at(struct scenario *s, const struct scenario_setting *at,
 		vsnprintf(s->err, sizeof(s->err), fmt, ap);
 	} else if (at->line) {
 		verr(s, at->file, at->line, fmt, ap);
+	} else if (strcmp(at->file, "--set")) {
+		n = snprintf(s->err, sizeof(s->err), "%s '%s': ", at->file,
+			     at->value);
+		if (n >= 0 && (size_t)n < sizeof(s->err))
+			vsnprintf(s->err + n, sizeof(s->err) - (size_t)n, fmt,
+				  ap);
 	} else {
 		n = snprintf(s->err, sizeof(s->err), "--set '%s=%s': ", at->key,
 			     at->value);
@@ -258,6 +265,13 @@ static int set_compare(struct scenario *s, const char *file, unsigned ln,
 	if (!copy)
 		return -ENOMEM;
 	compare_clear(s);
+	free(s->compare_at.file);
+	s->compare_at.file = strdup(file);
+	s->compare_at.line = ln;
+	if (!s->compare_at.file) {
+		free(copy);
+		return -ENOMEM;
+	}
 	for (tok = copy; tok; tok = next) {
 		next = strchr(tok, ',');
 		if (next)
@@ -500,6 +514,16 @@ out:
 	free(label);
 	free(copy);
 	return rc;
+}
+
+int scenario_add_option(struct scenario *s, const char *option, const char *key,
+			const char *value)
+{
+	if (!*value) {
+		err_at(s, option, 0, "empty value");
+		return -EINVAL;
+	}
+	return list_add(&s->set, key, value, option, 0);
 }
 
 int scenario_apply(const struct scenario *s, scenario_set_fn set, void *ctx,

@@ -59,6 +59,7 @@ struct scenario {
 	char *title;
 	char *compare[SCENARIO_COMPARE_MAX]; /**< strategies, or none */
 	size_t ncompare;
+	struct scenario_setting compare_at; /**< where compare was set */
 	/** NULL-terminated list of valid [section] names; NULL accepts all. */
 	const char *const *sections;
 	char err[SCENARIO_ERR_MAX]; /**< "file:line: message" of the last error */
@@ -87,6 +88,14 @@ int scenario_load(struct scenario *s, const char *path);
  */
 int scenario_add_override(struct scenario *s, const char *arg);
 
+/**
+ * Adds the override @p key = @p value that the command-line option @p option
+ * (e.g. "--seed") stands for; errors about it are then reported as
+ * "<option> '<value>': ...". Returns 0, -EINVAL or -ENOMEM.
+ */
+int scenario_add_option(struct scenario *s, const char *option, const char *key,
+			const char *value);
+
 /** Called by scenario_apply() for each setting; returns 0 or -errno. */
 typedef int (*scenario_set_fn)(void *ctx, const char *key, const char *value);
 
@@ -106,8 +115,9 @@ const struct scenario_setting *scenario_find(const struct scenario *s,
 					     const char *key);
 
 /**
- * Formats "file:line: " (or "--set 'key=value': " for an override) followed
- * by @p fmt into s->err.
+ * Formats "file:line: " (or "--set 'key=value': " for an override, or
+ * "--option 'value': " for one added by scenario_add_option()) followed by
+ * @p fmt into s->err. @p at may be NULL (no prefix).
  */
 void scenario_error_at(struct scenario *s, const struct scenario_setting *at,
 		       const char *fmt, ...)

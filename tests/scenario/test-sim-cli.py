@@ -1,0 +1,168 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""hvtlb sim: bad scenario input exits 2 with `file:line: message`, --set
+errors name the argument, every shipped scenario runs (at a tiny size) and
+--json carries the documented keys, and --fault reaches the oracle.
+
+usage: test-sim-cli.py HVTLB SOURCE_ROOT
+"""
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+HVTLB, ROOT = sys.argv[1], sys.argv[2]
+failures = []
+
+
+def run(*args):
+    p = subprocess.run([HVTLB, "sim", *args], capture_output=True,
+                       text=True, timeout=300)
+    return p.returncode, p.stdout, p.stderr
+
+
+def check(name, cond, detail=""):
+    if not cond:
+        failures.append(f"{name}: {detail}")
+        print(f"FAIL {name}: {detail}")
+    else:
+        print(f"ok   {name}")
+
+
+def expect_error(name, text, line, what, extra=()):
+    """A scenario file with @text must fail with exit 2 and exactly one
+    stderr line 'PATH:LINE: ...what...'."""
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "s.ini")
+        with open(path, "w") as f:
+            f.write(text)
+        rc, out, err = run(path, *extra)
+    lines = err.strip().splitlines()
+    want = f"{path}:{line}: "
+    check(name, rc == 2 and len(lines) == 1 and lines[0].startswith(want)
+          and what in lines[0] and out == "",
+          f"rc={rc} stderr={err!r} want {want!r}...{what!r}")
+
+
+# --- bad scenario input: file:line: message, exit 2 ----------------------
+expect_error("unknown key", "[vm]\nvcpus = 4\nvcpuz = 4\n", 3,
+             "unknown key 'vm.vcpuz'")
+expect_error("bad value", "# c\n[vm]\nvcpus = lots\n", 3,
+             "bad value 'lots' for 'vm.vcpus'")
+expect_error("impossible machine (0 vCPUs)", "[vm]\nvcpus = 0\n", 2,
+             "'vm.vcpus'")
+expect_error("impossible machine (too many vCPUs)", "[vm]\nvcpus = 4097\n",
+             2, "'vm.vcpus'")
+expect_error("impossible machine (0 pCPUs)", "[machine]\npcpus = 0\n", 2,
+             "'machine.pcpus'")
+expect_error("unknown section", "strategy = ipi\n\n[vmm]\nvcpus = 4\n", 3,
+             "unknown section [vmm]")
+expect_error("missing =", "[vm]\nvcpus 4\n", 2, "missing '='")
+expect_error("empty value", "[vm]\nvcpus =\n", 2, "has no value")
+expect_error("bad section header", "[vm\n", 1, "without ']'")
+expect_error("unknown strategy", "strategy = teleport\n", 1,
+             "bad value 'teleport' for 'strategy'")
+expect_error("unknown compare strategy", "compare = ipi, teleport\n", 1,
+             "unknown strategy 'teleport' in compare")
+expect_error("missing profile", "profile = no-such-profile\n", 1,
+             "profile 'no-such-profile' not found")
+
+with tempfile.TemporaryDirectory() as d:
+    os.mkdir(os.path.join(d, "profiles"))
+    os.mkdir(os.path.join(d, "scenarios"))
+    prof = os.path.join(d, "profiles", "p.ini")
+    with open(prof, "w") as f:
+        f.write("vmexit = 1000 ; source: test\nkick = 10\n")
+    scen = os.path.join(d, "scenarios", "s.ini")
+    with open(scen, "w") as f:
+        f.write("profile = p\n")
+    rc, out, err = run(scen)
+    check("profile line without a source", rc == 2 and
+          err.startswith(prof.replace("/profiles/", "/scenarios/../profiles/")
+                         + ":2: ") and "source" in err, f"rc={rc} {err!r}")
+    with open(prof, "w") as f:
+        f.write("vmexit = 1000 ; source: test\nnot_a_cost = 1 ; source: x\n")
+    rc, out, err = run(scen)
+    check("unknown cost in a profile", rc == 2 and ":2: unknown key "
+          "'cost.not_a_cost'" in err, f"rc={rc} {err!r}")
+
+rc, out, err = run("/nonexistent/dir/s.ini")
+check("unreadable file", rc == 2 and err.startswith(
+    "/nonexistent/dir/s.ini: cannot read scenario"), f"rc={rc} {err!r}")
+
+# --- --set and option errors name the bad argument -----------------------
+default = os.path.join(ROOT, "scenarios", "default.ini")
+for args, what in [
+        (["--set", "vm.vcpus"], "--set 'vm.vcpus': missing '='"),
+        (["--set", "vm.vcpus=many"], "--set 'vm.vcpus=many': bad value"),
+        (["--set", "vm.vcpuz=4"], "--set 'vm.vcpuz=4': unknown key"),
+        (["--set", "vm.vcpus=0"], "--set 'vm.vcpus=0': impossible"),
+        (["--set", "=4"], "--set '=4': bad key"),
+        (["--set", "profile=nope"], "--set 'profile=nope': profile"),
+        (["--compare", "ipi,nope"], "unknown strategy 'nope'"),
+        (["--threads", "0"], "--threads '0': impossible"),
+        (["--threads", "x"], "--threads 'x': not a number"),
+        (["--seed", "-1"], "--seed '-1': not a number"),
+        (["--fault", "meteor"], "--fault 'meteor': unknown"),
+        (["--set"], "--set needs a value"),
+        (["--frobnicate"], "unknown option '--frobnicate'"),
+        (["--json", "--csv"], "exclude each other")]:
+    rc, out, err = run(default, *args)
+    check(f"bad argument {args}", rc == 2 and what in err and
+          len(err.strip().splitlines()) == 1, f"rc={rc} {err!r}")
+rc, out, err = run()
+check("no scenario", rc == 2 and "missing SCENARIO" in err, err)
+
+# --- every shipped scenario runs at a tiny size --------------------------
+KEYS = ["real_s", "sys_s", "user_s", "vm_exits", "ipis", "hypercalls",
+        "flushes", "shootdown_latency_us", "violations", "seed"]
+tiny = ["--set", "workload.iterations=2", "--set", "workload.threads=4",
+        "--set", "workload.pages=8", "--threads", "2", "--json"]
+for name in sorted(os.listdir(os.path.join(ROOT, "scenarios"))):
+    if not name.endswith(".ini"):
+        continue
+    rc, out, err = run(os.path.join(ROOT, "scenarios", name), *tiny)
+    ok = rc == 0
+    detail = f"rc={rc} {err.strip()!r}"
+    if ok:
+        doc = json.loads(out)
+        runs = doc["runs"] if "runs" in doc else [doc]
+        for r in runs:
+            missing = [k for k in KEYS if k not in r]
+            if missing or r["violations"] != 0:
+                ok = False
+                detail = f"missing {missing} violations {r['violations']}"
+            for k in ("p50", "p99", "max"):
+                if k not in r.get("shootdown_latency_us", {}):
+                    ok, detail = False, f"latency lacks {k}"
+        if "runs" in doc and len(doc["ratios"]) != len(runs) - 1:
+            ok, detail = False, "ratios"
+    check(f"scenario {name} runs", ok, detail)
+
+# the table names both strategies and prints the comparison line
+rc, out, err = run(default, "--set", "workload.iterations=2", "--threads",
+                   "2")
+check("default.ini table compares ipi and hyperv", rc == 0 and
+      re.search(r"^strategy\s+ipi\s+hyperv$", out, re.M) and
+      re.search(r"^ipi / hyperv: real [0-9.]+x, sys [0-9.]+x$", out, re.M),
+      f"rc={rc} {err!r}")
+
+# --- a fault reaches the oracle; without it, zero violations -------------
+rc, out, err = run(default, "--set", "workload.iterations=20", "--compare",
+                   "ipi", "--fault", "no-wait", "--threads", "2", "--json")
+check("--fault no-wait makes the oracle fire", rc == 0 and
+      json.loads(out)["violations"] > 0 and
+      json.loads(out)["fault"] == "no-wait", f"rc={rc} {err!r}")
+
+# --seed is deterministic and --threads does not change results
+outs = [run(default, "--set", "workload.iterations=5", "--seed", "7",
+            "--threads", t, "--json")[1] for t in ("1", "2")]
+check("same seed, 1 vs 2 threads: identical JSON apart from 'threads'",
+      outs[0] and re.sub(r'"threads":\d+', "", outs[0]) ==
+      re.sub(r'"threads":\d+', "", outs[1]), "differs")
+
+if failures:
+    print(f"{len(failures)} failure(s)")
+    sys.exit(1)
