@@ -207,12 +207,13 @@ static int read_all(FILE *f, uint8_t *buf, size_t max, size_t *len)
 {
 	size_t n = 0;
 
+	errno = 0;
 	for (;;) {
 		size_t got = fread(buf + n, 1, max - n, f);
 
 		n += got;
 		if (ferror(f))
-			return -EIO;
+			return errno ? -errno : -EIO;
 		if (feof(f))
 			break;
 		if (n == max) {
