@@ -155,6 +155,40 @@ static void hyperv_space_all_processors(void **state)
 		"vps=all ranges=all\n");
 }
 
+static void hyperv_fast_and_bad_calls(void **state)
+{
+	struct fixture *fx = *state;
+	const struct hvtlb_backend_ops *ops = hvtlb_recorder_ops();
+	struct hvtlb_hints h = hv_hints;
+	uint8_t junk[8] = { 0 };
+
+	/* XMM fast input: decoded from the register image. */
+	h.xmm_input = true;
+	fx->cfg.xmm_fast = true;
+	hvtlb_recorder_set_hints(fx->rec, &h);
+	assert_int_equal(flush_with(fx, HVTLB_STRATEGY_HYPERV), 0);
+	assert_int_equal(act(fx, 1)->control, 0x0000000100010003ULL);
+	assert_non_null(strstr(render(fx, HVTLB_RENDER_TEXT),
+			       "call=list fast=1 rep_count=1"));
+	assert_non_null(strstr(render(fx, HVTLB_RENDER_TEXT),
+			       "  decoded flags=none vps=1,2,3 "
+			       "ranges=0x1000+2/4k\n"));
+
+	/* A call no strategy would make: shown with the strict status. */
+	hvtlb_recorder_clear(fx->rec);
+	ops->hypercall(fx->rec, 0x0000000100000003ULL, junk, sizeof(junk));
+	assert_string_equal(
+		render(fx, HVTLB_RENDER_JSON),
+		"{\"actions\":[{\"op\":\"hypercall\","
+		"\"control\":\"0x0000000100000003\",\"call\":\"list\","
+		"\"fast\":false,\"rep_count\":1,\"rep_start\":0,"
+		"\"input\":[\"0x0000000000000000\"],"
+		"\"result\":\"0x0000000100000000\","
+		"\"status\":\"HV_STATUS_SUCCESS\","
+		"\"decode_status\":\"HV_STATUS_INVALID_HYPERCALL_INPUT\"}]}\n");
+	hvtlb_flusher_set_trace(NULL, NULL, NULL); /* accepted */
+}
+
 static void hyperv_failure_fallback(void **state)
 {
 	struct fixture *fx = *state;
@@ -430,6 +464,7 @@ int main(void)
 #define T(fn) cmocka_unit_test_setup_teardown(fn, setup, teardown)
 		T(hyperv_list_exact),
 		T(hyperv_space_all_processors),
+		T(hyperv_fast_and_bad_calls),
 		T(hyperv_failure_fallback),
 		T(hyperv_partial_reps),
 		T(hyperv_vp_map),
