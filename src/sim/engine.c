@@ -86,6 +86,7 @@ struct mm {
 	uint32_t nslots;
 	struct pte *pte;
 	uint32_t *free_stack;
+	uint8_t *live; /* slot mapped and not being unmapped */
 	uint32_t nfree;
 	struct qslot *quar; /* lazy strategy: slots waiting for reuse */
 	uint32_t qhead, qn;
@@ -180,6 +181,7 @@ struct task {
 	bool in_user_seg;
 	uint64_t wait_token;
 	simtime done_at;
+	uint32_t *covered; /* per page of a slot: generation a zap covers */
 };
 
 struct sim {
@@ -1459,12 +1461,19 @@ static bool lazy_epoch_done(struct sim *s, uint32_t vm, uint64_t epoch)
 	return true;
 }
 
-static void mark_flushed(struct mm *m, uint32_t slot)
+/* The flush of a zap is complete: entries older than what it covered
+ * (@p covered, per page; NULL: the current generation) are stale now. */
+static void mark_flushed(struct mm *m, uint32_t slot, const uint32_t *covered)
 {
 	uint64_t base = (uint64_t)slot * m->pages;
 
-	for (uint32_t i = 0; i < m->pages; i++)
-		m->pte[base + i].flushed = m->pte[base + i].gen;
+	for (uint32_t i = 0; i < m->pages; i++) {
+		struct pte *p = &m->pte[base + i];
+		uint32_t g = covered ? covered[i] : p->gen;
+
+		if (g > p->flushed)
+			p->flushed = g;
+	}
 }
 
 static uint32_t alloc_slot(struct task *t)
@@ -1478,7 +1487,7 @@ static uint32_t alloc_slot(struct task *t)
 
 			if (lazy_epoch_done(s, t->vm, q->epoch)) {
 				/* The lazy flush is complete only now. */
-				mark_flushed(m, q->slot);
+				mark_flushed(m, q->slot, NULL);
 				m->free_stack[m->nfree++] = q->slot;
 				m->qhead = (m->qhead + 1) % m->nslots;
 				m->qn--;
@@ -1501,6 +1510,7 @@ static void do_mmap(struct task *t, uint32_t *slot)
 	t->debt += cyc(s, SIM_COST_syscall);
 	lock_write(t);
 	*slot = alloc_slot(t);
+	s->mm[t->mm].live[*slot] = 1;
 	t_work(t, cyc(s, SIM_COST_mmap), ACCT_SYS);
 	unlock_write(t);
 }
@@ -1549,8 +1559,9 @@ static void zap_and_flush(struct task *t, uint32_t slot, bool free_slot)
 	uint64_t bytes = (uint64_t)m->pages << m->shift;
 
 	for (uint32_t i = 0; i < m->pages; i++) {
+		t->covered[i] = 0;
 		if (m->pte[base + i].gen & 1) {
-			m->pte[base + i].gen++;
+			t->covered[i] = ++m->pte[base + i].gen;
 			present++;
 		}
 	}
@@ -1597,7 +1608,14 @@ static void zap_and_flush(struct task *t, uint32_t slot, bool free_slot)
 			m->qn++;
 			return;
 		}
-		mark_flushed(m, slot);
+		if (s->c->strategy.kind == HVTLB_STRATEGY_LAZY &&
+		    out.reuse_epoch) {
+			/* madvise: the range is refaulted at once, so the
+			 * call returns only when every CPU applied it. */
+			while (!lazy_epoch_done(s, t->vm, out.reuse_epoch))
+				sleep_timer(s, t, s->tick);
+		}
+		mark_flushed(m, slot, t->covered);
 		if (freed) {
 			/* Freed page tables: a lazy CPU may walk them
 			 * speculatively at any time, so it must not hold
@@ -1615,11 +1633,11 @@ static void zap_and_flush(struct task *t, uint32_t slot, bool free_slot)
 						va + ((uint64_t)p << m->shift);
 					uint32_t g;
 
-					if (tlb_lookup(
+					if (tlb_probe(
 						    &o->tlb,
 						    tlb_key(a, m->shift, m->id),
 						    a >> m->shift, &g) &&
-					    g < m->pte[base + p].flushed) {
+					    g < t->covered[p]) {
 						violation(s, o, a);
 						break;
 					}
@@ -1637,6 +1655,7 @@ static void do_munmap(struct task *t, uint32_t slot)
 
 	t->debt += cyc(s, SIM_COST_syscall);
 	lock_write(t);
+	s->mm[t->mm].live[slot] = 0;
 	zap_and_flush(t, slot, true);
 	unlock_write(t);
 }
@@ -1693,16 +1712,36 @@ static void op_madvise(struct task *t, uint32_t slot)
 	maybe_sleep(t);
 }
 
+/* Reads @p n random pages of random live chunks (own chunk if none). */
+static void search(struct task *t, uint32_t own, uint32_t n)
+{
+	struct sim *s = t->s;
+	struct mm *m = &s->mm[t->mm];
+	simtime user = 0, sys = 0;
+
+	for (uint32_t i = 0; i < n; i++) {
+		uint32_t slot = (uint32_t)sim_rng_below(&t->rng, m->nslots);
+		uint64_t p = sim_rng_below(&t->rng, m->pages);
+
+		if (!m->live[slot])
+			slot = own;
+		t_access(t, slot_va(m, slot) + (p << m->shift), &user, &sys);
+	}
+	t_work(t, sys, ACCT_SYS);
+	t_work(t, user, ACCT_USER);
+}
+
 static void op_ebizzy(struct task *t)
 {
 	struct sim *s = t->s;
 	uint32_t slot;
 
-	/* allocate a record chunk, fill it, search it, free it */
+	/* Allocate a record chunk and fill it, search records of every
+	 * thread (ebizzy's records are shared), free the chunk. */
 	user_work(t);
 	do_mmap(t, &slot);
 	touch(t, slot, HVTLB_SIM_TOUCH_ALL, 0);
-	touch(t, slot, HVTLB_SIM_TOUCH_RANDOM, s->c->wl_search_pages);
+	search(t, slot, s->c->wl_search_pages);
 	do_munmap(t, slot);
 	maybe_sleep(t);
 }
@@ -2018,9 +2057,11 @@ static int setup(struct sim *s)
 		m->pte = calloc((size_t)nslots * m->pages, sizeof(*m->pte));
 		m->free_stack = calloc(nslots, sizeof(*m->free_stack));
 		m->quar = calloc(nslots, sizeof(*m->quar));
+		m->live = calloc(nslots, sizeof(*m->live));
 		m->wq_cap = per_mm + 1;
 		m->waiters = calloc(m->wq_cap, sizeof(*m->waiters));
-		if (!m->pte || !m->free_stack || !m->quar || !m->waiters)
+		if (!m->pte || !m->free_stack || !m->quar || !m->waiters ||
+		    !m->live)
 			return -ENOMEM;
 		m->nfree = 0;
 		for (uint32_t k = nslots; k-- > (c->wl_shared ? 1u : 0u);)
@@ -2037,6 +2078,9 @@ static int setup(struct sim *s)
 		t->vcpu = vm * c->vcpus + k % c->vcpus;
 		t->st = T_BLOCKED;
 		sim_rng_init(&t->rng, c->seed, 1 + i);
+		t->covered = calloc(c->wl_pages, sizeof(*t->covered));
+		if (!t->covered)
+			return -ENOMEM;
 		t->stack = mmap(NULL, STACK_BYTES, PROT_READ | PROT_WRITE,
 				MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1,
 				0);
@@ -2068,14 +2112,17 @@ static void teardown(struct sim *s)
 		for (uint32_t i = 0; i < s->npcpus; i++)
 			free(s->p[i].rq);
 	if (s->t)
-		for (uint32_t i = 0; i < s->ntasks; i++)
+		for (uint32_t i = 0; i < s->ntasks; i++) {
 			if (s->t[i].stack)
 				munmap(s->t[i].stack, STACK_BYTES);
+			free(s->t[i].covered);
+		}
 	if (s->mm)
 		for (uint32_t i = 0; i < s->nmms; i++) {
 			free(s->mm[i].pte);
 			free(s->mm[i].free_stack);
 			free(s->mm[i].quar);
+			free(s->mm[i].live);
 			free(s->mm[i].waiters);
 		}
 	free(s->v);

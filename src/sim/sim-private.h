@@ -65,6 +65,8 @@ size_t tlb_bytes(const struct hvtlb_sim_config *c);
 uint64_t tlb_key(uint64_t va, unsigned shift, uint32_t asid);
 /* Returns the level that hit (1 or 2) and the entry's gen, or 0. */
 int tlb_lookup(struct tlb *t, uint64_t key, uint64_t vpn, uint32_t *gen);
+/* As tlb_lookup, without filling L1 (for the oracle's scans). */
+int tlb_probe(struct tlb *t, uint64_t key, uint64_t vpn, uint32_t *gen);
 void tlb_fill(struct tlb *t, uint64_t key, uint64_t vpn, uint32_t gen);
 /* Invalidates [va, va + n pages of 1 << shift); asid ~0u: any space.
  * Returns pages processed. */

@@ -104,6 +104,19 @@ int tlb_lookup(struct tlb *t, uint64_t key, uint64_t vpn, uint32_t *gen)
 	return 0;
 }
 
+int tlb_probe(struct tlb *t, uint64_t key, uint64_t vpn, uint32_t *gen)
+{
+	for (uint32_t i = 0; i < t->nlevels; i++) {
+		struct tlb_entry *e = find(&t->lv[i], t->epoch, key, vpn);
+
+		if (e) {
+			*gen = e->gen;
+			return (int)i + 1;
+		}
+	}
+	return 0;
+}
+
 static void level_fill(struct tlb_level *l, uint32_t epoch, uint64_t key,
 		       uint64_t vpn, uint32_t gen)
 {
