@@ -493,15 +493,25 @@ static void put_decoded(struct sink *s, const struct hvtlb_action *a, bool json)
 		put(s, json ? ",\"vps\":\"all\"" : " vps=all");
 	} else {
 		struct hvtlb_vp_iter it;
-		uint32_t vp;
+		uint32_t vp, first = 0, last = 0;
 
 		sep = "";
 		put(s, json ? ",\"vps\":[" : " vps=");
 		hvtlb_vp_iter_init(&it, &d);
+		/* JSON lists every VP; text folds runs into "a-b". */
 		while (hvtlb_vp_iter_next(&it, &vp)) {
+			if (!json && *sep && vp == last + 1) {
+				last = vp;
+				continue;
+			}
+			if (!json && *sep && last != first)
+				put(s, "-%u", last);
 			put(s, "%s%u", sep, vp);
 			sep = ",";
+			first = last = vp;
 		}
+		if (!json && *sep && last != first)
+			put(s, "-%u", last);
 		put(s, "%s", json ? "]" : *sep ? "" : "none");
 	}
 

@@ -119,7 +119,7 @@ static void hyperv_list_exact(void **state)
 		"status=HV_STATUS_SUCCESS\n"
 		"  input 0x0000000000005000 0x0000000000000000 "
 		"0x000000000000000e 0x0000000000001001\n"
-		"  decoded flags=none vps=1,2,3 ranges=0x1000+2/4k\n");
+		"  decoded flags=none vps=1-3 ranges=0x1000+2/4k\n");
 	assert_string_equal(
 		render(fx, HVTLB_RENDER_JSON),
 		"{\"actions\":[{\"op\":\"local_flush\",\"cpu\":0,"
@@ -171,7 +171,7 @@ static void hyperv_fast_and_bad_calls(void **state)
 	assert_non_null(strstr(render(fx, HVTLB_RENDER_TEXT),
 			       "call=list fast=1 rep_count=1"));
 	assert_non_null(strstr(render(fx, HVTLB_RENDER_TEXT),
-			       "  decoded flags=none vps=1,2,3 "
+			       "  decoded flags=none vps=1-3 "
 			       "ranges=0x1000+2/4k\n"));
 
 	/* A call no strategy would make: shown with the strict status. */
@@ -248,6 +248,8 @@ static void hyperv_vp_map(void **state)
 			 HVTLB_CALL_FLUSH_LIST_EX);
 	assert_non_null(
 		strstr(render(fx, HVTLB_RENDER_JSON), "\"vps\":[2,3,100]"));
+	assert_non_null(
+		strstr(render(fx, HVTLB_RENDER_TEXT), " vps=2-3,100 ranges="));
 
 	hvtlb_recorder_clear(fx->rec);
 	assert_int_equal(hvtlb_recorder_count(fx->rec), 0);
