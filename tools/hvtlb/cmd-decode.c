@@ -78,37 +78,6 @@ struct decode_opts {
 	size_t len;
 };
 
-/* See cmd-encode.c: "--name VALUE" or "--name=VALUE". */
-static int opt_value(int argc, char **argv, int *i, const char *name,
-		     const char **val)
-{
-	const char *a = argv[*i];
-	size_t n = strlen(name);
-
-	if (strncmp(a, name, n))
-		return 0;
-	if (a[n] == '=') {
-		*val = a + n + 1;
-		return 1;
-	}
-	if (a[n])
-		return 0;
-	if (*i + 1 >= argc || !strncmp(argv[*i + 1], "--", 2)) {
-		cli_usage_error(CMD, "%s needs a value", name);
-		return -1;
-	}
-	*val = argv[++*i];
-	return 1;
-}
-
-static int once(bool *seen, const char *name)
-{
-	if (*seen)
-		return cli_usage_error(CMD, "%s given twice", name);
-	*seen = true;
-	return 0;
-}
-
 static int parse_args(int argc, char **argv, struct decode_opts *o)
 {
 	bool seen_input = false, seen_file = false;
@@ -118,35 +87,39 @@ static int parse_args(int argc, char **argv, struct decode_opts *o)
 		int m;
 
 		if (!strcmp(a, "--fast")) {
-			if (once(&o->fast, a))
+			if (cli_once(CMD, &o->fast, a))
 				return CLI_EXIT_USAGE;
 		} else if (!strcmp(a, "--binary")) {
-			if (once(&o->binary, a))
+			if (cli_once(CMD, &o->binary, a))
 				return CLI_EXIT_USAGE;
 		} else if (!strcmp(a, "--json")) {
-			if (once(&o->json, a))
+			if (cli_once(CMD, &o->json, a))
 				return CLI_EXIT_USAGE;
-		} else if ((m = opt_value(argc, argv, &i, "--control", &v))) {
-			if (m < 0 || once(&o->have_control, "--control"))
+		} else if ((m = cli_opt_value(CMD, argc, argv, &i, "--control",
+					      &v))) {
+			if (m < 0 ||
+			    cli_once(CMD, &o->have_control, "--control"))
 				return CLI_EXIT_USAGE;
 			if (parse_hex_u64(v, &o->control))
 				return cli_usage_error(
 					CMD, "--control: bad hex number '%s'",
 					v);
-		} else if ((m = opt_value(argc, argv, &i, "--input", &v))) {
-			if (m < 0 || once(&seen_input, "--input"))
+		} else if ((m = cli_opt_value(CMD, argc, argv, &i, "--input",
+					      &v))) {
+			if (m < 0 || cli_once(CMD, &seen_input, "--input"))
 				return CLI_EXIT_USAGE;
 			o->input = v;
-		} else if ((m = opt_value(argc, argv, &i, "--input-file",
-					  &v))) {
-			if (m < 0 || once(&seen_file, "--input-file"))
+		} else if ((m = cli_opt_value(CMD, argc, argv, &i,
+					      "--input-file", &v))) {
+			if (m < 0 || cli_once(CMD, &seen_file, "--input-file"))
 				return CLI_EXIT_USAGE;
 			o->input_file = v;
-		} else if ((m = opt_value(argc, argv, &i, "--gpa-offset",
-					  &v))) {
+		} else if ((m = cli_opt_value(CMD, argc, argv, &i,
+					      "--gpa-offset", &v))) {
 			int rc;
 
-			if (m < 0 || once(&o->have_gpa_offset, "--gpa-offset"))
+			if (m < 0 ||
+			    cli_once(CMD, &o->have_gpa_offset, "--gpa-offset"))
 				return CLI_EXIT_USAGE;
 			rc = parse_u64_max(v, HVTLB_PAGE_BYTES - 1,
 					   &o->gpa_offset);
@@ -160,8 +133,10 @@ static int parse_args(int argc, char **argv, struct decode_opts *o)
 				return cli_usage_error(
 					CMD, "--gpa-offset: bad number '%s'",
 					v);
-		} else if ((m = opt_value(argc, argv, &i, "--profile", &v))) {
-			if (m < 0 || once(&o->have_profile, "--profile"))
+		} else if ((m = cli_opt_value(CMD, argc, argv, &i, "--profile",
+					      &v))) {
+			if (m < 0 ||
+			    cli_once(CMD, &o->have_profile, "--profile"))
 				return CLI_EXIT_USAGE;
 			if (hvtlb_profile_from_name(v, &o->profile))
 				return cli_usage_error(
@@ -169,10 +144,12 @@ static int parse_args(int argc, char **argv, struct decode_opts *o)
 					"--profile: '%s' is not strict, kvm, "
 					"xen or openvmm",
 					v);
-		} else if ((m = opt_value(argc, argv, &i, "--vp-count", &v))) {
+		} else if ((m = cli_opt_value(CMD, argc, argv, &i, "--vp-count",
+					      &v))) {
 			int rc;
 
-			if (m < 0 || once(&o->have_vp_count, "--vp-count"))
+			if (m < 0 ||
+			    cli_once(CMD, &o->have_vp_count, "--vp-count"))
 				return CLI_EXIT_USAGE;
 			rc = parse_u64_max(v, HVTLB_MAX_VPS, &o->vp_count);
 			if (rc == -EINVAL)

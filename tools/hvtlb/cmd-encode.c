@@ -78,41 +78,6 @@ struct encode_opts {
 	bool json;
 };
 
-/*
- * Matches argv[*i] against "--name VALUE" or "--name=VALUE". Returns 1 with
- * *val set (and *i advanced past a separate value), 0 when argv[*i] is
- * another option, or -1 (message printed) when the value is missing.
- */
-static int opt_value(int argc, char **argv, int *i, const char *name,
-		     const char **val)
-{
-	const char *a = argv[*i];
-	size_t n = strlen(name);
-
-	if (strncmp(a, name, n))
-		return 0;
-	if (a[n] == '=') {
-		*val = a + n + 1;
-		return 1;
-	}
-	if (a[n])
-		return 0;
-	if (*i + 1 >= argc || !strncmp(argv[*i + 1], "--", 2)) {
-		cli_usage_error(CMD, "%s needs a value", name);
-		return -1;
-	}
-	*val = argv[++*i];
-	return 1;
-}
-
-static int once(bool *seen, const char *name)
-{
-	if (*seen)
-		return cli_usage_error(CMD, "%s given twice", name);
-	*seen = true;
-	return 0;
-}
-
 static int parse_args(int argc, char **argv, struct encode_opts *o)
 {
 	bool seen_call = false, seen_vector = false;
@@ -122,28 +87,29 @@ static int parse_args(int argc, char **argv, struct encode_opts *o)
 		int m;
 
 		if (!strcmp(a, "--auto")) {
-			if (once(&o->auto_call, a))
+			if (cli_once(CMD, &o->auto_call, a))
 				return CLI_EXIT_USAGE;
 		} else if (!strcmp(a, "--all-processors")) {
-			if (once(&o->all_processors, a))
+			if (cli_once(CMD, &o->all_processors, a))
 				return CLI_EXIT_USAGE;
 		} else if (!strcmp(a, "--all-address-spaces")) {
-			if (once(&o->all_address_spaces, a))
+			if (cli_once(CMD, &o->all_address_spaces, a))
 				return CLI_EXIT_USAGE;
 		} else if (!strcmp(a, "--non-global")) {
-			if (once(&o->non_global, a))
+			if (cli_once(CMD, &o->non_global, a))
 				return CLI_EXIT_USAGE;
 		} else if (!strcmp(a, "--extended")) {
-			if (once(&o->extended, a))
+			if (cli_once(CMD, &o->extended, a))
 				return CLI_EXIT_USAGE;
 		} else if (!strcmp(a, "--fast")) {
-			if (once(&o->fast, a))
+			if (cli_once(CMD, &o->fast, a))
 				return CLI_EXIT_USAGE;
 		} else if (!strcmp(a, "--json")) {
-			if (once(&o->json, a))
+			if (cli_once(CMD, &o->json, a))
 				return CLI_EXIT_USAGE;
-		} else if ((m = opt_value(argc, argv, &i, "--call", &v))) {
-			if (m < 0 || once(&seen_call, "--call"))
+		} else if ((m = cli_opt_value(CMD, argc, argv, &i, "--call",
+					      &v))) {
+			if (m < 0 || cli_once(CMD, &seen_call, "--call"))
 				return CLI_EXIT_USAGE;
 			o->call = hvtlb_call_from_name(v);
 			if (!o->call)
@@ -152,10 +118,11 @@ static int parse_args(int argc, char **argv, struct encode_opts *o)
 					"--call: unknown call '%s' (space, "
 					"list, space-ex, list-ex, ipi, ipi-ex)",
 					v);
-		} else if ((m = opt_value(argc, argv, &i, "--vps", &v))) {
+		} else if ((m = cli_opt_value(CMD, argc, argv, &i, "--vps",
+					      &v))) {
 			int rc;
 
-			if (m < 0 || once(&o->have_vps, "--vps"))
+			if (m < 0 || cli_once(CMD, &o->have_vps, "--vps"))
 				return CLI_EXIT_USAGE;
 			rc = parse_index_list(v, o->vps.bits, HVTLB_MAX_VPS);
 			if (rc == -ERANGE)
@@ -168,17 +135,18 @@ static int parse_args(int argc, char **argv, struct encode_opts *o)
 					"--vps: bad VP list '%s' (want e.g. "
 					"0,5,64-127)",
 					v);
-		} else if ((m = opt_value(argc, argv, &i, "--address-space",
-					  &v))) {
-			if (m < 0 ||
-			    once(&o->have_address_space, "--address-space"))
+		} else if ((m = cli_opt_value(CMD, argc, argv, &i,
+					      "--address-space", &v))) {
+			if (m < 0 || cli_once(CMD, &o->have_address_space,
+					      "--address-space"))
 				return CLI_EXIT_USAGE;
 			if (parse_hex_u64(v, &o->address_space))
 				return cli_usage_error(
 					CMD,
 					"--address-space: bad hex number '%s'",
 					v);
-		} else if ((m = opt_value(argc, argv, &i, "--range", &v))) {
+		} else if ((m = cli_opt_value(CMD, argc, argv, &i, "--range",
+					      &v))) {
 			struct hvtlb_gva_range *r = &o->ranges[o->nranges];
 
 			if (m < 0)
@@ -194,16 +162,19 @@ static int parse_args(int argc, char **argv, struct encode_opts *o)
 					"GVA+PAGES, GVA in hex, PAGES >= 1)",
 					v);
 			o->nranges++;
-		} else if ((m = opt_value(argc, argv, &i, "--page-size", &v))) {
-			if (m < 0 || once(&o->have_page_size, "--page-size"))
+		} else if ((m = cli_opt_value(CMD, argc, argv, &i,
+					      "--page-size", &v))) {
+			if (m < 0 ||
+			    cli_once(CMD, &o->have_page_size, "--page-size"))
 				return CLI_EXIT_USAGE;
 			if (parse_page_size(v, &o->page_shift))
 				return cli_usage_error(
 					CMD,
 					"--page-size: '%s' is not 4k, 2m or 1g",
 					v);
-		} else if ((m = opt_value(argc, argv, &i, "--vpset", &v))) {
-			if (m < 0 || once(&o->have_style, "--vpset"))
+		} else if ((m = cli_opt_value(CMD, argc, argv, &i, "--vpset",
+					      &v))) {
+			if (m < 0 || cli_once(CMD, &o->have_style, "--vpset"))
 				return CLI_EXIT_USAGE;
 			if (!strcmp(v, "compact"))
 				o->style = HVTLB_VPSET_COMPACT;
@@ -214,8 +185,9 @@ static int parse_args(int argc, char **argv, struct encode_opts *o)
 					CMD,
 					"--vpset: '%s' is not compact or linux",
 					v);
-		} else if ((m = opt_value(argc, argv, &i, "--vector", &v))) {
-			if (m < 0 || once(&seen_vector, "--vector"))
+		} else if ((m = cli_opt_value(CMD, argc, argv, &i, "--vector",
+					      &v))) {
+			if (m < 0 || cli_once(CMD, &seen_vector, "--vector"))
 				return CLI_EXIT_USAGE;
 			if (parse_u64(v, &o->vector))
 				return cli_usage_error(

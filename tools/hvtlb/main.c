@@ -17,6 +17,36 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
 	return CLI_EXIT_USAGE;
 }
 
+int cli_opt_value(const char *cmd, int argc, char **argv, int *i,
+		  const char *name, const char **val)
+{
+	const char *a = argv[*i];
+	size_t n = strlen(name);
+
+	if (strncmp(a, name, n))
+		return 0;
+	if (a[n] == '=') {
+		*val = a + n + 1;
+		return 1;
+	}
+	if (a[n])
+		return 0;
+	if (*i + 1 >= argc || !strncmp(argv[*i + 1], "--", 2)) {
+		cli_usage_error(cmd, "%s needs a value", name);
+		return -1;
+	}
+	*val = argv[++*i];
+	return 1;
+}
+
+int cli_once(const char *cmd, bool *seen, const char *name)
+{
+	if (*seen)
+		return cli_usage_error(cmd, "%s given twice", name);
+	*seen = true;
+	return 0;
+}
+
 static const struct {
 	const char *name;
 	int (*run)(int argc, char **argv);
