@@ -163,6 +163,43 @@ check("same seed, 1 vs 2 threads: identical JSON apart from 'threads'",
       outs[0] and re.sub(r'"threads":\d+', "", outs[0]) ==
       re.sub(r'"threads":\d+', "", outs[1]), "differs")
 
+# --- hvtlb sweep: grid order, parallel = serial, shards merge -----------
+def sweep(*args):
+    p = subprocess.run([HVTLB, "sweep", default, "--set",
+                        "workload.iterations=3", *args],
+                       capture_output=True, text=True, timeout=300)
+    return p.returncode, p.stdout, p.stderr
+
+
+grid = ["--vary", "vm.vcpus=2,4,8", "--vary", "workload.threads=2,4"]
+rc1, csv1, err1 = sweep(*grid, "--jobs", "1")
+rc2, csv2, _ = sweep(*grid, "--jobs", "3")
+rows = csv1.strip().splitlines()
+check("sweep: header + 3x2 points x 2 strategies, in grid order",
+      rc1 == 0 and len(rows) == 13 and rows[0].startswith(
+          "vm.vcpus,workload.threads,strategy,") and
+      [r.split(",")[:3] for r in rows[1:5]] ==
+      [["2", "2", "ipi"], ["2", "2", "hyperv"], ["2", "4", "ipi"],
+       ["2", "4", "hyperv"]], f"rc={rc1} {err1!r} {rows[:5]}")
+check("sweep: --jobs 3 gives the same CSV as --jobs 1", csv1 == csv2,
+      "differs")
+shards = [sweep(*grid, "--shard", f"{i}/4")[1] for i in range(4)]
+lines = [json.loads(l) for s in shards for l in s.strip().splitlines()]
+check("sweep: 4 shards cover every run once",
+      sorted((l["point"], l["result"]["strategy"]) for l in lines) ==
+      sorted((p, st) for p in range(6) for st in ("ipi", "hyperv")),
+      f"{len(lines)} lines")
+by_point = {(l["point"], l["result"]["strategy"]): l["result"]["real_s"]
+            for l in lines}
+check("sweep: shard results equal the CSV",
+      all(abs(float(r.split(",")[4]) - by_point[(i // 2, r.split(",")[2])])
+          < 1e-12 for i, r in enumerate(rows[1:])), "differs")
+rc, out, err = sweep("--vary", "vm.vcpus=4,lots")
+check("sweep: a bad --vary value exits 2 naming it", rc == 2 and
+      "--vary 'lots'" in err, f"rc={rc} {err!r}")
+rc, out, err = sweep("--shard", "4/4")
+check("sweep: bad --shard", rc == 2 and "--shard '4/4'" in err, err)
+
 if failures:
     print(f"{len(failures)} failure(s)")
     sys.exit(1)
