@@ -17,6 +17,7 @@
  */
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -80,6 +81,7 @@ struct world {
 	_Atomic bool stop;	       /* deadline passed */
 	_Atomic uint64_t kicks;
 	_Atomic unsigned initiators_left; /* SC_HAMMER */
+	_Atomic uint64_t hposts;	  /* SC_HAMMER: posts started */
 	pthread_barrier_t start;
 	struct vcpu v[MAX_VCPUS];
 	struct hvtlb_vcpu_sync *vs[MAX_VCPUS];
@@ -282,12 +284,41 @@ static void preempted_sleep(struct vcpu *v)
  * post flushes of page 0 to it as fast as they can, so the window between
  * a post and an entry (the classic race) is hit millions of times.
  */
+/*
+ * Puts hammer thread @p id on the id-th CPU it may use, so that the two
+ * threads can really run at the same time (left together on one CPU they
+ * only interleave at time-slice boundaries and the race window is never
+ * hit). Best effort: nothing happens with fewer than two CPUs.
+ */
+static void hammer_pin(unsigned id)
+{
+	cpu_set_t allowed, one;
+	unsigned cpu, seen = 0;
+
+	if (sched_getaffinity(0, sizeof(allowed), &allowed) ||
+	    CPU_COUNT(&allowed) < 2)
+		return;
+	for (cpu = 0; cpu < CPU_SETSIZE; cpu++) {
+		if (!CPU_ISSET(cpu, &allowed) || seen++ != id % 2)
+			continue;
+		CPU_ZERO(&one);
+		CPU_SET(cpu, &one);
+		pthread_setaffinity_np(pthread_self(), sizeof(one), &one);
+		return;
+	}
+}
+
 static void hammer_thread(struct vcpu *v)
 {
 	struct world *w = v->w;
 	unsigned it;
 
+	hammer_pin(v->id);
+
 	if (v->id == 0) {
+		uint64_t seen = 0;
+		unsigned idle = 0;
+
 		while (atomic_load(&w->initiators_left) &&
 		       !atomic_load_explicit(&w->stop, memory_order_relaxed)) {
 			if (use_pv(w->sc) &&
@@ -300,6 +331,15 @@ static void hammer_thread(struct vcpu *v)
 			v->iter++;
 			if (use_pv(w->sc))
 				hvtlb_kvm_steal_host_preempt(&v->steal, 0);
+			/* Nothing new posted for a while: the initiator may be
+			 * waiting for this CPU. */
+			if (atomic_load(&w->hposts) != seen) {
+				seen = atomic_load(&w->hposts);
+				idle = 0;
+			} else if (++idle == 64) {
+				sched_yield();
+				idle = 0;
+			}
 			if (now_ns() > w->deadline)
 				atomic_store(&w->stop, true);
 		}
@@ -308,6 +348,7 @@ static void hammer_thread(struct vcpu *v)
 	for (it = 0; it < w->iters; it++) {
 		if (atomic_load_explicit(&w->stop, memory_order_relaxed))
 			break;
+		atomic_fetch_add(&w->hposts, 1);
 		initiate(v);
 	}
 	atomic_fetch_sub(&w->initiators_left, 1);
@@ -375,6 +416,7 @@ static void run_world(enum scenario sc, unsigned nv, unsigned iters,
 	atomic_init(&w->stop, false);
 	atomic_init(&w->kicks, 0);
 	atomic_init(&w->initiators_left, nv - 1);
+	atomic_init(&w->hposts, 0);
 	assert_int_equal(pthread_barrier_init(&w->start, NULL, nv), 0);
 	for (i = 0; i < nv; i++) {
 		struct vcpu *v = &w->v[i];
@@ -485,7 +527,7 @@ static void hammer(enum scenario sc)
 {
 	struct totals t;
 
-	run_world(sc, 2, iters_from_env(1000) * 500, &t);
+	run_world(sc, 2, iters_from_env(1000) * 1000, &t);
 	assert_false(t.stopped);
 	assert_int_equal(t.timeouts, 0);
 	assert_int_equal(t.errors, 0);
