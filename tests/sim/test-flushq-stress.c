@@ -292,6 +292,7 @@ static void preempted_sleep(struct vcpu *v)
  */
 static void hammer_pin(unsigned id)
 {
+#if defined(__linux__)
 	cpu_set_t allowed, one;
 	unsigned cpu, seen = 0;
 
@@ -306,6 +307,9 @@ static void hammer_pin(unsigned id)
 		pthread_setaffinity_np(pthread_self(), sizeof(one), &one);
 		return;
 	}
+#else
+	(void)id;
+#endif
 }
 
 static void hammer_thread(struct vcpu *v)
