@@ -44,6 +44,16 @@ const struct core_strategy *core_strategy_vmm_assist(void);
 const struct core_strategy *core_strategy_broadcast(void);
 const struct core_strategy *core_strategy_lazy(void);
 
+/* CPU masks bounded by a CPU count (a validated request has no bit at or
+ * beyond ncpus, so scanning stops there). next_n returns HVTLB_MAX_CPUS
+ * when no CPU below n is left. */
+uint32_t core_cpumask_weight_n(const struct hvtlb_cpumask *m, uint32_t n);
+uint32_t core_cpumask_next_n(const struct hvtlb_cpumask *m, uint32_t from,
+			     uint32_t n);
+#define core_for_each_cpu(cpu, m, n)                                           \
+	for (uint32_t cpu = core_cpumask_next_n((m), 0, (n)); cpu < (n);       \
+	     cpu = core_cpumask_next_n((m), cpu + 1, (n)))
+
 /* Backend actions, each traced; see flusher.c. */
 void core_local_flush(struct hvtlb_flusher *f, const struct core_work *w);
 enum hvtlb_cpu_state core_cpu_state(struct hvtlb_flusher *f, uint32_t cpu);

@@ -1,28 +1,48 @@
 // SPDX-License-Identifier: MIT
-#include <hvtlb/core.h>
+#include "core/core-private.h"
+
+uint32_t core_cpumask_weight_n(const struct hvtlb_cpumask *m, uint32_t n)
+{
+	uint32_t words = (n + 63) / 64, weight = 0;
+
+	/* Most words are empty: without a popcount instruction each
+	 * __builtin_popcountll is a libgcc call, so skip them. */
+	for (uint32_t i = 0; i < words && i < HVTLB_MAX_CPUS / 64; i++)
+		if (m->bits[i])
+			weight += (uint32_t)__builtin_popcountll(m->bits[i]);
+	return weight;
+}
+
+uint32_t core_cpumask_next_n(const struct hvtlb_cpumask *m, uint32_t from,
+			     uint32_t n)
+{
+	uint32_t words, i, cpu;
+	uint64_t w;
+
+	if (n > HVTLB_MAX_CPUS)
+		n = HVTLB_MAX_CPUS;
+	if (from >= n)
+		return HVTLB_MAX_CPUS;
+	words = (n + 63) / 64;
+	i = from / 64;
+	w = m->bits[i] & (~0ULL << (from % 64));
+	for (;;) {
+		if (w) {
+			cpu = i * 64 + (uint32_t)__builtin_ctzll(w);
+			return cpu < n ? cpu : HVTLB_MAX_CPUS;
+		}
+		if (++i == words)
+			return HVTLB_MAX_CPUS;
+		w = m->bits[i];
+	}
+}
 
 uint32_t hvtlb_cpumask_weight(const struct hvtlb_cpumask *m)
 {
-	uint32_t n = 0;
-
-	for (unsigned i = 0; i < HVTLB_MAX_CPUS / 64; i++)
-		n += (uint32_t)__builtin_popcountll(m->bits[i]);
-	return n;
+	return core_cpumask_weight_n(m, HVTLB_MAX_CPUS);
 }
 
 uint32_t hvtlb_cpumask_next(const struct hvtlb_cpumask *m, uint32_t from)
 {
-	if (from >= HVTLB_MAX_CPUS)
-		return HVTLB_MAX_CPUS;
-
-	unsigned i = from / 64;
-	uint64_t w = m->bits[i] & (~0ULL << (from % 64));
-
-	for (;;) {
-		if (w)
-			return i * 64 + (uint32_t)__builtin_ctzll(w);
-		if (++i == HVTLB_MAX_CPUS / 64)
-			return HVTLB_MAX_CPUS;
-		w = m->bits[i];
-	}
+	return core_cpumask_next_n(m, from, HVTLB_MAX_CPUS);
 }

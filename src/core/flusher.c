@@ -115,7 +115,7 @@ int core_ipi_shootdown(struct hvtlb_flusher *f, const struct core_work *w,
 		       const struct hvtlb_cpumask *targets, bool with_local)
 {
 	bool local = with_local && w->local;
-	uint32_t n = hvtlb_cpumask_weight(targets);
+	uint32_t n = core_cpumask_weight_n(targets, w->req->ncpus);
 	struct hvtlb_ipi_flush ipi = {
 		.range = w->range,
 		/* A target that acknowledges before it flushes may still walk
@@ -163,9 +163,8 @@ static void prepare_remote(struct hvtlb_flusher *f, struct core_work *w)
 
 	w->remote = req->targets;
 	hvtlb_cpumask_clear(&w->remote, req->initiator);
-	for (uint32_t cpu = hvtlb_cpumask_next(&w->remote, 0);
-	     cpu < HVTLB_MAX_CPUS;
-	     cpu = hvtlb_cpumask_next(&w->remote, cpu + 1)) {
+	core_for_each_cpu(cpu, &w->remote, req->ncpus)
+	{
 		enum hvtlb_cpu_state st = core_cpu_state(f, cpu);
 
 		if (st == HVTLB_CPU_OFFLINE ||
@@ -205,7 +204,7 @@ int hvtlb_flush(struct hvtlb_flusher *f, const struct hvtlb_flush_request *req,
 		w.range.start = 0;
 		w.range.end = UINT64_MAX;
 	}
-	e.ncpus = hvtlb_cpumask_weight(&req->targets);
+	e.ncpus = core_cpumask_weight_n(&req->targets, req->ncpus);
 	e.address_space = req->address_space;
 	e.start = w.range.start;
 	e.end = w.range.end;
@@ -216,7 +215,7 @@ int hvtlb_flush(struct hvtlb_flusher *f, const struct hvtlb_flush_request *req,
 		goto done;
 	w.local = hvtlb_cpumask_test(&req->targets, req->initiator);
 	prepare_remote(f, &w);
-	if (hvtlb_cpumask_next(&w.remote, 0) == HVTLB_MAX_CPUS) {
+	if (core_cpumask_next_n(&w.remote, 0, req->ncpus) == HVTLB_MAX_CPUS) {
 		/* Nobody else to reach: the cheapest choice is obvious. */
 		if (w.local)
 			core_local_flush(f, &w);

@@ -34,7 +34,7 @@ static uint64_t hv_call(void *data, uint64_t control, const void *input,
 
 static bool all_present(const struct hvtlb_flush_request *req)
 {
-	return hvtlb_cpumask_weight(&req->targets) == req->ncpus;
+	return core_cpumask_weight_n(&req->targets, req->ncpus) == req->ncpus;
 }
 
 /* Maps the remote targets to VPs. Returns the highest VP, or
@@ -44,9 +44,8 @@ static uint32_t map_vps(struct hvtlb_flusher *f, const struct core_work *w,
 {
 	uint32_t max = 0;
 
-	for (uint32_t cpu = hvtlb_cpumask_next(&w->remote, 0);
-	     cpu < HVTLB_MAX_CPUS;
-	     cpu = hvtlb_cpumask_next(&w->remote, cpu + 1)) {
+	core_for_each_cpu(cpu, &w->remote, w->req->ncpus)
+	{
 		uint32_t vp =
 			f->ops->vp_index ? f->ops->vp_index(f->user, cpu) : cpu;
 

@@ -19,9 +19,8 @@ static int kvm_pv_flush(struct hvtlb_flusher *f, const struct core_work *w)
 	    !hints.kvm_pv_flush)
 		return core_ipi_shootdown(f, w, &w->remote, true);
 
-	for (uint32_t cpu = hvtlb_cpumask_next(&w->remote, 0);
-	     cpu < HVTLB_MAX_CPUS;
-	     cpu = hvtlb_cpumask_next(&w->remote, cpu + 1)) {
+	core_for_each_cpu(cpu, &w->remote, w->req->ncpus)
+	{
 		uint8_t state = ops->read_preempted(f->user, cpu);
 		struct hvtlb_trace_event e = {
 			.kind = HVTLB_TRACE_MARK_DEFERRED,
