@@ -1,0 +1,592 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The simulator end to end: config errors, the oracle with and without
+ * each fault switch, every strategy through the simulator backend, the
+ * hypervisor's queue overflow and deferred flushes, determinism, a
+ * 4096-vCPU VM and golden figures of two small runs.
+ *
+ * Each test is selectable by name (argv[1] is a cmocka filter) so meson
+ * runs them as separate tests with their own timeouts.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include <hvtlb/sim.h>
+
+static const char *golden_dir = ".";
+
+/* Applies "key=value" pairs (NULL-terminated) to a default config. */
+static void cfg_apply(struct hvtlb_sim_config *c, const char *const *kv)
+{
+	hvtlb_sim_config_init(c);
+	for (; *kv; kv++) {
+		char key[128];
+		const char *eq = strchr(*kv, '=');
+
+		assert_non_null(eq);
+		assert_true((size_t)(eq - *kv) < sizeof(key));
+		memcpy(key, *kv, (size_t)(eq - *kv));
+		key[eq - *kv] = 0;
+		int rc = hvtlb_sim_config_set(c, key, eq + 1);
+
+		if (rc)
+			fail_msg("set %s: %d", *kv, rc);
+	}
+}
+
+static struct hvtlb_sim_results *run_cfg(const struct hvtlb_sim_config *c)
+{
+	struct hvtlb_sim_results *r = NULL;
+	int rc = hvtlb_sim_run(c, &r);
+
+	if (rc)
+		fail_msg("hvtlb_sim_run: %d", rc);
+	assert_non_null(r);
+	return r;
+}
+
+static struct hvtlb_sim_results *run_kv(const char *const *kv)
+{
+	struct hvtlb_sim_config c;
+
+	cfg_apply(&c, kv);
+	return run_cfg(&c);
+}
+
+static char *to_json(const struct hvtlb_sim_results *r)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	assert_int_equal(hvtlb_sim_results_write_json(r, f), 0);
+	fclose(f);
+	return buf;
+}
+
+/* ---------------------------------------------------------- config */
+static void test_config_errors(void **state)
+{
+	struct hvtlb_sim_config c;
+	const char *bad = NULL;
+
+	(void)state;
+	hvtlb_sim_config_init(&c);
+	assert_int_equal(hvtlb_sim_config_validate(&c, &bad), 0);
+	assert_int_equal(hvtlb_sim_config_set(&c, "vm.nope", "1"), -ENOENT);
+	assert_int_equal(hvtlb_sim_config_set(&c, "cost.nope", "1"), -ENOENT);
+	assert_int_equal(hvtlb_sim_config_set(&c, "strategy.nope", "1"),
+			 -ENOENT);
+	assert_int_equal(hvtlb_sim_config_set(&c, "vm.vcpus", "x"), -EINVAL);
+	assert_int_equal(hvtlb_sim_config_set(&c, "vm.vcpus", "-1"), -EINVAL);
+	assert_int_equal(hvtlb_sim_config_set(&c, "vm.vcpus", "0"), -ERANGE);
+	assert_int_equal(hvtlb_sim_config_set(&c, "vm.vcpus", "4097"), -ERANGE);
+	assert_int_equal(hvtlb_sim_config_set(&c, "vm.vcpus", "4096"), 0);
+	assert_int_equal(hvtlb_sim_config_set(&c, "machine.pcpus", "0"),
+			 -ERANGE);
+	assert_int_equal(hvtlb_sim_config_set(&c, "threads", "0"), -ERANGE);
+	assert_int_equal(hvtlb_sim_config_set(&c, "tlb.l1_sets", "3"), -ERANGE);
+	assert_int_equal(hvtlb_sim_config_set(&c, "fault", "no-wait"), 0);
+	assert_int_equal(c.fault, HVTLB_SIM_FAULT_NO_WAIT);
+	assert_int_equal(hvtlb_sim_config_set(&c, "fault", "nowait"), -EINVAL);
+	assert_int_equal(hvtlb_sim_config_set(&c, "strategy", "hyperv"), 0);
+	assert_int_equal(hvtlb_sim_config_set(&c, "strategy.xmm_fast", "0"), 0);
+	assert_false(c.strategy.xmm_fast);
+	assert_int_equal(hvtlb_sim_config_set(&c, "strategy.xmm_fast", "2"),
+			 -EINVAL);
+	assert_int_equal(hvtlb_sim_config_set(&c, "cost.vmexit", "1e3"), 0);
+	assert_int_equal(hvtlb_sim_config_set(&c, "cost.vmexit", "-1"),
+			 -ERANGE);
+	assert_int_equal(hvtlb_sim_config_set(&c, "cost.cpu_mhz", "0"),
+			 -ERANGE);
+	assert_int_equal(hvtlb_sim_config_set(&c, "workload.page_size", "2m"),
+			 0);
+	assert_int_equal(c.wl_page_shift, 21);
+
+	/* Impossible machines written directly are caught by validate. */
+	hvtlb_sim_config_init(&c);
+	c.vcpus = 0;
+	assert_int_equal(hvtlb_sim_config_validate(&c, &bad), -ERANGE);
+	assert_string_equal(bad, "vm.vcpus");
+	hvtlb_sim_config_init(&c);
+	c.vcpus = 4097;
+	assert_int_equal(hvtlb_sim_config_validate(&c, &bad), -ERANGE);
+	assert_string_equal(bad, "vm.vcpus");
+	hvtlb_sim_config_init(&c);
+	c.pcpus = 0;
+	assert_int_equal(hvtlb_sim_config_validate(&c, &bad), -ERANGE);
+	assert_string_equal(bad, "machine.pcpus");
+	hvtlb_sim_config_init(&c);
+	c.threads = 0;
+	assert_int_equal(hvtlb_sim_config_validate(&c, &bad), -ERANGE);
+	assert_string_equal(bad, "threads");
+	hvtlb_sim_config_init(&c);
+	c.wl_threads = 0;
+	assert_int_equal(hvtlb_sim_config_validate(&c, &bad), -ERANGE);
+	assert_string_equal(bad, "workload.threads");
+	hvtlb_sim_config_init(&c);
+	c.cost[0] = -1;
+	assert_int_equal(hvtlb_sim_config_validate(&c, &bad), -ERANGE);
+	assert_string_equal(bad, "cost.cpu_mhz");
+	struct hvtlb_sim_results *r = (void *)1;
+
+	assert_int_equal(hvtlb_sim_run(&c, &r), -ERANGE);
+	assert_null(r);
+}
+
+static void test_config_keys(void **state)
+{
+	struct hvtlb_sim_config c;
+	size_t n = 0, costs = 0;
+	const char *k;
+
+	(void)state;
+	hvtlb_sim_config_init(&c);
+	for (size_t i = 0; (k = hvtlb_sim_config_key_name(i)); i++) {
+		/* Every enumerated key exists (its value may be wrong). */
+		assert_int_not_equal(hvtlb_sim_config_set(&c, k, "1"), -ENOENT);
+		costs += !strncmp(k, "cost.", 5);
+		n++;
+	}
+	assert_int_equal(costs, hvtlb_sim_cost_count());
+	assert_true(n > 40);
+	for (size_t i = 0; i < hvtlb_sim_cost_count(); i++) {
+		assert_non_null(hvtlb_sim_cost_name(i));
+		assert_non_null(hvtlb_sim_cost_unit(i));
+		assert_true(strlen(hvtlb_sim_cost_source(i)) > 10);
+	}
+	assert_null(hvtlb_sim_cost_name(hvtlb_sim_cost_count()));
+	assert_string_equal(hvtlb_sim_fault_name(HVTLB_SIM_FAULT_DROP_TARGET),
+			    "drop-target");
+	assert_string_equal(hvtlb_sim_workload_name(HVTLB_SIM_WORKLOAD_EBIZZY),
+			    "ebizzy");
+}
+
+/* ---------------------------------------------------------- oracle */
+/* Each fault with the scenario that exposes it: madvise of one shared
+ * mapping (every vCPU holds its translations), overcommit for the KVM
+ * flag, 2 MiB chunks (freed page tables) searched by every thread for the
+ * lazy rule. */
+#define SHARED_MADVISE                                                         \
+	"workload.kind=madvise", "workload.shared=1", "workload.pages=4",      \
+		"workload.iterations=3000"
+
+static const char *const nowait_kv[] = { SHARED_MADVISE,  "workload.threads=8",
+					 "vm.vcpus=8",	  "machine.pcpus=8",
+					 "strategy=ipi",  "hypervisor.ipiv=1",
+					 "fault=no-wait", NULL };
+static const char *const lose_kv[] = { SHARED_MADVISE,
+				       "workload.threads=16",
+				       "vm.vcpus=16",
+				       "machine.pcpus=4",
+				       "strategy=kvm-pv",
+				       "fault=lose-deferred",
+				       NULL };
+static const char *const skip_kv[] = { "workload.kind=ebizzy",
+				       "workload.pages=512",
+				       "workload.threads=8",
+				       "vm.vcpus=16",
+				       "workload.iterations=200",
+				       "workload.search_pages=64",
+				       "workload.sleep_ns_max=20000",
+				       "strategy=ipi",
+				       "strategy.lazy_skip=1",
+				       "fault=skip-lazy-freed",
+				       NULL };
+static const char *const drop_kv[] = { SHARED_MADVISE,
+				       "workload.threads=8",
+				       "vm.vcpus=8",
+				       "machine.pcpus=8",
+				       "strategy=hyperv",
+				       "fault=drop-target",
+				       NULL };
+
+/* Runs @p kv as given (must fire) and with fault=none (must not). */
+static void fault_case(const char *const *kv)
+{
+	struct hvtlb_sim_config c;
+	struct hvtlb_sim_results *r;
+
+	cfg_apply(&c, kv);
+	r = run_cfg(&c);
+	print_message("fault %s: %llu violations\n",
+		      hvtlb_sim_fault_name(c.fault),
+		      (unsigned long long)r->violations);
+	assert_true(r->violations > 0);
+	assert_true(r->nrecorded > 0);
+	assert_true(r->violation[0].time_s > 0);
+	assert_true(r->violation[0].vcpu < c.vcpus);
+	hvtlb_sim_results_destroy(r);
+
+	c.fault = HVTLB_SIM_FAULT_NONE;
+	r = run_cfg(&c);
+	assert_int_equal(r->violations, 0);
+	assert_int_equal(r->nrecorded, 0);
+	hvtlb_sim_results_destroy(r);
+}
+
+static void test_fault_no_wait(void **state)
+{
+	(void)state;
+	fault_case(nowait_kv);
+}
+
+static void test_fault_lose_deferred(void **state)
+{
+	(void)state;
+	fault_case(lose_kv);
+}
+
+static void test_fault_skip_lazy_freed(void **state)
+{
+	(void)state;
+	fault_case(skip_kv);
+}
+
+static void test_fault_drop_target(void **state)
+{
+	(void)state;
+	fault_case(drop_kv);
+}
+
+/* No fault: every strategy on every workload, overcommitted and not. */
+static void test_no_violations(void **state)
+{
+	static const char *const strategies[] = { "ipi",       "hyperv",
+						  "kvm-pv",    "vmm-assist",
+						  "broadcast", "lazy" };
+	static const char *const workloads[][3] = {
+		{ "workload.kind=trasher", "workload.pages=8",
+		  "workload.touch=all" },
+		{ "workload.kind=madvise", "workload.shared=1",
+		  "workload.pages=4" },
+		{ "workload.kind=ebizzy", "workload.pages=512",
+		  "workload.search_pages=32" },
+		{ "workload.kind=mix", "workload.pages=16",
+		  "workload.sleep_ns_max=5000" },
+	};
+	static const char *const machines[][2] = {
+		{ "vm.vcpus=8", "machine.pcpus=8" },
+		{ "vm.vcpus=8", "machine.pcpus=3" },
+	};
+
+	(void)state;
+	for (size_t s = 0; s < 6; s++) {
+		for (size_t w = 0; w < 4; w++) {
+			for (size_t m = 0; m < 2; m++) {
+				char strat[64];
+				const char *kv[] = { strat,
+						     workloads[w][0],
+						     workloads[w][1],
+						     workloads[w][2],
+						     machines[m][0],
+						     machines[m][1],
+						     "workload.threads=12",
+						     "workload.iterations=60",
+						     "strategy.lazy_skip=1",
+						     NULL };
+				struct hvtlb_sim_results *r;
+
+				snprintf(strat, sizeof(strat), "strategy=%s",
+					 strategies[s]);
+				r = run_kv(kv);
+				if (r->violations)
+					fail_msg("%s %s %s: %llu violations",
+						 strategies[s], workloads[w][0],
+						 machines[m][1],
+						 (unsigned long long)
+							 r->violations);
+				assert_true(r->shootdowns > 0);
+				assert_true(r->real_s > 0);
+				hvtlb_sim_results_destroy(r);
+			}
+		}
+	}
+}
+
+/* ------------------------------------------------------ strategies */
+static struct hvtlb_sim_results *
+run_strategy_n(const char *strat, const char *pcpus, const char *iters)
+{
+	char s[64];
+	const char *kv[] = { s,
+			     "workload.kind=madvise",
+			     "workload.shared=1",
+			     "workload.pages=4",
+			     "workload.threads=8",
+			     "vm.vcpus=8",
+			     pcpus,
+			     iters,
+			     NULL };
+
+	snprintf(s, sizeof(s), "strategy=%s", strat);
+	return run_kv(kv);
+}
+
+static struct hvtlb_sim_results *run_strategy(const char *strat,
+					      const char *pcpus)
+{
+	return run_strategy_n(strat, pcpus, "workload.iterations=200");
+}
+
+static void test_strategies_backend(void **state)
+{
+	struct hvtlb_sim_results *r;
+
+	(void)state;
+	/* Native IPIs: flush IPIs delivered, no hypercall. */
+	r = run_strategy("ipi", "machine.pcpus=8");
+	assert_true(r->flushes[HVTLB_SIM_FLUSH_IPI] > 0);
+	assert_int_equal(r->hypercalls, 0);
+	assert_int_equal(r->flushes[HVTLB_SIM_FLUSH_HYPERVISOR], 0);
+	assert_true(r->vm_exits[HVTLB_SIM_EXIT_IPI_SEND] > 0);
+	hvtlb_sim_results_destroy(r);
+	/* Hyper-V: the hypervisor decodes and flushes, no flush IPI. */
+	r = run_strategy("hyperv", "machine.pcpus=8");
+	assert_true(r->hypercalls > 0);
+	assert_true(r->flushes[HVTLB_SIM_FLUSH_HYPERVISOR] > 0);
+	assert_int_equal(r->flushes[HVTLB_SIM_FLUSH_IPI], 0);
+	assert_int_equal(r->vm_exits[HVTLB_SIM_EXIT_HYPERCALL], r->hypercalls);
+	hvtlb_sim_results_destroy(r);
+	/* Shoot4U: one hypercall, host invalidation. */
+	r = run_strategy("vmm-assist", "machine.pcpus=8");
+	assert_true(r->hypercalls > 0);
+	assert_true(r->flushes[HVTLB_SIM_FLUSH_HYPERVISOR] > 0);
+	assert_int_equal(r->flushes[HVTLB_SIM_FLUSH_IPI], 0);
+	hvtlb_sim_results_destroy(r);
+	/* INVLPGB: nothing but broadcasts. */
+	r = run_strategy("broadcast", "machine.pcpus=8");
+	assert_true(r->flushes[HVTLB_SIM_FLUSH_BROADCAST] > 0);
+	assert_int_equal(r->flushes[HVTLB_SIM_FLUSH_IPI], 0);
+	assert_int_equal(r->hypercalls, 0);
+	hvtlb_sim_results_destroy(r);
+	/* LATR: invalidations applied later by the targets. */
+	r = run_strategy("lazy", "machine.pcpus=8");
+	assert_true(r->flushes[HVTLB_SIM_FLUSH_LAZY] > 0);
+	assert_int_equal(r->flushes[HVTLB_SIM_FLUSH_IPI], 0);
+	hvtlb_sim_results_destroy(r);
+}
+
+/* Preempted targets: kvm-pv marks them instead of interrupting, the host
+ * flushes them at entry; the hypercall path flushes non-running targets
+ * at entry instead of kicking them. */
+static void test_preempted_deferred(void **state)
+{
+	struct hvtlb_sim_results *r;
+
+	(void)state;
+	/* Long enough for several host time slices. */
+	r = run_strategy_n("kvm-pv", "machine.pcpus=3",
+			   "workload.iterations=3000");
+	assert_true(r->deferred_marked > 0);
+	assert_true(r->flushes[HVTLB_SIM_FLUSH_DEFERRED] > 0);
+	assert_true(r->vm_exits[HVTLB_SIM_EXIT_PREEMPTION] > 0);
+	assert_int_equal(r->violations, 0);
+	hvtlb_sim_results_destroy(r);
+
+	r = run_strategy("kvm-pv", "machine.pcpus=8");
+	/* Nobody is preempted without overcommit. */
+	assert_int_equal(r->flushes[HVTLB_SIM_FLUSH_DEFERRED], 0);
+	hvtlb_sim_results_destroy(r);
+
+	r = run_strategy_n("hyperv", "machine.pcpus=3",
+			   "workload.iterations=3000");
+	/* Fewer kicks than remote hypervisor flushes: the rest happened
+	 * before entry, without the initiator waiting. */
+	assert_true(r->vm_exits[HVTLB_SIM_EXIT_KICK] + r->hypercalls <
+		    r->flushes[HVTLB_SIM_FLUSH_HYPERVISOR]);
+	assert_int_equal(r->violations, 0);
+	hvtlb_sim_results_destroy(r);
+}
+
+/* A target whose queue is full gets one flush-all instead. */
+static void test_queue_overflow(void **state)
+{
+	const char *kv[] = { "strategy=hyperv",
+			     "workload.kind=madvise",
+			     "workload.shared=1",
+			     "workload.pages=4",
+			     "workload.threads=16",
+			     "vm.vcpus=16",
+			     "machine.pcpus=4",
+			     "workload.iterations=300",
+			     NULL };
+	struct hvtlb_sim_results *r;
+
+	(void)state;
+	r = run_kv(kv);
+	assert_true(r->flushes[HVTLB_SIM_FLUSH_OVERFLOW] > 0);
+	assert_true(r->flushes[HVTLB_SIM_FLUSH_FULL] > 0);
+	assert_int_equal(r->violations, 0);
+	hvtlb_sim_results_destroy(r);
+}
+
+/* ------------------------------------------------ determinism, scale */
+static void test_determinism(void **state)
+{
+	const char *kv[] = { "strategy=hyperv",
+			     "workload.kind=mix",
+			     "workload.pages=16",
+			     "workload.threads=96",
+			     "vm.vcpus=64",
+			     "machine.pcpus=16",
+			     "workload.iterations=30",
+			     "workload.sleep_ns_max=20000",
+			     "seed=42",
+			     NULL };
+	struct hvtlb_sim_config c;
+	char *first = NULL;
+
+	(void)state;
+	cfg_apply(&c, kv);
+	for (uint32_t th = 1; th <= 4; th *= 2) {
+		struct hvtlb_sim_results *r;
+		char *j;
+
+		c.threads = th;
+		r = run_cfg(&c);
+		r->threads = 0; /* the only field allowed to differ */
+		j = to_json(r);
+		if (!first)
+			first = j;
+		else {
+			assert_string_equal(first, j);
+			free(j);
+		}
+		hvtlb_sim_results_destroy(r);
+	}
+	/* Another seed gives another run (the seed is used at all). */
+	c.seed = 43;
+	struct hvtlb_sim_results *r = run_cfg(&c);
+
+	r->threads = 0;
+	char *j = to_json(r);
+
+	assert_string_not_equal(first, j);
+	free(j);
+	free(first);
+	hvtlb_sim_results_destroy(r);
+}
+
+static void test_4096_vcpus(void **state)
+{
+	static const char *const strategies[] = { "hyperv", "ipi" };
+
+	(void)state;
+	for (size_t i = 0; i < 2; i++) {
+		char s[64];
+		const char *kv[] = { s,
+				     "vm.vcpus=4096",
+				     "machine.pcpus=64",
+				     "workload.threads=512",
+				     "workload.iterations=4",
+				     "workload.pages=4",
+				     NULL };
+		struct hvtlb_sim_results *r;
+
+		snprintf(s, sizeof(s), "strategy=%s", strategies[i]);
+		r = run_kv(kv);
+		print_message("4096 vCPUs %s: real %.6f s, %llu shootdowns, "
+			      "%llu target flushes, %llu bytes per vCPU\n",
+			      strategies[i], r->real_s,
+			      (unsigned long long)r->shootdowns,
+			      (unsigned long long)r->target_flushes,
+			      (unsigned long long)r->mem_per_vcpu_bytes);
+		assert_int_equal(r->shootdowns, 512 * 4);
+		assert_int_equal(r->violations, 0);
+		assert_true(r->mem_per_vcpu_bytes > 0 &&
+			    r->mem_per_vcpu_bytes < 64 * 1024);
+		if (i == 0) /* VPs >= 64: Ex hypercalls */
+			assert_true(r->hypercalls > 0);
+		hvtlb_sim_results_destroy(r);
+	}
+}
+
+/* ------------------------------------------------------------ golden */
+static void golden(const char *name, const char *const *kv)
+{
+	char path[1024];
+	struct hvtlb_sim_results *r = run_kv(kv);
+	char *j = to_json(r);
+	FILE *f;
+	char want[8192];
+	size_t n;
+
+	snprintf(path, sizeof(path), "%s/%s.json", golden_dir, name);
+	if (getenv("HVTLB_GOLDEN_UPDATE")) {
+		f = fopen(path, "w");
+		assert_non_null(f);
+		fprintf(f, "%s\n", j);
+		fclose(f);
+	}
+	f = fopen(path, "r");
+	if (!f)
+		fail_msg("cannot open %s", path);
+	n = fread(want, 1, sizeof(want) - 1, f);
+	fclose(f);
+	want[n] = 0;
+	if (n && want[n - 1] == '\n')
+		want[n - 1] = 0;
+	assert_string_equal(j, want);
+	free(j);
+	hvtlb_sim_results_destroy(r);
+}
+
+static void test_golden(void **state)
+{
+	static const char *const ipi[] = { "strategy=ipi",
+					   "workload.threads=8",
+					   "vm.vcpus=4",
+					   "machine.pcpus=4",
+					   "workload.iterations=50",
+					   "workload.pages=4",
+					   "seed=7",
+					   NULL };
+	static const char *const hv[] = { "strategy=hyperv",
+					  "workload.threads=8",
+					  "vm.vcpus=4",
+					  "machine.pcpus=2",
+					  "workload.iterations=50",
+					  "workload.pages=4",
+					  "workload.sleep_ns_max=10000",
+					  "seed=7",
+					  NULL };
+
+	(void)state;
+	golden("golden-ipi", ipi);
+	golden("golden-hyperv-overcommit", hv);
+}
+
+int main(int argc, char **argv)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_config_errors),
+		cmocka_unit_test(test_config_keys),
+		cmocka_unit_test(test_fault_no_wait),
+		cmocka_unit_test(test_fault_lose_deferred),
+		cmocka_unit_test(test_fault_skip_lazy_freed),
+		cmocka_unit_test(test_fault_drop_target),
+		cmocka_unit_test(test_no_violations),
+		cmocka_unit_test(test_strategies_backend),
+		cmocka_unit_test(test_preempted_deferred),
+		cmocka_unit_test(test_queue_overflow),
+		cmocka_unit_test(test_determinism),
+		cmocka_unit_test(test_4096_vcpus),
+		cmocka_unit_test(test_golden),
+	};
+
+	if (argc > 1)
+		cmocka_set_test_filter(argv[1]);
+	if (argc > 2)
+		golden_dir = argv[2];
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
