@@ -1057,6 +1057,23 @@ static void range_pages(void **state)
 	assert_int_equal(hvtlb_range_pages(NULL), 0);
 }
 
+static void cpumask_ops(void **state)
+{
+	struct hvtlb_cpumask m = mask_of("0,63-64,4095");
+
+	assert_int_equal(hvtlb_cpumask_weight(&m), 4);
+	assert_int_equal(hvtlb_cpumask_next(&m, 0), 0);
+	assert_int_equal(hvtlb_cpumask_next(&m, 1), 63);
+	assert_int_equal(hvtlb_cpumask_next(&m, 64), 64);
+	assert_int_equal(hvtlb_cpumask_next(&m, 65), 4095);
+	assert_int_equal(hvtlb_cpumask_next(&m, 4096), HVTLB_MAX_CPUS);
+	hvtlb_cpumask_clear(&m, 4095);
+	assert_int_equal(hvtlb_cpumask_next(&m, 65), HVTLB_MAX_CPUS);
+	hvtlb_cpumask_set(&m, 4096); /* out of range: ignored */
+	assert_false(hvtlb_cpumask_test(&m, 4096));
+	assert_int_equal(hvtlb_cpumask_weight(&m), 3);
+}
+
 static void config_knobs(void **state)
 {
 	struct hvtlb_strategy_config c;
@@ -1330,6 +1347,7 @@ int main(void)
 		T(lazy_no_op),
 		T(invalid_requests_do_nothing),
 		T(range_pages),
+		T(cpumask_ops),
 		T(config_knobs),
 		T(flusher_create_checks),
 		T(trace_events),
