@@ -83,6 +83,9 @@ static uint64_t ld(const struct ctx *c, size_t off)
 static void read_banks(const struct ctx *c, size_t off, unsigned n,
 		       struct hvtlb_decoded *out)
 {
+	/* Callers pass a popcount (<= 64); bound it here all the same. */
+	if (n > HVTLB_VPSET_BANKS)
+		n = HVTLB_VPSET_BANKS;
 	for (unsigned i = 0; i < n; i++)
 		out->banks[i] = hv_ld64(c->data + off + 8 * i);
 	out->nbanks = n;
