@@ -238,7 +238,9 @@ void hvtlb_vcpu_sync_seqs(const struct hvtlb_vcpu_sync *vs, uint64_t *posted,
  * their next entry. When this returns 0 no target can run guest code with
  * a translation the flush covered. NULL entries in @p targets are skipped.
  *
- * @p timeout_ns bounds the wait (CLOCK_MONOTONIC); @p flags is 0 or
+ * The wait polls the targets and calls sched_yield() between polls (it
+ * does not sleep on a futex: acknowledgements normally arrive within a
+ * guest exit). @p timeout_ns bounds it (CLOCK_MONOTONIC); @p flags is 0 or
  * HVTLB_FLUSH_FAULT_* (tests only). Returns 0; -EINVAL for NULL arrays
  * with a non-zero count; -ENOMEM (before posting anything) when
  * @p n > 64 and the ticket array cannot be allocated; -ETIMEDOUT when a
