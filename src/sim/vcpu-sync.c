@@ -3,8 +3,12 @@
  * The request/kick/acknowledge protocol between flush initiators and vCPU
  * threads (the shape of KVM's kvm_make_vcpus_request_mask + kick + wait).
  *
- * Memory ordering. Every access to mode, requests and posted is seq_cst;
- * acked is written with release and read with acquire.
+ * Memory ordering. Accesses to mode, requests and posted are seq_cst,
+ * except exit_guest's store of OUTSIDE (release: it only has to publish
+ * the vCPU's last guest accesses) and the two loads in
+ * hvtlb_vcpu_sync_kicked() (relaxed: a hint to exit early; correctness
+ * comes from the entry check). acked is written with release and read with
+ * acquire.
  *
  *   initiator (post)                  vCPU (enter_guest)
  *   I1 push into the flush queue      V1 mode = IN_GUEST         (seq_cst)
