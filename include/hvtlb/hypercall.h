@@ -311,7 +311,8 @@ struct hvtlb_encoded {
  * on an Ex call it gives format ALL and leaves the flags alone. IPI calls
  * take no flags (non-zero is -HVTLB_EINVAL). An empty VP set is encoded as
  * given (hosts disagree on it, see hvtlb_decode()). input[] past len is
- * zero. Pure function; @p out is owned by the caller.
+ * left as it was (not cleared). Pure function; @p out is owned by the
+ * caller.
  *
  * Returns 0; -HVTLB_EINVAL for an unknown call, reserved or misplaced flags,
  * a bad vector, a range that wraps or a missing VP set; -HVTLB_ERANGE when a

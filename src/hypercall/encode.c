@@ -234,8 +234,11 @@ int hvtlb_encode(const struct hvtlb_call_desc *d, struct hvtlb_encoded *out)
 	if (rc)
 		return rc;
 
+	/* Every byte of [0, len) is written below but the IPI padding; clear
+	 * the header only, not the whole page (the simulator encodes once
+	 * per shootdown). */
 	b = out->input;
-	memset(b, 0, sizeof(out->input));
+	memset(b, 0, p.hdr);
 	as = (p.flags & HVTLB_FLUSH_ALL_VIRTUAL_ADDRESS_SPACES)
 		     ? 0
 		     : d->address_space & ~HV_PAGE_OFFSET_MASK;
