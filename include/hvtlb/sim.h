@@ -52,6 +52,9 @@
  * |                         | as guest user/sys; false                   |
  * | guest.migrate           | bool, a woken thread moves to an idle vCPU |
  * |                         | (select_idle_sibling); true                |
+ * | guest.lock_spin_us      | a waiter for the mmap lock spins (sys) up  |
+ * |                         | to this long while the holder's vCPU runs, |
+ * |                         | then sleeps; 0                             |
  * | workload.kind           | trasher, madvise, ebizzy, mix; trasher     |
  * | workload.threads        | guest threads per VM, 1..65536; 32         |
  * | workload.processes      | processes (mm) per VM, threads split       |
@@ -59,15 +62,18 @@
  * | workload.iterations     | operations per thread, >= 1; 1000          |
  * | workload.pages          | pages per mapping, 1..1048576; 1           |
  * | workload.page_size      | 4k, 2m, 1g; 4k                             |
- * | workload.touch          | none, first, all, random: pages touched    |
- * |                         | after each mmap; all                       |
+ * | workload.touch          | none, first, all, random (search_pages     |
+ * |                         | random pages): touched after each mmap;    |
+ * |                         | all. A fault takes the mmap lock (read     |
+ * |                         | side; readers queue behind a writer)       |
  * | workload.touch_repeat   | times each touched page is read; 1         |
  * | workload.sleep_ns_max   | uniform random sleep in [0, max] ns after  |
  * |                         | each operation, 0 = none; 0                |
  * | workload.file_backed    | bool, file mapping (no zeroing); true      |
  * | workload.shared         | bool, madvise: all threads of a process    |
  * |                         | touch and zap one shared mapping; false    |
- * | workload.search_pages   | ebizzy: pages searched per op; 64          |
+ * | workload.search_pages   | pages per op for touch=random, and ebizzy's|
+ * |                         | searched pages per op; 64                  |
  * | workload.user_ns        | extra user-space work per op, ns; 0        |
  * | engine.max_virtual_s    | stop (error -ETIME) beyond this virtual    |
  * |                         | time, s; 3600                              |
@@ -181,6 +187,7 @@ struct hvtlb_sim_config {
 	bool lazy_leave;
 	bool steal_accounting;
 	bool migrate;
+	double lock_spin_us;
 
 	enum hvtlb_sim_workload workload;
 	uint32_t wl_threads;

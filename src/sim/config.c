@@ -65,6 +65,7 @@ enum key_id {
 	K_LAZY_LEAVE,
 	K_STEAL,
 	K_MIGRATE,
+	K_LOCK_SPIN,
 	K_WL_KIND,
 	K_WL_THREADS,
 	K_WL_PROCESSES,
@@ -106,6 +107,7 @@ static const char *const key_names[K_COUNT] = {
 	[K_LAZY_LEAVE] = "guest.lazy_leave",
 	[K_STEAL] = "guest.steal_accounting",
 	[K_MIGRATE] = "guest.migrate",
+	[K_LOCK_SPIN] = "guest.lock_spin_us",
 	[K_WL_KIND] = "workload.kind",
 	[K_WL_THREADS] = "workload.threads",
 	[K_WL_PROCESSES] = "workload.processes",
@@ -336,6 +338,17 @@ static int set_key(struct hvtlb_sim_config *c, enum key_id k, const char *v)
 		return parse_bool(v, &c->steal_accounting);
 	case K_MIGRATE:
 		return parse_bool(v, &c->migrate);
+	case K_LOCK_SPIN: {
+		double d;
+
+		r = parse_double(v, &d);
+		if (r)
+			return r;
+		if (d < 0 || d > 1e6)
+			return -ERANGE;
+		c->lock_spin_us = d;
+		return 0;
+	}
 	case K_WL_KIND:
 		r = parse_name(v, workload_names, HVTLB_SIM_WORKLOAD_COUNT_,
 			       &n);
@@ -507,6 +520,8 @@ int hvtlb_sim_config_validate(const struct hvtlb_sim_config *c,
 		bad = key_names[K_WL_TOUCH_REPEAT];
 	else if (c->wl_search_pages < 1)
 		bad = key_names[K_WL_SEARCH];
+	else if (!(c->lock_spin_us >= 0) || c->lock_spin_us > 1e6)
+		bad = key_names[K_LOCK_SPIN];
 	else if (!(c->max_virtual_s > 0) || !isfinite(c->max_virtual_s))
 		bad = key_names[K_MAX_VIRTUAL];
 	else if ((uint64_t)c->vms * c->vcpus > 64u * HVTLB_SIM_MAX_VCPUS)

@@ -43,15 +43,16 @@
 
 /* ------------------------------------------------------------- events */
 enum ev_kind {
-	EV_RUN,	  /* vCPU finished its work segment */
-	EV_SLICE, /* pCPU time slice over */
-	EV_IPI,	  /* an IPI reaches a vCPU */
-	EV_KICK,  /* the hypervisor's kick reaches a vCPU */
-	EV_WAKE,  /* a halted vCPU becomes runnable on its pCPU */
-	EV_TIMER, /* a sleeping task's timer */
-	EV_TICK,  /* guest timer tick of a vCPU */
-	EV_ACK,	  /* an acknowledgement reaches an initiator */
-	EV_PLE,	  /* pause-loop exit of a spinning vCPU */
+	EV_RUN,	     /* vCPU finished its work segment */
+	EV_SLICE,    /* pCPU time slice over */
+	EV_IPI,	     /* an IPI reaches a vCPU */
+	EV_KICK,     /* the hypervisor's kick reaches a vCPU */
+	EV_WAKE,     /* a halted vCPU becomes runnable on its pCPU */
+	EV_TIMER,    /* a sleeping task's timer */
+	EV_TICK,     /* guest timer tick of a vCPU */
+	EV_ACK,	     /* an acknowledgement reaches an initiator */
+	EV_PLE,	     /* pause-loop exit of a spinning vCPU */
+	EV_SPIN_END, /* a lock spinner's budget is over */
 };
 
 struct event {
@@ -90,7 +91,10 @@ struct mm {
 	uint32_t nfree;
 	struct qslot *quar; /* lazy strategy: slots waiting for reuse */
 	uint32_t qhead, qn;
-	uint32_t writer;  /* task or NONE_ID */
+	uint32_t writer;    /* task or NONE_ID */
+	uint32_t wwait;	    /* writers queued (readers queue behind them) */
+	uint32_t *spinners; /* vCPUs spinning on the lock */
+	uint32_t nspin;
 	uint32_t readers; /* count */
 	uint32_t *waiters;
 	uint32_t wq_head, wq_n, wq_cap;
@@ -153,6 +157,8 @@ struct vcpu {
 	struct hvtlb_flusher *fl;
 	uint32_t ack_wait;
 	uint32_t ack_seq;
+	uint32_t spin_hold; /* lock spinning: 1 until released or timed out */
+	uint64_t spin_token;
 	bool no_wait_pending;
 };
 
@@ -178,6 +184,7 @@ struct task {
 	struct sim_rng rng;
 	simtime debt;
 	simtime saved_work; /* preempted user work */
+	bool granted;	    /* the mmap lock was handed over while asleep */
 	bool in_user_seg;
 	uint64_t wait_token;
 	simtime done_at;
@@ -199,7 +206,7 @@ struct sim {
 	struct coro main_ctx;
 	struct task *running;
 	uint32_t tasks_left;
-	simtime host_slice, guest_slice, tick;
+	simtime host_slice, guest_slice, tick, lock_spin;
 	simtime limit;
 	bool timed_out;
 	bool failed;
@@ -684,7 +691,7 @@ static void vcpu_continue(struct sim *s, struct vcpu *v)
 		vcpu_arm_run(s, v);
 		break;
 	case ACT_SPIN:
-		if (!v->ack_wait) {
+		if (!v->ack_wait && !v->spin_hold) {
 			v->act = ACT_WORK;
 			v->work = 0;
 			vcpu_arm_run(s, v);
@@ -862,7 +869,7 @@ static void t_spin(struct task *t)
 
 	if (t->debt)
 		t_work(t, 0, ACCT_SYS);
-	if (!v->ack_wait)
+	if (!v->ack_wait && !v->spin_hold)
 		return;
 	acct_set(s, t, ACCT_SYS);
 	v->act = ACT_SPIN;
@@ -941,6 +948,8 @@ static void sleep_timer(struct sim *s, struct task *t, simtime cycles)
 }
 
 /* ----------------------------------------------------- the mmap lock */
+#define WQ_WRITER 0x80000000u
+
 static void wq_push(struct mm *m, uint32_t tid)
 {
 	if (m->wq_n == m->wq_cap) {
@@ -951,45 +960,125 @@ static void wq_push(struct mm *m, uint32_t tid)
 	m->wq_n++;
 }
 
+static void spin_release(struct sim *s, struct vcpu *v)
+{
+	if (!v->spin_hold)
+		return;
+	v->spin_hold = 0;
+	v->spin_token++;
+	if (!v->ack_wait && v->act == ACT_SPIN && v->hs == H_RUNNING) {
+		v->act = ACT_WORK;
+		v->work = 0;
+		vcpu_arm_run(s, v);
+	}
+}
+
+/*
+ * Optimistic spinning (rwsem, Windows pushlocks): while the holder's
+ * vCPU runs, a waiter spins in sys for up to guest.lock_spin_us before it
+ * sleeps; a release ends every spin at once. Returns when the spin ended.
+ */
+static void lock_spin(struct task *t, simtime *budget)
+{
+	struct sim *s = t->s;
+	struct mm *m = &s->mm[t->mm];
+	struct vcpu *v = &s->v[t->vcpu];
+	simtime t0 = s->now;
+
+	if (!*budget || m->writer == NONE_ID ||
+	    s->v[s->t[m->writer].vcpu].hs != H_RUNNING)
+		return;
+	v->spin_hold = 1;
+	m->spinners[m->nspin++] = v->gid;
+	ev_push(s, s->now + *budget, EV_SPIN_END, v->gid, ++v->spin_token);
+	t_spin(t);
+	for (uint32_t i = 0; i < m->nspin; i++) {
+		if (m->spinners[i] == v->gid) {
+			m->spinners[i] = m->spinners[--m->nspin];
+			break;
+		}
+	}
+	*budget = s->now - t0 >= *budget ? 0 : *budget - (s->now - t0);
+}
+
 static void lock_write(struct task *t)
 {
 	struct sim *s = t->s;
 	struct mm *m = &s->mm[t->mm];
+	simtime budget = s->lock_spin;
 
 	while (m->writer != NONE_ID || m->readers) {
-		wq_push(m, t->id);
+		lock_spin(t, &budget);
+		if (m->writer == NONE_ID && !m->readers)
+			break;
+		budget = 0;
+		m->wwait++;
+		wq_push(m, t->id | WQ_WRITER);
 		t_block(t);
+		if (t->granted) {
+			t->granted = false;
+			return;
+		}
 	}
 	m->writer = t->id;
 }
 
+/* Readers queue behind a queued writer (no writer starvation). */
 static void lock_read(struct task *t)
 {
 	struct sim *s = t->s;
 	struct mm *m = &s->mm[t->mm];
+	simtime budget = s->lock_spin;
 
-	while (m->writer != NONE_ID) {
+	while (m->writer != NONE_ID || m->wwait) {
+		lock_spin(t, &budget);
+		if (m->writer == NONE_ID && !m->wwait)
+			break;
+		budget = 0;
 		wq_push(m, t->id);
 		t_block(t);
+		if (t->granted) {
+			t->granted = false;
+			return;
+		}
 	}
 	m->readers++;
 }
 
-static void lock_wake_waiters(struct task *t, bool all)
+/* Hands the lock to the first waiter, or to the readers queued at the
+ * front (rwsem's wake-up: one writer, or a batch of readers). */
+static void lock_wake_waiters(struct task *t)
 {
 	struct sim *s = t->s;
 	struct mm *m = &s->mm[t->mm];
+	bool first = true;
 
 	while (m->wq_n) {
 		uint32_t w = m->waiters[m->wq_head];
 
+		if (!first && (w & WQ_WRITER))
+			break;
 		m->wq_head = (m->wq_head + 1) % m->wq_cap;
 		m->wq_n--;
+		if (w & WQ_WRITER) {
+			m->writer = w & ~WQ_WRITER;
+			m->wwait--;
+		} else {
+			m->readers++;
+		}
+		s->t[w & ~WQ_WRITER].granted = true;
 		t->debt += cyc(s, SIM_COST_lock_handoff);
-		task_wake(s, &s->t[w], t);
-		if (!all)
+		task_wake(s, &s->t[w & ~WQ_WRITER], t);
+		if (w & WQ_WRITER)
 			break;
+		first = false;
 	}
+}
+
+static void release_spinners(struct sim *s, struct mm *m)
+{
+	while (m->nspin)
+		spin_release(s, &s->v[m->spinners[--m->nspin]]);
 }
 
 static void unlock_write(struct task *t)
@@ -997,8 +1086,8 @@ static void unlock_write(struct task *t)
 	struct mm *m = &t->s->mm[t->mm];
 
 	m->writer = NONE_ID;
-	/* Wake everyone queued: readers may share, one writer wins. */
-	lock_wake_waiters(t, true);
+	release_spinners(t->s, m);
+	lock_wake_waiters(t);
 }
 
 static void unlock_read(struct task *t)
@@ -1006,12 +1095,15 @@ static void unlock_read(struct task *t)
 	struct mm *m = &t->s->mm[t->mm];
 
 	if (--m->readers == 0)
-		lock_wake_waiters(t, true);
+		lock_wake_waiters(t);
 }
 
 /* ---------------------------------------------------- memory access */
-/* Translates @p va for task @p t; adds the cost to *user / *sys. */
-static void t_access(struct task *t, uint64_t va, simtime *user, simtime *sys)
+/* Translates @p va for task @p t; adds the cost to *user / *sys. Returns
+ * false, having done nothing, when the access faults and @p locked is
+ * false: a fault runs under the mmap lock (read side). */
+static bool t_access(struct task *t, uint64_t va, simtime *user, simtime *sys,
+		     bool locked)
 {
 	struct sim *s = t->s;
 	struct vcpu *v = &s->v[t->vcpu];
@@ -1021,10 +1113,10 @@ static void t_access(struct task *t, uint64_t va, simtime *user, simtime *sys)
 	int lv;
 
 	if (!mm_pte_index(m, va, &idx))
-		return;
+		return true;
 	vcpu_tlb_ready(s, v);
 	if (!v->tlb_ready)
-		return;
+		return true;
 	va &= ~((1ULL << m->shift) - 1);
 	key = tlb_key(va, m->shift, m->id);
 	vpn = va >> m->shift;
@@ -1040,11 +1132,10 @@ static void t_access(struct task *t, uint64_t va, simtime *user, simtime *sys)
 		 * generation a completed flush covered. */
 		if (gen < m->pte[idx].flushed)
 			violation(s, v, va);
-		if (gen & 1)
-			return;
-		/* unreachable for a correct TLB: entries are filled present */
-		return;
+		return true;
 	}
+	if (!(m->pte[idx].gen & 1) && !locked)
+		return false;
 	s->r->tlb_misses++;
 	*user += (simtime)(s->cost[SIM_COST_walk_ref] *
 			   s->cost[SIM_COST_walk_refs]);
@@ -1058,6 +1149,21 @@ static void t_access(struct task *t, uint64_t va, simtime *user, simtime *sys)
 		m->pte[idx].gen++;
 	}
 	tlb_fill(&v->tlb, key, vpn, m->pte[idx].gen);
+	return true;
+}
+
+/* An access from user space: takes the mmap lock for a fault. */
+static void t_touch(struct task *t, uint64_t va, simtime *user, simtime *sys,
+		    bool *locked)
+{
+	if (t_access(t, va, user, sys, *locked))
+		return;
+	t_work(t, *sys, ACCT_SYS);
+	t_work(t, *user, ACCT_USER);
+	*sys = *user = 0;
+	lock_read(t);
+	*locked = true;
+	t_access(t, va, user, sys, true);
 }
 
 static uint64_t slot_va(const struct mm *m, uint32_t slot)
@@ -1522,29 +1628,33 @@ static void touch(struct task *t, uint32_t slot, enum hvtlb_sim_touch how,
 	struct mm *m = &s->mm[t->mm];
 	uint64_t va = slot_va(m, slot);
 	simtime user = 0, sys = 0;
+	bool locked = false;
 
 	for (uint32_t rep = 0; rep < s->c->wl_touch_repeat; rep++) {
 		switch (how) {
 		case HVTLB_SIM_TOUCH_NONE:
 			break;
 		case HVTLB_SIM_TOUCH_FIRST:
-			t_access(t, va, &user, &sys);
+			t_touch(t, va, &user, &sys, &locked);
 			break;
 		case HVTLB_SIM_TOUCH_ALL:
 			for (uint32_t i = 0; i < m->pages; i++)
-				t_access(t, va + ((uint64_t)i << m->shift),
-					 &user, &sys);
+				t_touch(t, va + ((uint64_t)i << m->shift),
+					&user, &sys, &locked);
 			break;
 		case HVTLB_SIM_TOUCH_RANDOM:
 			for (uint32_t i = 0; i < count; i++) {
 				uint64_t p = sim_rng_below(&t->rng, m->pages);
 
-				t_access(t, va + (p << m->shift), &user, &sys);
+				t_touch(t, va + (p << m->shift), &user, &sys,
+					&locked);
 			}
 			break;
 		}
 	}
 	t_work(t, sys, ACCT_SYS);
+	if (locked)
+		unlock_read(t);
 	t_work(t, user, ACCT_USER);
 }
 
@@ -1718,6 +1828,7 @@ static void search(struct task *t, uint32_t own, uint32_t n)
 	struct sim *s = t->s;
 	struct mm *m = &s->mm[t->mm];
 	simtime user = 0, sys = 0;
+	bool locked = false;
 
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t slot = (uint32_t)sim_rng_below(&t->rng, m->nslots);
@@ -1725,9 +1836,12 @@ static void search(struct task *t, uint32_t own, uint32_t n)
 
 		if (!m->live[slot])
 			slot = own;
-		t_access(t, slot_va(m, slot) + (p << m->shift), &user, &sys);
+		t_touch(t, slot_va(m, slot) + (p << m->shift), &user, &sys,
+			&locked);
 	}
 	t_work(t, sys, ACCT_SYS);
+	if (locked)
+		unlock_read(t);
 	t_work(t, user, ACCT_USER);
 }
 
@@ -1938,12 +2052,19 @@ static void on_event(struct sim *s, const struct event *e)
 
 		if ((uint32_t)e->arg != v->ack_seq || !v->ack_wait)
 			return;
-		if (--v->ack_wait == 0 && v->act == ACT_SPIN &&
+		if (--v->ack_wait == 0 && !v->spin_hold && v->act == ACT_SPIN &&
 		    v->hs == H_RUNNING) {
 			v->act = ACT_WORK;
 			v->work = 0;
 			vcpu_arm_run(s, v);
 		}
+		return;
+	}
+	case EV_SPIN_END: {
+		struct vcpu *v = &s->v[e->obj];
+
+		if (e->arg == v->spin_token)
+			spin_release(s, v);
 		return;
 	}
 	case EV_PLE: {
@@ -1981,6 +2102,7 @@ static int setup(struct sim *s)
 	s->host_slice = us_to_cyc(s, s->cost[SIM_COST_host_slice_us]);
 	s->guest_slice = us_to_cyc(s, s->cost[SIM_COST_guest_slice_us]);
 	s->tick = us_to_cyc(s, s->cost[SIM_COST_tick_us]);
+	s->lock_spin = us_to_cyc(s, c->lock_spin_us);
 	if (!s->host_slice)
 		s->host_slice = 1;
 	if (!s->tick)
@@ -2058,10 +2180,11 @@ static int setup(struct sim *s)
 		m->free_stack = calloc(nslots, sizeof(*m->free_stack));
 		m->quar = calloc(nslots, sizeof(*m->quar));
 		m->live = calloc(nslots, sizeof(*m->live));
+		m->spinners = calloc(per_mm + 1, sizeof(*m->spinners));
 		m->wq_cap = per_mm + 1;
 		m->waiters = calloc(m->wq_cap, sizeof(*m->waiters));
 		if (!m->pte || !m->free_stack || !m->quar || !m->waiters ||
-		    !m->live)
+		    !m->live || !m->spinners)
 			return -ENOMEM;
 		m->nfree = 0;
 		for (uint32_t k = nslots; k-- > (c->wl_shared ? 1u : 0u);)
@@ -2123,6 +2246,7 @@ static void teardown(struct sim *s)
 			free(s->mm[i].free_stack);
 			free(s->mm[i].quar);
 			free(s->mm[i].live);
+			free(s->mm[i].spinners);
 			free(s->mm[i].waiters);
 		}
 	free(s->v);
