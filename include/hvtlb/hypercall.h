@@ -135,7 +135,8 @@ struct hvtlb_control {
  * does not fit its width or c->reserved is not zero.
  */
 int hvtlb_control_pack(const struct hvtlb_control *c, uint64_t *word);
-/** Unpacks every field, reserved bits included (bit 31 goes to nested). */
+/** Unpacks every field, reserved bits included (bit 31 goes to nested).
+ *  Does nothing when @p c is NULL. */
 void hvtlb_control_unpack(uint64_t word, struct hvtlb_control *c);
 
 /* ------------------------------------------------------------------ */
@@ -218,7 +219,10 @@ static inline bool hvtlb_vpmask_test(const struct hvtlb_vpmask *m, uint32_t vp)
 /**
  * Builds a sparse VP set from @p m. Writes the valid-banks mask and the
  * bank words (ascending bank order) and returns the number of bank words
- * (0..64; Linux style returns at least 1). Does not read past m.
+ * (0..64; Linux style returns at least 1). Does not read past m. One
+ * step per 64-bit word, never per bit. @p banks must have room for 64
+ * words (the compact form stores scratch words past the count). A NULL
+ * @p m is the empty set.
  */
 unsigned hvtlb_vpset_build(const struct hvtlb_vpmask *m,
 			   enum hvtlb_vpset_style style, uint64_t *valid_mask,
@@ -346,10 +350,12 @@ struct hvtlb_fast_regs {
 	uint64_t xmm[6][2]; /**< [i][0] low qword, [i][1] high qword */
 };
 
-/** Loads @p len (<= 112) input bytes into registers; the rest is zero. */
+/** Loads @p len input bytes (at most 112 are used) into registers; the
+ *  rest is zero. A NULL @p input gives all-zero registers. */
 void hvtlb_fast_regs_from_input(const uint8_t *input, size_t len,
 				struct hvtlb_fast_regs *regs);
-/** Stores the registers as 112 input bytes. */
+/** Stores the registers as 112 little-endian input bytes (RDX, R8, XMM0
+ *  low, XMM0 high, ...). */
 void hvtlb_fast_regs_to_input(const struct hvtlb_fast_regs *regs,
 			      uint8_t out[HVTLB_FAST_BYTES]);
 
@@ -457,7 +463,8 @@ struct hvtlb_decoded {
 uint64_t hvtlb_decode(const struct hvtlb_host *host, uint64_t control,
 		      const struct hvtlb_input *in, struct hvtlb_decoded *out);
 
-/** Whether @p vp (< vp_count) is a target of @p d. */
+/** Whether @p vp is a target of @p d: false for vp >= vp_count and for a
+ *  NULL @p d. O(1). */
 bool hvtlb_decoded_has_vp(const struct hvtlb_decoded *d, uint32_t vp);
 
 /** Iterates the target VPs of a decoded call in ascending order. */
@@ -488,9 +495,14 @@ struct hvtlb_gva_iter {
 	bool has_pending;
 };
 
+/** Starts iterating the GVA list of @p d (empty for Space calls and when
+ *  flush_all_gvas says the host flushes everything instead). @p d and the
+ *  input it points into must outlive the iteration. */
 void hvtlb_gva_iter_init(struct hvtlb_gva_iter *it,
 			 const struct hvtlb_decoded *d);
-/** Returns false when done. */
+/** Stores the next range in @p r (may be NULL) and returns true, or returns
+ *  false when done. Every range returned is canonical for d->va_bits, has
+ *  at least one page and ends at or below 2^64. */
 bool hvtlb_gva_iter_next(struct hvtlb_gva_iter *it, struct hvtlb_gva_range *r);
 
 #if defined(__GNUC__)
