@@ -26,6 +26,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <hvtlb/core.h>
 #include <hvtlb/hypercall.h>
 
 #ifdef __cplusplus
@@ -253,8 +254,8 @@ int hvtlb_vcpu_flush_post(struct hvtlb_vcpu_sync *const *targets, size_t n,
 /* ------------------------------------------------------------------ */
 /* KVM paravirtual preempted byte (kvm_steal_time.preempted)           */
 /* ------------------------------------------------------------------ */
-#define HVTLB_KVM_VCPU_PREEMPTED (1u << 0)
-#define HVTLB_KVM_VCPU_FLUSH_TLB (1u << 1)
+/* HVTLB_KVM_VCPU_PREEMPTED and HVTLB_KVM_VCPU_FLUSH_TLB come from core.h,
+ * where the guest side of the protocol uses them. */
 
 /**
  * The byte guest and host share. Caller memory (hvtlb_kvm_steal_init);
