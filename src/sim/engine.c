@@ -25,10 +25,6 @@
 #include <sys/mman.h>
 
 #include <hvtlb/core.h>
-/* core.h and flushq.h both define the KVM byte bits (same values, other
- * spelling): drop core.h's so flushq.h's do not warn. */
-#undef HVTLB_KVM_VCPU_PREEMPTED
-#undef HVTLB_KVM_VCPU_FLUSH_TLB
 #include <hvtlb/flushq.h>
 #include <hvtlb/hypercall.h>
 #include <hvtlb/sim.h>

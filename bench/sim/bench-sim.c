@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Simulator benchmarks (host time, wall clock: this is a benchmark, not
+ * library code).
+ *
+ *   bench-sim flushes      simulated target flushes per host second
+ *   bench-sim threads      the same 64-vCPU-per-VM scenario, threads 1 vs 2
+ *   bench-sim seed000 [N]  seed 000 (32 threads x N mmap/munmap on 16
+ *                          vCPUs; N = 100000 by default), ipi and hyperv
+ *
+ * Each prints one line per measurement: name, host seconds, figures.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <hvtlb/sim.h>
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static void apply(struct hvtlb_sim_config *c, const char *const *kv)
+{
+	for (; *kv; kv++) {
+		char key[128];
+		const char *eq = strchr(*kv, '=');
+		size_t n = (size_t)(eq - *kv);
+
+		if (!eq || n >= sizeof(key))
+			exit(2);
+		memcpy(key, *kv, n);
+		key[n] = 0;
+		if (hvtlb_sim_config_set(c, key, eq + 1)) {
+			fprintf(stderr, "bad setting %s\n", *kv);
+			exit(2);
+		}
+	}
+}
+
+static struct hvtlb_sim_results *timed(const struct hvtlb_sim_config *c,
+				       double *secs)
+{
+	struct hvtlb_sim_results *r = NULL;
+	double t0 = now_s();
+	int rc = hvtlb_sim_run(c, &r);
+
+	*secs = now_s() - t0;
+	if (rc) {
+		fprintf(stderr, "run failed: %d\n", rc);
+		exit(1);
+	}
+	return r;
+}
+
+static int bench_flushes(void)
+{
+	static const char *const strategies[] = { "ipi", "hyperv" };
+
+	for (int i = 0; i < 2; i++) {
+		struct hvtlb_sim_config c;
+		char s[64];
+		const char *kv[] = { s,
+				     "workload.kind=madvise",
+				     "workload.shared=1",
+				     "workload.pages=4",
+				     "workload.threads=64",
+				     "vm.vcpus=64",
+				     "machine.pcpus=64",
+				     "workload.iterations=2000",
+				     NULL };
+		double secs;
+
+		snprintf(s, sizeof(s), "strategy=%s", strategies[i]);
+		hvtlb_sim_config_init(&c);
+		apply(&c, kv);
+		struct hvtlb_sim_results *r = timed(&c, &secs);
+
+		printf("flushes %-7s host %.3f s  target flushes %llu  "
+		       "%.2f M target flushes/s  events %llu (%.2f M/s)\n",
+		       strategies[i], secs,
+		       (unsigned long long)r->target_flushes,
+		       (double)r->target_flushes / secs / 1e6,
+		       (unsigned long long)r->events,
+		       (double)r->events / secs / 1e6);
+		hvtlb_sim_results_destroy(r);
+	}
+	return 0;
+}
+
+static int bench_threads(void)
+{
+	/* Two VMs of 64 vCPUs, each on its own 32 pCPUs. */
+	const char *kv[] = { "strategy=ipi",
+			     "machine.vms=2",
+			     "machine.pcpus=64",
+			     "vm.vcpus=64",
+			     "workload.kind=mix",
+			     "workload.pages=16",
+			     "workload.threads=96",
+			     "workload.iterations=400",
+			     "workload.sleep_ns_max=20000",
+			     NULL };
+	double t[3] = { 0 };
+
+	for (uint32_t th = 1; th <= 2; th++) {
+		struct hvtlb_sim_config c;
+
+		hvtlb_sim_config_init(&c);
+		apply(&c, kv);
+		c.threads = th;
+		struct hvtlb_sim_results *r = timed(&c, &t[th]);
+
+		printf("threads %u host %.3f s  real %.6f s  events %llu\n", th,
+		       t[th], r->real_s, (unsigned long long)r->events);
+		hvtlb_sim_results_destroy(r);
+	}
+	printf("threads speedup 2 vs 1: %.2fx\n", t[1] / t[2]);
+	return 0;
+}
+
+static int bench_seed000(const char *iters)
+{
+	static const char *const strategies[] = { "ipi", "hyperv" };
+	double total = 0;
+
+	for (int i = 0; i < 2; i++) {
+		struct hvtlb_sim_config c;
+		char s[64], it[64];
+		const char *kv[] = { s,
+				     it,
+				     "machine.pcpus=16",
+				     "vm.vcpus=16",
+				     "workload.kind=trasher",
+				     "workload.threads=32",
+				     "workload.pages=1",
+				     "workload.touch=first",
+				     "strategy.lazy_skip=0",
+				     NULL };
+		double secs;
+
+		snprintf(s, sizeof(s), "strategy=%s", strategies[i]);
+		snprintf(it, sizeof(it), "workload.iterations=%s", iters);
+		hvtlb_sim_config_init(&c);
+		apply(&c, kv);
+		struct hvtlb_sim_results *r = timed(&c, &secs);
+
+		total += secs;
+		printf("seed000 %-7s host %.3f s  real %.3f s  sys %.3f s  "
+		       "shootdowns %llu  target flushes %llu\n",
+		       strategies[i], secs, r->real_s, r->sys_s,
+		       (unsigned long long)r->shootdowns,
+		       (unsigned long long)r->target_flushes);
+		hvtlb_sim_results_destroy(r);
+	}
+	printf("seed000 both strategies: %.3f s host\n", total);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2)
+		goto usage;
+	if (!strcmp(argv[1], "flushes"))
+		return bench_flushes();
+	if (!strcmp(argv[1], "threads"))
+		return bench_threads();
+	if (!strcmp(argv[1], "seed000"))
+		return bench_seed000(argc > 2 ? argv[2] : "100000");
+usage:
+	fprintf(stderr, "usage: bench-sim flushes|threads|seed000 [N]\n");
+	return 2;
+}
