@@ -98,6 +98,7 @@ static int bench_threads(void)
 	/* Two VMs of 64 vCPUs, each on its own 32 pCPUs. */
 	const char *kv[] = { "strategy=ipi",
 			     "machine.vms=2",
+			     "machine.partition=1",
 			     "machine.pcpus=64",
 			     "vm.vcpus=64",
 			     "workload.kind=mix",

@@ -30,6 +30,12 @@
  * | strategy.<knob>         | a knob of hvtlb_strategy_config_set()      |
  * | machine.pcpus           | host CPUs, 1..4096; 16                     |
  * | machine.vms             | identical VMs sharing the pCPUs, 1..64; 1  |
+ * | machine.partition       | bool: VM k runs alone on pCPUs             |
+ * |                         | [k*p/vms, (k+1)*p/vms) (pcpus a multiple   |
+ * |                         | of vms). VMs are then independent and run  |
+ * |                         | in parallel on `threads` host threads;     |
+ * |                         | false (all VMs share every pCPU, one host  |
+ * |                         | thread)                                    |
  * | vm.vcpus                | vCPUs per VM, 1..4096; 16                  |
  * | hypervisor.profile      | decoder profile strict, kvm, xen, openvmm; |
  * |                         | strict                                     |
@@ -170,6 +176,7 @@ struct hvtlb_sim_config {
 
 	uint32_t pcpus;
 	uint32_t vms;
+	bool partition;
 	uint32_t vcpus;
 
 	enum hvtlb_profile decoder;

@@ -49,6 +49,7 @@ enum key_id {
 	K_STRATEGY,
 	K_PCPUS,
 	K_VMS,
+	K_PARTITION,
 	K_VCPUS,
 	K_PROFILE,
 	K_IPIV,
@@ -91,6 +92,7 @@ static const char *const key_names[K_COUNT] = {
 	[K_STRATEGY] = "strategy",
 	[K_PCPUS] = "machine.pcpus",
 	[K_VMS] = "machine.vms",
+	[K_PARTITION] = "machine.partition",
 	[K_VCPUS] = "vm.vcpus",
 	[K_PROFILE] = "hypervisor.profile",
 	[K_IPIV] = "hypervisor.ipiv",
@@ -298,6 +300,8 @@ static int set_key(struct hvtlb_sim_config *c, enum key_id k, const char *v)
 		return parse_u32_range(v, 1, HVTLB_SIM_MAX_VCPUS, &c->pcpus);
 	case K_VMS:
 		return parse_u32_range(v, 1, 64, &c->vms);
+	case K_PARTITION:
+		return parse_bool(v, &c->partition);
 	case K_VCPUS:
 		return parse_u32_range(v, 1, HVTLB_SIM_MAX_VCPUS, &c->vcpus);
 	case K_PROFILE: {
@@ -485,6 +489,8 @@ int hvtlb_sim_config_validate(const struct hvtlb_sim_config *c,
 		bad = key_names[K_PCPUS];
 	else if (c->vms < 1 || c->vms > 64)
 		bad = key_names[K_VMS];
+	else if (c->partition && c->pcpus % c->vms)
+		bad = key_names[K_PARTITION];
 	else if (c->vcpus < 1 || c->vcpus > HVTLB_SIM_MAX_VCPUS)
 		bad = key_names[K_VCPUS];
 	else if (c->decoder >= HVTLB_PROFILE_COUNT_)

@@ -18,6 +18,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -211,6 +212,7 @@ struct sim {
 	uint64_t hist[HIST_BUCKETS];
 	simtime lat_max;
 	struct hvtlb_sim_results *r;
+	uint32_t stream_base; /* first task's random stream - 1 */
 };
 
 /* ------------------------------------------------------------ helpers */
@@ -335,25 +337,29 @@ static simtime hist_value(unsigned b)
 	return ((simtime)(HIST_SUB + sub) << (msb - 5)) >> 0;
 }
 
-static double hist_pct(struct sim *s, uint64_t total, double pct)
+static double hist_pct(const uint64_t *hist, simtime lat_max, double mhz,
+		       double pct)
 {
-	uint64_t want = (uint64_t)ceil(pct * (double)total), acc = 0;
+	uint64_t total = 0, want, acc = 0;
 
+	for (unsigned b = 0; b < HIST_BUCKETS; b++)
+		total += hist[b];
 	if (!total)
 		return 0;
+	want = (uint64_t)ceil(pct * (double)total);
 	if (want < 1)
 		want = 1;
 	for (unsigned b = 0; b < HIST_BUCKETS; b++) {
-		acc += s->hist[b];
+		acc += hist[b];
 		if (acc >= want) {
 			simtime v = hist_value(b);
 
-			if (v > s->lat_max)
-				v = s->lat_max;
-			return cyc_to_s(s, v) * 1e6;
+			if (v > lat_max)
+				v = lat_max;
+			return (double)v / mhz;
 		}
 	}
-	return cyc_to_s(s, s->lat_max) * 1e6;
+	return (double)lat_max / mhz;
 }
 
 /* ------------------------------------------------------- accounting */
@@ -2196,7 +2202,7 @@ static int setup(struct sim *s)
 		t->mm = vm * c->wl_processes + k % c->wl_processes;
 		t->vcpu = vm * c->vcpus + k % c->vcpus;
 		t->st = T_BLOCKED;
-		sim_rng_init(&t->rng, c->seed, 1 + i);
+		sim_rng_init(&t->rng, c->seed, 1 + s->stream_base + i);
 		t->covered = calloc(c->wl_pages, sizeof(*t->covered));
 		if (!t->covered)
 			return -ENOMEM;
@@ -2252,50 +2258,42 @@ static void teardown(struct sim *s)
 	free(s->heap);
 }
 
-static void finish_results(struct sim *s)
-{
-	struct hvtlb_sim_results *r = s->r;
-	simtime real = 0;
-	uint64_t total = 0;
-	size_t vb = sizeof(struct vcpu) + tlb_bytes(s->c) +
-		    sizeof(struct hvtlb_encoded) + 64;
+/* What one part (the whole machine, or one VM on its own pCPUs) gives. */
+struct part {
+	const struct hvtlb_sim_config *c;
+	uint32_t stream_base;
+	int rc;
+	struct hvtlb_sim_results *r;
+	uint64_t hist[HIST_BUCKETS];
+	simtime lat_max;
+	simtime real, user, sys;
+};
 
+static void finish_part(struct sim *s, struct part *pt)
+{
 	for (uint32_t i = 0; i < s->ntasks; i++) {
 		struct task *t = &s->t[i];
 
-		if (t->done_at > real)
-			real = t->done_at;
-		r->user_s += cyc_to_s(s, t->user);
-		r->sys_s += cyc_to_s(s, t->sys);
+		if (t->done_at > pt->real)
+			pt->real = t->done_at;
+		pt->user += t->user;
+		pt->sys += t->sys;
 	}
-	r->real_s = cyc_to_s(s, real);
-	for (unsigned b = 0; b < HIST_BUCKETS; b++)
-		total += s->hist[b];
-	r->latency_us_p50 = hist_pct(s, total, 0.50);
-	r->latency_us_p99 = hist_pct(s, total, 0.99);
-	r->latency_us_max = cyc_to_s(s, s->lat_max) * 1e6;
-	if (s->c->strategy.kind == HVTLB_STRATEGY_LAZY)
-		vb += ((size_t)s->cost[SIM_COST_lazy_slots] + 1) *
-		      sizeof(struct lazy_rec);
-	r->mem_per_vcpu_bytes = vb;
+	memcpy(pt->hist, s->hist, sizeof(pt->hist));
+	pt->lat_max = s->lat_max;
 }
 
-int hvtlb_sim_run(const struct hvtlb_sim_config *c,
-		  struct hvtlb_sim_results **out)
+static int run_part(struct part *pt)
 {
+	const struct hvtlb_sim_config *c = pt->c;
 	struct sim *s;
 	int rc;
 
-	if (!c || !out)
-		return -EINVAL;
-	*out = NULL;
-	rc = hvtlb_sim_config_validate(c, NULL);
-	if (rc)
-		return rc;
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		return -ENOMEM;
 	s->c = c;
+	s->stream_base = pt->stream_base;
 	for (size_t i = 0; i < SIM_COST_COUNT; i++)
 		s->cost[i] = c->cost[i];
 	s->r = calloc(1, sizeof(*s->r));
@@ -2338,20 +2336,6 @@ int hvtlb_sim_run(const struct hvtlb_sim_config *c,
 		slog(s, HVTLB_SIM_LOG_ERROR, "simulation failed");
 		goto out;
 	}
-	if (getenv("HVTLB_SIM_DEBUG") && s->tasks_left) {
-		for (uint32_t i = 0; i < s->ntasks; i++)
-			fprintf(stderr, "task %u st %d vcpu %u\n", i,
-				s->t[i].st, s->t[i].vcpu);
-		for (uint32_t i = 0; i < s->nvcpus; i++)
-			fprintf(stderr,
-				"vcpu %u hs %d act %d cur %u rq %u ack %u\n", i,
-				s->v[i].hs, s->v[i].act, s->v[i].cur,
-				s->v[i].rq_n, s->v[i].ack_wait);
-		for (uint32_t i = 0; i < s->nmms; i++)
-			fprintf(stderr, "mm %u writer %u readers %u wq %u\n", i,
-				s->mm[i].writer, s->mm[i].readers,
-				s->mm[i].wq_n);
-	}
 	if (s->timed_out || s->tasks_left) {
 		rc = -ETIME;
 		slog(s, HVTLB_SIM_LOG_ERROR,
@@ -2359,16 +2343,163 @@ int hvtlb_sim_run(const struct hvtlb_sim_config *c,
 		     cyc_to_s(s, s->now), s->tasks_left);
 		goto out;
 	}
-	s->r->seed = c->seed;
-	s->r->threads = c->threads;
-	s->r->strategy = c->strategy.kind;
-	s->r->fault = c->fault;
-	finish_results(s);
-	*out = s->r;
+	finish_part(s, pt);
+	pt->r = s->r;
 	s->r = NULL;
 out:
 	teardown(s);
 	hvtlb_sim_results_destroy(s->r);
 	free(s);
+	return rc;
+}
+
+struct pool {
+	struct part *parts;
+	uint32_t n;
+	uint32_t next; /* atomic */
+};
+
+static void *pool_worker(void *arg)
+{
+	struct pool *p = arg;
+	uint32_t i;
+
+	while ((i = __atomic_fetch_add(&p->next, 1, __ATOMIC_RELAXED)) < p->n)
+		p->parts[i].rc = run_part(&p->parts[i]);
+	return NULL;
+}
+
+/* Runs the parts on up to @p threads host threads. Which thread runs
+ * which part does not matter: parts share nothing. */
+static void run_parts(struct part *parts, uint32_t n, uint32_t threads)
+{
+	struct pool p = { parts, n, 0 };
+	pthread_t tid[HVTLB_SIM_MAX_THREADS];
+	uint32_t started = 0;
+
+	if (threads > n)
+		threads = n;
+	for (uint32_t i = 1; i < threads; i++) {
+		if (pthread_create(&tid[started], NULL, pool_worker, &p))
+			break;
+		started++;
+	}
+	pool_worker(&p);
+	for (uint32_t i = 0; i < started; i++)
+		pthread_join(tid[i], NULL);
+}
+
+/* Sums the parts in part order into one result. */
+static struct hvtlb_sim_results *merge(const struct hvtlb_sim_config *c,
+				       struct part *parts, uint32_t n)
+{
+	struct hvtlb_sim_results *r = parts[0].r;
+	double mhz = c->cost[SIM_COST_cpu_mhz];
+	simtime real = 0, user = 0, sys = 0, lat_max = 0;
+	uint64_t *hist = calloc(HIST_BUCKETS, sizeof(*hist));
+
+	if (!hist)
+		return NULL;
+	for (uint32_t k = 0; k < n; k++) {
+		const struct part *pt = &parts[k];
+		const struct hvtlb_sim_results *q = pt->r;
+
+		for (unsigned b = 0; b < HIST_BUCKETS; b++)
+			hist[b] += pt->hist[b];
+		if (pt->lat_max > lat_max)
+			lat_max = pt->lat_max;
+		if (pt->real > real)
+			real = pt->real;
+		user += pt->user;
+		sys += pt->sys;
+		for (uint32_t i = 0; i < q->nrecorded && k; i++) {
+			if (r->nrecorded < c->max_violations) {
+				r->violation[r->nrecorded] = q->violation[i];
+				r->violation[r->nrecorded++].vm = k;
+			}
+		}
+		if (!k)
+			continue;
+		for (int i = 0; i < HVTLB_SIM_EXIT_COUNT_; i++)
+			r->vm_exits[i] += q->vm_exits[i];
+		for (int i = 0; i < HVTLB_SIM_FLUSH_COUNT_; i++)
+			r->flushes[i] += q->flushes[i];
+		r->vm_exits_total += q->vm_exits_total;
+		r->ipis_sent += q->ipis_sent;
+		r->ipis_delivered += q->ipis_delivered;
+		r->hypercalls += q->hypercalls;
+		r->shootdowns += q->shootdowns;
+		r->pages_invalidated += q->pages_invalidated;
+		r->deferred_marked += q->deferred_marked;
+		r->tlb_l1_hits += q->tlb_l1_hits;
+		r->tlb_l2_hits += q->tlb_l2_hits;
+		r->tlb_misses += q->tlb_misses;
+		r->page_faults += q->page_faults;
+		r->violations += q->violations;
+		r->events += q->events;
+		r->target_flushes += q->target_flushes;
+	}
+	r->real_s = (double)real / (mhz * 1e6);
+	r->user_s = (double)user / (mhz * 1e6);
+	r->sys_s = (double)sys / (mhz * 1e6);
+	r->latency_us_p50 = hist_pct(hist, lat_max, mhz, 0.50);
+	r->latency_us_p99 = hist_pct(hist, lat_max, mhz, 0.99);
+	r->latency_us_max = (double)lat_max / mhz;
+	free(hist);
+	size_t vb = sizeof(struct vcpu) + tlb_bytes(c) +
+		    sizeof(struct hvtlb_encoded) + 64;
+
+	if (c->strategy.kind == HVTLB_STRATEGY_LAZY)
+		vb += ((size_t)c->cost[SIM_COST_lazy_slots] + 1) *
+		      sizeof(struct lazy_rec);
+	r->mem_per_vcpu_bytes = vb;
+	r->seed = c->seed;
+	r->threads = c->threads;
+	r->strategy = c->strategy.kind;
+	r->fault = c->fault;
+	return r;
+}
+
+int hvtlb_sim_run(const struct hvtlb_sim_config *c,
+		  struct hvtlb_sim_results **out)
+{
+	struct hvtlb_sim_config sub;
+	struct part *parts;
+	uint32_t n = 1;
+	int rc;
+
+	if (!c || !out)
+		return -EINVAL;
+	*out = NULL;
+	rc = hvtlb_sim_config_validate(c, NULL);
+	if (rc)
+		return rc;
+	sub = *c;
+	if (c->partition && c->vms > 1) {
+		/* Each VM alone on its share of the pCPUs: independent. */
+		n = c->vms;
+		sub.vms = 1;
+		sub.pcpus = c->pcpus / c->vms;
+	}
+	parts = calloc(n, sizeof(*parts));
+	if (!parts)
+		return -ENOMEM;
+	for (uint32_t k = 0; k < n; k++) {
+		parts[k].c = &sub;
+		parts[k].stream_base = k * c->wl_threads;
+	}
+	run_parts(parts, n, c->threads);
+	for (uint32_t k = 0; k < n && !rc; k++)
+		rc = parts[k].rc;
+	if (!rc) {
+		*out = merge(c, parts, n);
+		if (*out)
+			parts[0].r = NULL;
+		else
+			rc = -ENOMEM;
+	}
+	for (uint32_t k = 0; k < n; k++)
+		hvtlb_sim_results_destroy(parts[k].r);
+	free(parts);
 	return rc;
 }
