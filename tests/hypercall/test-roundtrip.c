@@ -344,6 +344,8 @@ static int check_one(size_t niv)
 				      HVTLB_FLUSH_USE_EXTENDED_RANGE_FORMAT) ==
 		      s.entries);
 
+	/* Poisoned: every byte of [0, len) must be written. */
+	memset(&enc, 0xa5, sizeof(enc));
 	rc = hvtlb_encode(d, &enc);
 	if (s.needs_ex) {
 		CHECK(rc == -HVTLB_ERANGE || (nospace && rc == -HVTLB_ENOSPC));
