@@ -41,8 +41,9 @@
  * | input GPA not 8-byte aligned    | 4      | allowed      | allowed    | 4            |
  * | input shorter than read (span)  | 3      | 3            | 3 (*: Xen answers 5) | 3  |
  * | IPI vector outside 0x10..0xff   | 5 (*)  | 3 (*; not checked when the sparse set is empty) | 5 (*) | 5 (*) |
- * | IPI padding bytes 5..7 != 0     | 5 (*)  | ignored (*)  | 5, and target VTL != 0 (*) | 5 (*) |
- * | IPI empty set                   | 5 (*)  | success, no-op | success, no-op | 5 (*)   |
+ * | IPI padding bytes 5..7 != 0     | 5 (*)  | ignored (*)  | 5, and target VTL != 0 (*) | 5 (*: byte 5 is its flags) |
+ * | IPI target VTL                  | not checked (no VTLs modelled) | not checked | must be 0 | not checked (*: OpenVMM refuses a VTL other than 0 when one is named) |
+ * | IPI empty set                   | 5 (*)  | success, no-op | success, no-op | success, no-op (*) |
  * | entry reserved bits 20:13       | ignored (*, masked off) | - | - | ignored |
  * | any List (Space always)         | -      | -            | flush all (Xen always flushes everything) | - |
  * | rep fields on an IPI            | 3      | 3            | ignored; reps completed = rep count (*: real Xen leaves 0, the header contract wins) | 3 |
@@ -219,7 +220,8 @@ static uint64_t decode_tlfs(const struct ctx *c, bool ovmm,
 		if (c->data[5] | c->data[6] | c->data[7])
 			return st(HVTLB_STATUS_INVALID_PARAMETER);
 	}
-	if (!all && set_empty(out))
+	/* OpenVMM refuses an empty flush set but sends an IPI to nobody. */
+	if (!all && set_empty(out) && !(ovmm && c->ipi))
 		return st(HVTLB_STATUS_INVALID_PARAMETER);
 
 	out->all_vps = all;
