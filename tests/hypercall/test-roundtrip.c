@@ -349,9 +349,14 @@ static int check_one(size_t niv)
 	rc = hvtlb_encode(d, &enc);
 	if (s.needs_ex) {
 		CHECK(rc == -HVTLB_ERANGE || (nospace && rc == -HVTLB_ENOSPC));
-		uint16_t sg = hvtlb_encode_suggest(d);
-		CHECK(sg == ex_call ||
-		      (list && sg == HVTLB_CALL_FLUSH_SPACE_EX));
+		/* The Ex form, in memory; SpaceEx if a ListEx cannot hold
+		 * the entries. */
+		unsigned exb = banks_for(&s.vps, d->vpset_style);
+		bool ex_fits = !list || HVTLB_FLUSH_EX_HDR_BYTES +
+							8 * (exb + s.entries) <=
+						HVTLB_PAGE_BYTES;
+		CHECK(hvtlb_encode_suggest(d) ==
+		      (ex_fits ? ex_call : HVTLB_CALL_FLUSH_SPACE_EX));
 		return 1;
 	}
 	if (nospace) {
