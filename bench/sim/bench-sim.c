@@ -104,7 +104,7 @@ static int bench_threads(void)
 			     "workload.kind=mix",
 			     "workload.pages=16",
 			     "workload.threads=96",
-			     "workload.iterations=400",
+			     "workload.iterations=1200",
 			     "workload.sleep_ns_max=20000",
 			     NULL };
 	double t[3] = { 0 };

@@ -65,6 +65,9 @@
 	X(halt_wake, 20000, "cycles",                                          \
 	  "host latency from waking a halted vCPU to its entry; no primary "   \
 	  "figure, range 5000-50000")                                          \
+	X(halt_poll_us, 0, "us",                                               \
+	  "KVM halt polling window (halt_poll_ns, default 200 us since "       \
+	  "Linux 4.x; 0 = off): a vCPU woken within it re-enters at once")     \
 	X(vcpu_switch, 5000, "cycles",                                         \
 	  "host switch from one vCPU thread to another on a pCPU (exit, "      \
 	  "schedule, entry); range 3000-10000")                                \

@@ -155,6 +155,7 @@ struct vcpu {
 	uint32_t ack_wait;
 	uint32_t ack_seq;
 	uint32_t spin_hold; /* lock spinning: 1 until released or timed out */
+	simtime halted_at;
 	uint64_t spin_token;
 	bool no_wait_pending;
 };
@@ -203,7 +204,7 @@ struct sim {
 	struct coro main_ctx;
 	struct task *running;
 	uint32_t tasks_left;
-	simtime host_slice, guest_slice, tick, lock_spin;
+	simtime host_slice, guest_slice, tick, lock_spin, halt_poll;
 	simtime limit;
 	bool timed_out;
 	bool failed;
@@ -679,6 +680,7 @@ static void vcpu_deschedule(struct sim *s, struct vcpu *v, bool ready)
 		pcpu_push(p, v->gid, false);
 	} else {
 		v->hs = H_HALTED;
+		v->halted_at = s->now;
 	}
 	pcpu_schedule(s, p);
 }
@@ -729,12 +731,28 @@ static void arm_tick(struct sim *s, struct vcpu *v)
 	ev_push(s, s->now + s->tick, EV_TICK, v->gid, 0);
 }
 
-static void vcpu_wake(struct sim *s, struct vcpu *v, simtime at)
+/* Host latency to run a halted vCPU again: KVM's halt polling keeps a
+ * vCPU that halted less than halt_poll_us ago spinning on its pCPU (when
+ * nothing else ran there since), so it re-enters at once; otherwise the
+ * host wakes and schedules its thread (halt_wake). */
+static simtime wake_latency(struct sim *s, const struct vcpu *v)
+{
+	const struct pcpu *p = &s->p[v->pcpu];
+
+	if (s->halt_poll && p->cur == NONE_ID && p->last == v->gid &&
+	    s->now - v->halted_at <= s->halt_poll)
+		return cyc(s, SIM_COST_vmexit);
+	return cyc(s, SIM_COST_halt_wake);
+}
+
+/* Wakes a halted vCPU @p delay cycles from now (plus the host's wake
+ * latency). */
+static void vcpu_wake(struct sim *s, struct vcpu *v, simtime delay)
 {
 	if (v->hs != H_HALTED)
 		return;
 	v->hs = H_WAKING;
-	ev_push(s, at, EV_WAKE, v->gid, 0);
+	ev_push(s, s->now + delay + wake_latency(s, v), EV_WAKE, v->gid, 0);
 }
 
 static void task_enqueue(struct sim *s, struct vcpu *v, struct task *t)
@@ -927,7 +945,7 @@ static void task_wake(struct sim *s, struct task *t, struct task *waker)
 	if (v->cur != NONE_ID || v->hs == H_WAKING)
 		return;
 	if (v->hs == H_HALTED) {
-		simtime at = s->now + cyc(s, SIM_COST_halt_wake);
+		simtime at = 0;
 
 		if (waker && waker->vcpu != t->vcpu) {
 			/* A reschedule IPI from the waker's vCPU. */
@@ -1980,7 +1998,7 @@ static void on_event(struct sim *s, const struct event *e)
 		if (v->hs == H_RUNNING)
 			vcpu_take_ipis(s, v);
 		else if (v->hs == H_HALTED)
-			vcpu_wake(s, v, s->now + cyc(s, SIM_COST_halt_wake));
+			vcpu_wake(s, v, 0);
 		return;
 	}
 	case EV_KICK: {
@@ -2105,6 +2123,7 @@ static int setup(struct sim *s)
 	s->guest_slice = us_to_cyc(s, s->cost[SIM_COST_guest_slice_us]);
 	s->tick = us_to_cyc(s, s->cost[SIM_COST_tick_us]);
 	s->lock_spin = us_to_cyc(s, c->lock_spin_us);
+	s->halt_poll = us_to_cyc(s, s->cost[SIM_COST_halt_poll_us]);
 	if (!s->host_slice)
 		s->host_slice = 1;
 	if (!s->tick)
@@ -2317,9 +2336,12 @@ static int run_part(struct part *pt)
 
 		task_enqueue(s, &s->v[t->vcpu], t);
 	}
-	for (uint32_t i = 0; i < s->nvcpus; i++)
-		if (s->v[i].rq_n)
-			vcpu_wake(s, &s->v[i], 0);
+	for (uint32_t i = 0; i < s->nvcpus; i++) {
+		if (s->v[i].rq_n) {
+			s->v[i].hs = H_WAKING;
+			ev_push(s, 0, EV_WAKE, i, 0);
+		}
+	}
 	while (s->nheap && s->tasks_left && !s->failed) {
 		struct event e = ev_pop(s);
 
