@@ -58,6 +58,12 @@
  * |                         | as guest user/sys; false                   |
  * | guest.migrate           | bool, a woken thread moves to an idle vCPU |
  * |                         | (select_idle_sibling); true                |
+ * | guest.tlb_gen           | bool: the guest tracks the mm's flush      |
+ * |                         | generation per CPU and a lazy CPU switching|
+ * |                         | back to the mm flushes if it missed one    |
+ * |                         | (Linux >= 4.14); false: it switches back   |
+ * |                         | without a flush (Linux 4.12; only safe     |
+ * |                         | without strategy.lazy_skip); true          |
  * | guest.lock_spin_us      | a waiter for the mmap lock spins (sys) up  |
  * |                         | to this long while the holder's vCPU runs, |
  * |                         | then sleeps; 0                             |
@@ -194,6 +200,7 @@ struct hvtlb_sim_config {
 	bool lazy_leave;
 	bool steal_accounting;
 	bool migrate;
+	bool tlb_gen;
 	double lock_spin_us;
 
 	enum hvtlb_sim_workload workload;

@@ -67,6 +67,7 @@ enum key_id {
 	K_STEAL,
 	K_MIGRATE,
 	K_LOCK_SPIN,
+	K_TLB_GEN,
 	K_WL_KIND,
 	K_WL_THREADS,
 	K_WL_PROCESSES,
@@ -110,6 +111,7 @@ static const char *const key_names[K_COUNT] = {
 	[K_STEAL] = "guest.steal_accounting",
 	[K_MIGRATE] = "guest.migrate",
 	[K_LOCK_SPIN] = "guest.lock_spin_us",
+	[K_TLB_GEN] = "guest.tlb_gen",
 	[K_WL_KIND] = "workload.kind",
 	[K_WL_THREADS] = "workload.threads",
 	[K_WL_PROCESSES] = "workload.processes",
@@ -169,6 +171,7 @@ void hvtlb_sim_config_init(struct hvtlb_sim_config *c)
 	c->lazy_leave = true;
 	c->steal_accounting = false;
 	c->migrate = true;
+	c->tlb_gen = true;
 	c->workload = HVTLB_SIM_WORKLOAD_TRASHER;
 	c->wl_threads = 32;
 	c->wl_processes = 1;
@@ -342,6 +345,8 @@ static int set_key(struct hvtlb_sim_config *c, enum key_id k, const char *v)
 		return parse_bool(v, &c->steal_accounting);
 	case K_MIGRATE:
 		return parse_bool(v, &c->migrate);
+	case K_TLB_GEN:
+		return parse_bool(v, &c->tlb_gen);
 	case K_LOCK_SPIN: {
 		double d;
 

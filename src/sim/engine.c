@@ -799,7 +799,7 @@ static simtime switch_mm(struct sim *s, struct vcpu *v, struct task *t)
 		}
 		v->loaded_mm = t->mm;
 		v->mm_gen = m->tlb_gen;
-	} else if (v->lazy && v->mm_gen < m->tlb_gen) {
+	} else if (v->lazy && s->c->tlb_gen && v->mm_gen < m->tlb_gen) {
 		/* Back from lazy mode with flushes missed: catch up. */
 		vcpu_flush_all(s, v, HVTLB_SIM_FLUSH_SWITCH_MM);
 		h += flush_cost(s, true, 0);
