@@ -980,6 +980,16 @@ static void wq_push(struct mm *m, uint32_t tid)
 	m->wq_n++;
 }
 
+/* A woken writer that lost the race keeps its place at the front. */
+static void wq_push_head(struct mm *m, uint32_t tid)
+{
+	if (m->wq_n == m->wq_cap)
+		return;
+	m->wq_head = (m->wq_head + m->wq_cap - 1) % m->wq_cap;
+	m->waiters[m->wq_head] = tid;
+	m->wq_n++;
+}
+
 static void spin_release(struct sim *s, struct vcpu *v)
 {
 	if (!v->spin_hold)
@@ -1026,6 +1036,7 @@ static void lock_write(struct task *t)
 	struct sim *s = t->s;
 	struct mm *m = &s->mm[t->mm];
 	simtime budget = s->lock_spin;
+	bool woken = false;
 
 	while (m->writer != NONE_ID || m->readers) {
 		lock_spin(t, &budget);
@@ -1033,12 +1044,12 @@ static void lock_write(struct task *t)
 			break;
 		budget = 0;
 		m->wwait++;
-		wq_push(m, t->id | WQ_WRITER);
+		if (woken)
+			wq_push_head(m, t->id | WQ_WRITER);
+		else
+			wq_push(m, t->id | WQ_WRITER);
 		t_block(t);
-		if (t->granted) {
-			t->granted = false;
-			return;
-		}
+		woken = true;
 	}
 	m->writer = t->id;
 }
@@ -1065,8 +1076,9 @@ static void lock_read(struct task *t)
 	m->readers++;
 }
 
-/* Hands the lock to the first waiter, or to the readers queued at the
- * front (rwsem's wake-up: one writer, or a batch of readers). */
+/* rwsem's wake-up: the first waiter if it is a writer (it must then
+ * compete: a running thread or a spinner may take the lock first), or the
+ * readers queued at the front, which are granted the lock at once. */
 static void lock_wake_waiters(struct task *t)
 {
 	struct sim *s = t->s;
@@ -1081,12 +1093,11 @@ static void lock_wake_waiters(struct task *t)
 		m->wq_head = (m->wq_head + 1) % m->wq_cap;
 		m->wq_n--;
 		if (w & WQ_WRITER) {
-			m->writer = w & ~WQ_WRITER;
 			m->wwait--;
 		} else {
 			m->readers++;
+			s->t[w].granted = true;
 		}
-		s->t[w & ~WQ_WRITER].granted = true;
 		t->debt += cyc(s, SIM_COST_lock_handoff);
 		task_wake(s, &s->t[w & ~WQ_WRITER], t);
 		if (w & WQ_WRITER)
