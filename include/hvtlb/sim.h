@@ -22,7 +22,10 @@
  * | key                     | meaning                                   |
  * |-------------------------|-------------------------------------------|
  * | seed                    | u64; 1. Every random choice derives from it|
- * | threads                 | host threads of the engine, 1..64; 1       |
+ * | threads                 | host threads of the engine, 1..64; 1.      |
+ * |                         | Used to run partitioned VMs in parallel    |
+ * |                         | (machine.partition); one VM runs on one    |
+ * |                         | thread. Never changes the results.         |
  * | fault                   | none, no-wait, lose-deferred,             |
  * |                         | skip-lazy-freed, drop-target; none         |
  * | strategy                | ipi, hyperv, kvm-pv, vmm-assist,          |
