@@ -1006,7 +1006,8 @@ static void spin_release(struct sim *s, struct vcpu *v)
 /*
  * Optimistic spinning (rwsem, Windows pushlocks): while the holder's
  * vCPU runs, a waiter spins in sys for up to guest.lock_spin_us before it
- * sleeps; a release ends every spin at once. Returns when the spin ended.
+ * sleeps, at every attempt (a woken waiter that loses the race spins
+ * again); a release ends every spin at once. Returns when the spin ended.
  */
 static void lock_spin(struct task *t, simtime *budget)
 {
@@ -1015,8 +1016,10 @@ static void lock_spin(struct task *t, simtime *budget)
 	struct vcpu *v = &s->v[t->vcpu];
 	simtime t0 = s->now;
 
-	if (!*budget || m->writer == NONE_ID ||
-	    s->v[s->t[m->writer].vcpu].hs != H_RUNNING)
+	/* A writer that is not running will not release soon: sleep. Reader
+	 * owners are not tracked; their lock is spun on. */
+	if (!*budget || (m->writer != NONE_ID &&
+			 s->v[s->t[m->writer].vcpu].hs != H_RUNNING))
 		return;
 	v->spin_hold = 1;
 	m->spinners[m->nspin++] = v->gid;
@@ -1042,7 +1045,7 @@ static void lock_write(struct task *t)
 		lock_spin(t, &budget);
 		if (m->writer == NONE_ID && !m->readers)
 			break;
-		budget = 0;
+		budget = s->lock_spin; /* spin again next time */
 		m->wwait++;
 		if (woken)
 			wq_push_head(m, t->id | WQ_WRITER);
@@ -1065,7 +1068,7 @@ static void lock_read(struct task *t)
 		lock_spin(t, &budget);
 		if (m->writer == NONE_ID && !m->wwait)
 			break;
-		budget = 0;
+		budget = s->lock_spin; /* spin again next time */
 		wq_push(m, t->id);
 		t_block(t);
 		if (t->granted) {
@@ -1125,8 +1128,10 @@ static void unlock_read(struct task *t)
 {
 	struct mm *m = &t->s->mm[t->mm];
 
-	if (--m->readers == 0)
+	if (--m->readers == 0) {
+		release_spinners(t->s, m);
 		lock_wake_waiters(t);
+	}
 }
 
 /* ---------------------------------------------------- memory access */
