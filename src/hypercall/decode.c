@@ -10,46 +10,71 @@
  * is O(header + banks); GVA entries are only read by the iterator.
  *
  * How each profile treats each defect. "strict" is abi.md section 12; the
- * others reproduce section 11 and the host facts under it. Rows marked (*)
- * are not in abi.md: the choice was made from the host's source (KVM
+ * others reproduce section 11 and the host facts under it. Cells marked *
+ * are not in abi.md: they come from the host's source (KVM
  * arch/x86/kvm/hyperv.c, Xen viridian.c, OpenVMM hv1_hypercall and its
- * flush handler) or, where nothing was found, from the strict rule.
+ * flush and IPI handlers) or, where nothing was found, the strict rule.
+ * Numbers are TLFS statuses; "-" ignored, "ok" accepted, "all" every VP,
+ * "noop" success with no target, "fa" flush all GVAs.
  *
- * | defect                          | strict | kvm          | xen        | openvmm      |
- * |---------------------------------|--------|--------------|------------|--------------|
- * | unknown call code               | 2      | 2 (after rsv)| 2          | 2            |
- * | reserved control bits           | 3      | 3 (bit 31 too)| ignored   | ignored      |
- * | nested bit 31                   | 3 unless host->nested_enabled | 3 | ignored | ignored |
- * | varhead != 0, non-Ex call       | 3      | 3            | ignored    | 3            |
- * | rep count 0 on List             | 3      | 3            | ignored    | 3            |
- * | rep start != 0 on List          | 3 if >= count | 3     | ignored    | 3 if >= count|
- * | rep fields on a simple call     | 3      | 3            | ignored    | 3            |
- * | varhead != popcount(mask), Ex   | 3      | 3            | uses popcount | 5         |
- * | unknown VP-set format           | 5      | flush: ALL; IPI Ex: sparse (*) | 5 | 5      |
- * | format ALL                      | all    | all          | all        | 5 (*)        |
- * | empty set, no ALL_PROCESSORS    | 5      | non-Ex flush mask 0: all VPs; Ex: success, no-op; IPI: no-op | success, no-op | 5 |
- * | reserved flag bits              | 5      | ignored      | ignored    | 5            |
- * | NON_GLOBAL on a List call       | 5      | ignored      | ignored    | allowed (*)  |
- * | extended flag on a Space call   | 5      | ignored      | ignored    | 5 (*)        |
- * | extended entry format           | honoured | entries read as simple format (*) | not read | honoured |
- * | VP index >= vp_count            | ignored| ignored      | ignored    | ignored (never read out of bounds) |
- * | fast flush call                 | ok     | ok           | 5          | ok           |
- * | fast non-Ex IPI                 | ok     | RDX[63:32] != 0: 3 (*) | RDX[63:32] != 0: 5 (*) | ok |
- * | fast input over 112 bytes       | 3      | 3; List with > 15 reps: success + flush all | n/a | 3 |
- * | List with > 15 entries          | listed | flush all, entries not read | flush all | listed |
- * | input crossing its 4 KiB page   | 4      | allowed      | allowed    | 3 (checked first) |
- * | input GPA not 8-byte aligned    | 4      | allowed      | allowed    | 4            |
- * | input shorter than read (span)  | 3      | 3            | 3 (*: Xen answers 5) | 3  |
- * | IPI vector outside 0x10..0xff   | 5 (*)  | 3 (*; not checked when the sparse set is empty) | 5 (*) | 5 (*) |
- * | IPI padding bytes 5..7 != 0     | 5 (*)  | ignored (*)  | 5, and target VTL != 0 (*) | 5 (*: byte 5 is its flags) |
- * | IPI target VTL                  | not checked (no VTLs modelled) | not checked | must be 0 | not checked (*: OpenVMM refuses a VTL other than 0 when one is named) |
- * | IPI empty set                   | 5 (*)  | success, no-op | success, no-op | success, no-op (*) |
- * | entry reserved bits 20:13       | ignored (*, masked off) | - | - | ignored |
- * | any List (Space always)         | -      | -            | flush all (Xen always flushes everything) | - |
- * | rep fields on an IPI            | 3      | 3            | ignored; reps completed = rep count (*: real Xen leaves 0, the header contract wins) | 3 |
+ *   defect                          strict  kvm     xen     openvmm
+ *   unknown call code               2       2 [a]   2       2
+ *   reserved control bits           3       3       -       -
+ *   nested bit 31                   3 [b]   3       -       -
+ *   varhead != 0 on a non-Ex call   3       3       -       3
+ *   rep count 0 on a List           3       3       -       3
+ *   rep start != 0 on a List        3 [c]   3       -       3 [c]
+ *   rep fields on a simple call     3       3       - [d]   3
+ *   varhead != popcount (Ex)        3       3       - [e]   5
+ *   unknown VP-set format           5       all [f] 5       5
+ *   format ALL                      all     all     all     5 *
+ *   empty set, no ALL_PROCESSORS    5       [g]     noop    5
+ *   reserved flag bits              5       -       -       5
+ *   NON_GLOBAL on a List            5       -       -       ok *
+ *   extended flag on a Space        5       -       -       5 *
+ *   extended GVA entries            used    [h]     [i]     used
+ *   VP index >= vp_count            -       -       -       -
+ *   fast flush call / fast IPI Ex   ok      ok      5       ok
+ *   fast non-Ex IPI                 ok      [j]     [j]     ok
+ *   fast input over 112 bytes       3       3 [k]   n/a     3
+ *   List with more than 15 entries  ok      fa [l]  fa [i]  ok
+ *   input crossing its 4 KiB page   4       ok      ok      3 [m]
+ *   input GPA not 8-byte aligned    4       ok      ok      4
+ *   span shorter than what is read  3       3       3 [n]   3
+ *   IPI vector outside 0x10..0xff   5 *     3 [o]   5       5 *
+ *   IPI bytes 5..7 != 0             5 *     - *     5 [p]   5 *
+ *   IPI target VTL                  - [q]   -       5 [p]   - [q]
+ *   IPI to an empty set             5 *     noop    noop    noop *
+ *   rep fields on an IPI (reps)     3       3       - [r]   3
+ *   GVA entry bits 20:13 (large)    masked off in every profile *
  *
- * KVM flushes every address space whatever AddressSpace says, and Xen does
- * too; the decoded address_space and flags are still reported as read.
+ *   [a] after the reserved-bit check, as KVM orders them.
+ *   [b] unless host->nested_enabled.
+ *   [c] allowed when below the rep count (a resumed call).
+ *   [d] Xen answers reps completed = rep count for the flush calls.
+ *   [e] Xen reads popcount(ValidBanksMask) banks whatever varhead says.
+ *   [f] flush calls; SendIpiEx reads anything but ALL as sparse *.
+ *   [g] non-Ex flush mask 0: all VPs (a Windows Server 2012 workaround);
+ *       Ex: success, no-op, before any bank or entry is read.
+ *   [h] KVM reads every entry as the simple format (its per-vCPU flush
+ *       takes bits 11:0 as additional pages) *.
+ *   [i] Xen never reads the GVA list: it flushes each target's whole TLB,
+ *       List calls included.
+ *   [j] RDX bits 63:32 (target VTL and padding) must be zero: KVM 3, Xen 5
+ *       (Xen accepts the two-register fast form for this call only) *.
+ *   [k] a List with more than 15 reps is success + flush all (not read).
+ *   [l] more than 15 entries: flush all without reading them.
+ *   [m] OpenVMM checks the page crossing (3) before the alignment (4).
+ *   [n] real Xen answers 5 for a guest copy that fails; the short-span rule
+ *       of this model is 3 for every profile.
+ *   [o] KVM skips the vector check when the sparse set is empty *.
+ *   [p] Xen: target VTL and padding must be zero (memory form too) *.
+ *   [q] VTLs are not modelled (OpenVMM refuses a named VTL other than 0).
+ *   [r] real Xen leaves reps 0 for IPIs; the header contract (reps =
+ *       rep count on success) wins.
+ *
+ * KVM and Xen flush every address space whatever AddressSpace says; the
+ * decoded address_space and flags are still reported as read.
  */
 #include <hvtlb/hypercall.h>
 
