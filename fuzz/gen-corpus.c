@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * Writes the seed corpora: gen-corpus DECODE_DIR PARSE_DIR. Decoder seeds
- * are real encodings (hvtlb_encode) of every call, fast and memory, under
- * every profile, plus truncations and boundary inputs; parser seeds are
- * valid and nearly valid texts. Run by hand; the output is committed.
+ * Writes the seed corpora: gen-corpus DECODE_DIR PARSE_DIR ENCODE_DIR.
+ * Decoder seeds are real encodings (hvtlb_encode) of every call, fast and
+ * memory, under every profile, plus truncations and boundary inputs; parser
+ * seeds are valid and nearly valid texts; encoder seeds are descriptions in
+ * the layout fuzz-encode.c reads. Run by hand; the output is committed.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -63,8 +64,11 @@ static void seed_desc(const char *name, unsigned profile,
 		exit(1);
 	}
 	len = e.len;
-	if (e.control & HVTLB_CTL_FAST)
-		len = HVTLB_FAST_BYTES; /* the register image */
+	if (e.control & HVTLB_CTL_FAST) {
+		/* The register image: input[] past len is not cleared. */
+		memset(e.input + e.len, 0, HVTLB_FAST_BYTES - e.len);
+		len = HVTLB_FAST_BYTES;
+	}
 	if (cut && cut < len)
 		len = cut;
 	seed(name, profile, e.control, 4096, 0, 0, e.input, len);
@@ -86,8 +90,9 @@ int main(int argc, char **argv)
 	char name[64];
 	uint8_t raw[HVTLB_PAGE_BYTES * 9];
 
-	if (argc != 3) {
-		fprintf(stderr, "usage: gen-corpus DECODE_DIR PARSE_DIR\n");
+	if (argc != 4) {
+		fprintf(stderr,
+			"usage: gen-corpus DECODE_DIR PARSE_DIR ENCODE_DIR\n");
 		return 2;
 	}
 	ddir = argv[1];
@@ -260,5 +265,80 @@ int main(int argc, char **argv)
 		np++;
 	}
 	printf("%u parser seeds\n", np);
+
+	/* Encoder seeds: call, flag bits, VPs, ranges (fuzz-encode.c). */
+	static const struct {
+		uint8_t call, bits, nvps;
+		uint16_t vps[4];
+		uint8_t nr;
+		uint64_t gva[3], pages[3];
+		uint8_t size[3];
+	} enc[] = {
+		{ 0, 0x00, 3, { 0, 5, 63 }, 0, { 0 }, { 0 }, { 0 } },
+		{ 1,
+		  0x00,
+		  1,
+		  { 1 },
+		  2,
+		  { 0x7f0000001800ULL, 0 },
+		  { 4097, 1 },
+		  { 0, 0 } },
+		{ 1, 0x10, 1, { 1 }, 1, { 0x1000 }, { 11 * 4096 }, { 0 } },
+		{ 2, 0x10, 2, { 1, 63 }, 0, { 0 }, { 0 }, { 0 } },
+		{ 3, 0x40, 3, { 0, 5, 130 }, 0, { 0 }, { 0 }, { 0 } },
+		{ 4,
+		  0x08,
+		  2,
+		  { 5, 4095 },
+		  3,
+		  { 0x40100000ULL, 0xffffffffc0000000ULL, 0x1fff },
+		  { 2049, 1, 1 },
+		  { 1, 2, 0 } },
+		{ 4,
+		  0x30,
+		  0,
+		  { 0 },
+		  1,
+		  { 0xfffffffffffff000ULL },
+		  { 1 },
+		  { 0 } },
+		{ 5, 0x20, 0, { 0 }, 0, { 0 }, { 0 }, { 0 } },
+		{ 5, 0x10, 4, { 0, 64, 128, 4095 }, 0, { 0 }, { 0 }, { 0 } },
+		{ 0, 0x81, 0, { 0 }, 0, { 0 }, { 0 }, { 0 } },
+		{ 1, 0x04, 1, { 2 }, 1, { 0x1000 }, { 1 }, { 0 } },
+		{ 1,
+		  0x00,
+		  1,
+		  { 64 },
+		  1,
+		  { 0xfffffffffffff000ULL },
+		  { 2 },
+		  { 0 } },
+	};
+	unsigned ne = 0;
+	for (size_t i = 0; i < sizeof(enc) / sizeof(enc[0]); i++) {
+		uint8_t buf[128];
+		size_t n = 0;
+
+		buf[n++] = enc[i].call;
+		buf[n++] = enc[i].bits;
+		put_le(buf + n, 0x123456789abcULL, 8);
+		n += 8;
+		buf[n++] = 0x30; /* vector */
+		buf[n++] = 0;	 /* VTL */
+		buf[n++] = enc[i].nvps;
+		for (unsigned k = 0; k < enc[i].nvps; k++, n += 2)
+			put_le(buf + n, enc[i].vps[k], 2);
+		for (unsigned k = 0; k < enc[i].nr; k++) {
+			put_le(buf + n, enc[i].gva[k], 8);
+			put_le(buf + n + 8, enc[i].pages[k], 4);
+			buf[n + 12] = enc[i].size[k];
+			n += 13;
+		}
+		snprintf(name, sizeof(name), "desc-%02zu", i);
+		write_file(argv[3], name, buf, n);
+		ne++;
+	}
+	printf("%u encoder seeds\n", ne);
 	return 0;
 }
