@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * hvtlb reproduce [--json] [--full | --iterations N] [--seed N]
- *                 [--threads N] [--dir DIR]
+ * hvtlb reproduce [--json] [--iterations N] [--seed N] [--threads N]
+ *                 [--dir DIR]
  *
  * Runs the three published experiments of calibration.md §2 (IPI shootdown
  * against the Hyper-V flush hypercall, each from its scenario file) and
@@ -31,8 +31,7 @@ struct published {
 
 struct experiment {
 	const char *id;
-	const char *file;	     /* under the data directory */
-	uint64_t reduced_iterations; /* 0 = run at full size */
+	const char *file; /* under the data directory */
 	uint64_t full_iterations;
 	struct published pub;
 	/* Fidelity targets on the simulated ratios (issue #4 §5). */
@@ -42,7 +41,6 @@ struct experiment {
 static const struct experiment experiments[] = {
 	{ "hyperv-16vcpu",
 	  "scenarios/hyperv-16vcpu.ini",
-	  1000,
 	  100000,
 	  { 213.118, 196.624, 139.920, 129.948 },
 	  1.52 * 0.85,
@@ -50,7 +48,6 @@ static const struct experiment experiments[] = {
 	  0 },
 	{ "kvm-128on12",
 	  "scenarios/kvm-128on12.ini",
-	  0,
 	  100,
 	  { 44.362, 403.218, 24.425, 40.625 },
 	  1.82 * 0.85,
@@ -58,7 +55,6 @@ static const struct experiment experiments[] = {
 	  5 },
 	{ "kvm-12on12",
 	  "scenarios/kvm-12on12.ini",
-	  0,
 	  100,
 	  { 21.237, 19.984, 21.082, 20.030 },
 	  0.97,
@@ -75,17 +71,15 @@ struct outcome {
 };
 
 static const char usage_text[] =
-	"usage: hvtlb reproduce [--json] [--full | --iterations N] [--seed N]\n"
+	"usage: hvtlb reproduce [--json] [--iterations N] [--seed N]\n"
 	"                       [--threads N] [--dir DIR]\n"
 	"\n"
 	"Runs the published experiments (scenarios/hyperv-16vcpu.ini,\n"
 	"kvm-128on12.ini, kvm-12on12.ini) with IPI shootdowns and with the\n"
 	"Hyper-V flush hypercall and prints published and simulated ratios\n"
-	"(IPI time / hypercall time).\n"
-	"  --full          run hyperv-16vcpu at its full 100,000 iterations\n"
-	"                  per thread (default 1,000: the ratio does not\n"
-	"                  depend on it, docs/calibration-notes.md)\n"
-	"  --iterations N  iterations per thread for every experiment\n"
+	"(IPI time / hypercall time). Each runs at its published size unless\n"
+	"--iterations sets the rounds per thread of all three (a quick look:\n"
+	"the ratios barely depend on it, docs/calibration-notes.md).\n"
 	"  --dir DIR       where scenarios/ and profiles/ are (default: the\n"
 	"                  source tree, or $HVTLB_DATA_DIR)\n";
 
@@ -251,7 +245,7 @@ int cmd_reproduce(int argc, char **argv)
 	const char *seed = NULL, *threads = NULL;
 	uint64_t iterations = 0;
 	struct outcome out[NEXP];
-	int json = 0, full = 0;
+	int json = 0;
 
 	if (!dir || !*dir)
 		dir = HVTLB_DATA_DIR;
@@ -264,8 +258,6 @@ int cmd_reproduce(int argc, char **argv)
 			return CLI_EXIT_OK;
 		} else if (!strcmp(a, "--json")) {
 			json = 1;
-		} else if (!strcmp(a, "--full")) {
-			full = 1;
 		} else if (!strcmp(a, "--iterations") || !strcmp(a, "--seed") ||
 			   !strcmp(a, "--threads") || !strcmp(a, "--dir")) {
 			const char *v;
@@ -295,16 +287,9 @@ int cmd_reproduce(int argc, char **argv)
 					       "unknown argument '%s'", a);
 		}
 	}
-	if (full && iterations)
-		return cli_usage_error("reproduce", "--full and --iterations "
-						    "exclude each other");
-
 	for (size_t i = 0; i < NEXP; i++) {
 		const struct experiment *e = &experiments[i];
-		uint64_t n = iterations ? iterations
-			     : full || !e->reduced_iterations
-				     ? e->full_iterations
-				     : e->reduced_iterations;
+		uint64_t n = iterations ? iterations : e->full_iterations;
 		int rc = run_one(e, dir, n, seed, threads, &out[i]);
 
 		if (rc)
