@@ -67,6 +67,10 @@
  * |                         | (Linux >= 4.14); false: it switches back   |
  * |                         | without a flush (Linux 4.12; only safe     |
  * |                         | without strategy.lazy_skip); true          |
+ * | guest.lock_handoff_us   | a writer queued this long is handed the    |
+ * |                         | lock at the next release instead of racing|
+ * |                         | for it (rwsem RWSEM_WAIT_TIMEOUT, 4 ms);   |
+ * |                         | 4000                                       |
  * | guest.lock_spin_us      | a waiter for the mmap lock spins (sys) up  |
  * |                         | to this long while the holder's vCPU runs, |
  * |                         | then sleeps; 0                             |
@@ -205,6 +209,7 @@ struct hvtlb_sim_config {
 	bool migrate;
 	bool tlb_gen;
 	double lock_spin_us;
+	double lock_handoff_us;
 
 	enum hvtlb_sim_workload workload;
 	uint32_t wl_threads;

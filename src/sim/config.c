@@ -68,6 +68,7 @@ enum key_id {
 	K_MIGRATE,
 	K_LOCK_SPIN,
 	K_TLB_GEN,
+	K_LOCK_HANDOFF,
 	K_WL_KIND,
 	K_WL_THREADS,
 	K_WL_PROCESSES,
@@ -112,6 +113,7 @@ static const char *const key_names[K_COUNT] = {
 	[K_MIGRATE] = "guest.migrate",
 	[K_LOCK_SPIN] = "guest.lock_spin_us",
 	[K_TLB_GEN] = "guest.tlb_gen",
+	[K_LOCK_HANDOFF] = "guest.lock_handoff_us",
 	[K_WL_KIND] = "workload.kind",
 	[K_WL_THREADS] = "workload.threads",
 	[K_WL_PROCESSES] = "workload.processes",
@@ -172,6 +174,7 @@ void hvtlb_sim_config_init(struct hvtlb_sim_config *c)
 	c->steal_accounting = false;
 	c->migrate = true;
 	c->tlb_gen = true;
+	c->lock_handoff_us = 4000;
 	c->workload = HVTLB_SIM_WORKLOAD_TRASHER;
 	c->wl_threads = 32;
 	c->wl_processes = 1;
@@ -347,6 +350,17 @@ static int set_key(struct hvtlb_sim_config *c, enum key_id k, const char *v)
 		return parse_bool(v, &c->migrate);
 	case K_TLB_GEN:
 		return parse_bool(v, &c->tlb_gen);
+	case K_LOCK_HANDOFF: {
+		double d;
+
+		r = parse_double(v, &d);
+		if (r)
+			return r;
+		if (d < 0 || d > 1e9)
+			return -ERANGE;
+		c->lock_handoff_us = d;
+		return 0;
+	}
 	case K_LOCK_SPIN: {
 		double d;
 
@@ -533,6 +547,8 @@ int hvtlb_sim_config_validate(const struct hvtlb_sim_config *c,
 		bad = key_names[K_WL_SEARCH];
 	else if (!(c->lock_spin_us >= 0) || c->lock_spin_us > 1e6)
 		bad = key_names[K_LOCK_SPIN];
+	else if (!(c->lock_handoff_us >= 0) || c->lock_handoff_us > 1e9)
+		bad = key_names[K_LOCK_HANDOFF];
 	else if (!(c->max_virtual_s > 0) || !isfinite(c->max_virtual_s))
 		bad = key_names[K_MAX_VIRTUAL];
 	else if ((uint64_t)c->vms * c->vcpus > 64u * HVTLB_SIM_MAX_VCPUS)

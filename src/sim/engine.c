@@ -183,6 +183,7 @@ struct task {
 	simtime debt;
 	simtime saved_work; /* preempted user work */
 	bool granted;	    /* the mmap lock was handed over while asleep */
+	simtime wait_since; /* a writer's first queueing for the lock */
 	bool in_user_seg;
 	uint64_t wait_token;
 	simtime done_at;
@@ -205,6 +206,7 @@ struct sim {
 	struct task *running;
 	uint32_t tasks_left;
 	simtime host_slice, guest_slice, tick, lock_spin, halt_poll;
+	simtime lock_handoff;
 	simtime limit;
 	bool timed_out;
 	bool failed;
@@ -1047,11 +1049,17 @@ static void lock_write(struct task *t)
 			break;
 		budget = s->lock_spin; /* spin again next time */
 		m->wwait++;
-		if (woken)
+		if (woken) {
 			wq_push_head(m, t->id | WQ_WRITER);
-		else
+		} else {
+			t->wait_since = s->now;
 			wq_push(m, t->id | WQ_WRITER);
+		}
 		t_block(t);
+		if (t->granted) {
+			t->granted = false;
+			return;
+		}
 		woken = true;
 	}
 	m->writer = t->id;
@@ -1080,7 +1088,8 @@ static void lock_read(struct task *t)
 }
 
 /* rwsem's wake-up: the first waiter if it is a writer (it must then
- * compete: a running thread or a spinner may take the lock first), or the
+ * compete: a running thread or a spinner may take the lock first, unless
+ * it waited guest.lock_handoff_us: then it is handed the lock), or the
  * readers queued at the front, which are granted the lock at once. */
 static void lock_wake_waiters(struct task *t)
 {
@@ -1097,6 +1106,13 @@ static void lock_wake_waiters(struct task *t)
 		m->wq_n--;
 		if (w & WQ_WRITER) {
 			m->wwait--;
+			/* rwsem's handoff: a writer that waited long enough
+			 * gets the lock; it can no longer be stolen. */
+			if (s->now - s->t[w & ~WQ_WRITER].wait_since >=
+			    s->lock_handoff) {
+				m->writer = w & ~WQ_WRITER;
+				s->t[w & ~WQ_WRITER].granted = true;
+			}
 		} else {
 			m->readers++;
 			s->t[w].granted = true;
@@ -1189,17 +1205,22 @@ static bool t_access(struct task *t, uint64_t va, simtime *user, simtime *sys,
 }
 
 /* An access from user space: takes the mmap lock for a fault. */
-static void t_touch(struct task *t, uint64_t va, simtime *user, simtime *sys,
-		    bool *locked)
+/* An access from user space. A fault runs under the mmap lock, read
+ * side, for its own duration (the work before it is charged first). */
+static void t_touch(struct task *t, uint64_t va, simtime *user, simtime *sys)
 {
-	if (t_access(t, va, user, sys, *locked))
+	simtime fu = 0, fs = 0;
+
+	if (t_access(t, va, user, sys, false))
 		return;
 	t_work(t, *sys, ACCT_SYS);
 	t_work(t, *user, ACCT_USER);
 	*sys = *user = 0;
 	lock_read(t);
-	*locked = true;
-	t_access(t, va, user, sys, true);
+	t_access(t, va, &fu, &fs, true);
+	t_work(t, fs, ACCT_SYS);
+	unlock_read(t);
+	*user += fu;
 }
 
 static uint64_t slot_va(const struct mm *m, uint32_t slot)
@@ -1664,33 +1685,29 @@ static void touch(struct task *t, uint32_t slot, enum hvtlb_sim_touch how,
 	struct mm *m = &s->mm[t->mm];
 	uint64_t va = slot_va(m, slot);
 	simtime user = 0, sys = 0;
-	bool locked = false;
 
 	for (uint32_t rep = 0; rep < s->c->wl_touch_repeat; rep++) {
 		switch (how) {
 		case HVTLB_SIM_TOUCH_NONE:
 			break;
 		case HVTLB_SIM_TOUCH_FIRST:
-			t_touch(t, va, &user, &sys, &locked);
+			t_touch(t, va, &user, &sys);
 			break;
 		case HVTLB_SIM_TOUCH_ALL:
 			for (uint32_t i = 0; i < m->pages; i++)
 				t_touch(t, va + ((uint64_t)i << m->shift),
-					&user, &sys, &locked);
+					&user, &sys);
 			break;
 		case HVTLB_SIM_TOUCH_RANDOM:
 			for (uint32_t i = 0; i < count; i++) {
 				uint64_t p = sim_rng_below(&t->rng, m->pages);
 
-				t_touch(t, va + (p << m->shift), &user, &sys,
-					&locked);
+				t_touch(t, va + (p << m->shift), &user, &sys);
 			}
 			break;
 		}
 	}
 	t_work(t, sys, ACCT_SYS);
-	if (locked)
-		unlock_read(t);
 	t_work(t, user, ACCT_USER);
 }
 
@@ -1864,7 +1881,6 @@ static void search(struct task *t, uint32_t own, uint32_t n)
 	struct sim *s = t->s;
 	struct mm *m = &s->mm[t->mm];
 	simtime user = 0, sys = 0;
-	bool locked = false;
 
 	for (uint32_t i = 0; i < n; i++) {
 		uint32_t slot = (uint32_t)sim_rng_below(&t->rng, m->nslots);
@@ -1872,12 +1888,9 @@ static void search(struct task *t, uint32_t own, uint32_t n)
 
 		if (!m->live[slot])
 			slot = own;
-		t_touch(t, slot_va(m, slot) + (p << m->shift), &user, &sys,
-			&locked);
+		t_touch(t, slot_va(m, slot) + (p << m->shift), &user, &sys);
 	}
 	t_work(t, sys, ACCT_SYS);
-	if (locked)
-		unlock_read(t);
 	t_work(t, user, ACCT_USER);
 }
 
@@ -2139,6 +2152,7 @@ static int setup(struct sim *s)
 	s->guest_slice = us_to_cyc(s, s->cost[SIM_COST_guest_slice_us]);
 	s->tick = us_to_cyc(s, s->cost[SIM_COST_tick_us]);
 	s->lock_spin = us_to_cyc(s, c->lock_spin_us);
+	s->lock_handoff = us_to_cyc(s, c->lock_handoff_us);
 	s->halt_poll = us_to_cyc(s, s->cost[SIM_COST_halt_poll_us]);
 	if (!s->host_slice)
 		s->host_slice = 1;
