@@ -69,8 +69,8 @@
  * |                         | without strategy.lazy_skip); true          |
  * | guest.lock_handoff_us   | a writer queued this long is handed the    |
  * |                         | lock at the next release instead of racing|
- * |                         | for it (rwsem RWSEM_WAIT_TIMEOUT, 4 ms);   |
- * |                         | 4000                                       |
+ * |                         | for it (Linux >= 5.3: 4000, rwsem's        |
+ * |                         | RWSEM_WAIT_TIMEOUT); 0 = never; 0          |
  * | guest.lock_spin_us      | a waiter for the mmap lock spins (sys) up  |
  * |                         | to this long while the holder's vCPU runs, |
  * |                         | then sleeps; 0                             |

@@ -174,7 +174,7 @@ void hvtlb_sim_config_init(struct hvtlb_sim_config *c)
 	c->steal_accounting = false;
 	c->migrate = true;
 	c->tlb_gen = true;
-	c->lock_handoff_us = 4000;
+	c->lock_handoff_us = 0;
 	c->workload = HVTLB_SIM_WORKLOAD_TRASHER;
 	c->wl_threads = 32;
 	c->wl_processes = 1;

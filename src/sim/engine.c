@@ -1108,8 +1108,9 @@ static void lock_wake_waiters(struct task *t)
 			m->wwait--;
 			/* rwsem's handoff: a writer that waited long enough
 			 * gets the lock; it can no longer be stolen. */
-			if (s->now - s->t[w & ~WQ_WRITER].wait_since >=
-			    s->lock_handoff) {
+			if (s->lock_handoff &&
+			    s->now - s->t[w & ~WQ_WRITER].wait_since >=
+				    s->lock_handoff) {
 				m->writer = w & ~WQ_WRITER;
 				s->t[w & ~WQ_WRITER].granted = true;
 			}
