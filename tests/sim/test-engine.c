@@ -187,7 +187,7 @@ static const char *const nowait_kv[] = { SHARED_MADVISE,  "workload.threads=8",
 static const char *const lose_kv[] = { SHARED_MADVISE,
 				       "workload.threads=16",
 				       "vm.vcpus=16",
-				       "machine.pcpus=4",
+				       "machine.pcpus=3",
 				       "strategy=kvm-pv",
 				       "fault=lose-deferred",
 				       NULL };
