@@ -5,16 +5,23 @@
  * Objects: pCPUs (host run queues with time slices), vCPUs (guest run
  * queues, a TLB, pending interrupts, the hypervisor's flush queue, the KVM
  * preempted byte, one hvtlb_flusher each), tasks (the workload's guest
- * threads, each a coroutine bound to one vCPU), processes (an mm: page
- * tables with generations, the mmap lock, the cpumask).
+ * threads, each a coroutine that runs on one vCPU at a time and may move
+ * when it wakes), processes (an mm: page tables with generations, the
+ * mmap lock, the cpumask).
  *
- * A task runs straight-line workload code (workload.c style, below) and
- * calls the real strategies of src/core through hvtlb_flush(); the backend
- * (sim_ops) charges virtual time by yielding to the engine, which resumes
- * it when the vCPU has executed that many cycles on a pCPU. Remote effects
- * (IPIs, kicks, acknowledgements, wakeups) are events stamped in the
- * future; events are ordered by (time, sequence), so a run is a pure
- * function of its config and seed.
+ * A task runs straight-line workload code (the workloads section below)
+ * and calls the real strategies of src/core through hvtlb_flush(); the
+ * backend (the op_* functions) charges virtual time by yielding to the
+ * engine, which resumes the task when its vCPU has executed that many
+ * cycles on a pCPU. Remote effects (IPIs, kicks, acknowledgements,
+ * wakeups, timers) are events stamped in the future; events are ordered
+ * by (time, sequence), so a run is a pure function of its config and seed.
+ *
+ * Threads: one machine is simulated on one host thread. With
+ * machine.partition every VM owns its own pCPUs, shares nothing with the
+ * others and becomes a separate simulation ("part"); parts run on up to
+ * `threads` host threads and are merged in VM order, so the result does
+ * not depend on the thread count.
  */
 #include <errno.h>
 #include <math.h>
@@ -337,7 +344,7 @@ static simtime hist_value(unsigned b)
 
 	if (msb < 5)
 		return sub;
-	return ((simtime)(HIST_SUB + sub) << (msb - 5)) >> 0;
+	return (simtime)(HIST_SUB + sub) << (msb - 5);
 }
 
 static double hist_pct(const uint64_t *hist, simtime lat_max, double mhz,
