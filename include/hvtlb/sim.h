@@ -13,7 +13,8 @@
  * them with hvtlb_sim_results_write_json(), hvtlb_sim_results_destroy().
  *
  * Thread rules: a config is plain caller memory (not thread-safe, copy
- * it freely). hvtlb_sim_run() is reentrant: distinct runs may go on in
+ * it freely). The name, count and default functions are pure and
+ * thread-safe. hvtlb_sim_run() is reentrant: distinct runs may go on in
  * distinct threads at once; one run uses up to `threads` host threads of
  * its own. Results are immutable once returned.
  *
