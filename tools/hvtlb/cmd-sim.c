@@ -141,7 +141,7 @@ static void print_table(const struct sim_batch *b)
 	print_row_u64(b, "IPIs delivered", OFF(ipis_delivered));
 	print_row_u64(b, "hypercalls", OFF(hypercalls));
 	print_row_u64(b, "deferred (kvm-pv marked)", OFF(deferred_marked));
-	printf("%-34s\n", "flushes on vCPUs, by kind");
+	printf("flushes on vCPUs, by kind\n");
 	print_kind_rows(b, OFF(flushes), HVTLB_SIM_FLUSH_COUNT_, flush_names);
 	print_row_u64(b, "pages invalidated", OFF(pages_invalidated));
 	print_row_u64(b, "page faults", OFF(page_faults));
