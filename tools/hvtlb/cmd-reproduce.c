@@ -78,8 +78,9 @@ static const char usage_text[] =
 	"kvm-128on12.ini, kvm-12on12.ini) with IPI shootdowns and with the\n"
 	"Hyper-V flush hypercall and prints published and simulated ratios\n"
 	"(IPI time / hypercall time). Each runs at its published size unless\n"
-	"--iterations sets the rounds per thread of all three (a quick look:\n"
-	"the ratios barely depend on it, docs/calibration-notes.md).\n"
+	"--iterations sets the rounds per thread of all three: a quick look\n"
+	"only (seed 000's ratio barely depends on it, the seed 001 rows do;\n"
+	"docs/calibration-notes.md).\n"
 	"  --dir DIR       where scenarios/ and profiles/ are (default: the\n"
 	"                  source tree, or $HVTLB_DATA_DIR)\n";
 
