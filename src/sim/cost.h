@@ -68,6 +68,13 @@
 	X(halt_poll_us, 0, "us",                                               \
 	  "KVM halt polling window (halt_poll_ns, default 200 us since "       \
 	  "Linux 4.x; 0 = off): a vCPU woken within it re-enters at once")     \
+	X(cstate_exit_us, 0, "us",                                             \
+	  "exit latency of the idle state an idle pCPU reaches (intel_idle "   \
+	  "hsw_cstates: C1 2, C1E 10, C3 33, C6 133 us worst case); added "    \
+	  "to a wake on a pCPU idle for cstate_residency_us; 0 = off")         \
+	X(cstate_residency_us, 0, "us",                                        \
+	  "idle time before a pCPU is in that state (intel_idle "              \
+	  "target_residency: C1E 20, C3 100, C6 400 us)")                      \
 	X(vcpu_switch, 5000, "cycles",                                         \
 	  "host switch from one vCPU thread to another on a pCPU (exit, "      \
 	  "schedule, entry); range 3000-10000")                                \

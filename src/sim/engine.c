@@ -169,6 +169,7 @@ struct vcpu {
 
 struct pcpu {
 	uint32_t cur;
+	simtime idle_since; /* when it last ran out of vCPUs */
 	uint32_t last;
 	uint32_t *rq; /* ring of vCPU ids */
 	uint32_t rq_head, rq_n, rq_cap;
@@ -214,6 +215,7 @@ struct sim {
 	uint32_t tasks_left;
 	simtime host_slice, guest_slice, tick, lock_spin, halt_poll;
 	simtime lock_handoff;
+	simtime cstate_exit, cstate_residency;
 	simtime limit;
 	bool timed_out;
 	bool failed;
@@ -692,6 +694,8 @@ static void vcpu_deschedule(struct sim *s, struct vcpu *v, bool ready)
 		v->halted_at = s->now;
 	}
 	pcpu_schedule(s, p);
+	if (p->cur == NONE_ID)
+		p->idle_since = s->now;
 }
 
 /* What a running vCPU does next, given v->act. */
@@ -748,10 +752,16 @@ static simtime wake_latency(struct sim *s, const struct vcpu *v)
 {
 	const struct pcpu *p = &s->p[v->pcpu];
 
+	simtime lat = cyc(s, SIM_COST_halt_wake);
+
 	if (s->halt_poll && p->cur == NONE_ID && p->last == v->gid &&
 	    s->now - v->halted_at <= s->halt_poll)
 		return cyc(s, SIM_COST_vmexit);
-	return cyc(s, SIM_COST_halt_wake);
+	/* An idle pCPU sinks into a deeper idle state with time. */
+	if (s->cstate_exit && p->cur == NONE_ID &&
+	    s->now - p->idle_since >= s->cstate_residency)
+		lat += s->cstate_exit;
+	return lat;
 }
 
 /* Wakes a halted vCPU @p delay cycles from now (plus the host's wake
@@ -2162,6 +2172,9 @@ static int setup(struct sim *s)
 	s->lock_spin = us_to_cyc(s, c->lock_spin_us);
 	s->lock_handoff = us_to_cyc(s, c->lock_handoff_us);
 	s->halt_poll = us_to_cyc(s, s->cost[SIM_COST_halt_poll_us]);
+	s->cstate_exit = us_to_cyc(s, s->cost[SIM_COST_cstate_exit_us]);
+	s->cstate_residency =
+		us_to_cyc(s, s->cost[SIM_COST_cstate_residency_us]);
 	if (!s->host_slice)
 		s->host_slice = 1;
 	if (!s->tick)
