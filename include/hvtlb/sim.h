@@ -232,7 +232,9 @@ struct hvtlb_sim_config {
 	/** Indexed like hvtlb_sim_cost_name(). */
 	double cost[HVTLB_SIM_COST_SLOTS];
 
-	/** Optional message sink (NULL: messages are dropped). */
+	/** Optional message sink (NULL: messages are dropped). With
+	 *  machine.partition and threads > 1 it may be called from several
+	 *  of the run's threads at once. */
 	hvtlb_sim_log_fn log_fn;
 	void *log_data;
 };
