@@ -155,19 +155,43 @@ static void level_inval(struct tlb_level *l, uint64_t key, uint64_t vpn,
 	}
 }
 
+static void inval_one(struct tlb *t, uint64_t va, unsigned shift, uint32_t asid,
+		      uint64_t mask)
+{
+	uint64_t key = tlb_key(va, shift, asid);
+	uint64_t vpn = va >> shift;
+
+	for (uint32_t l = 0; l < t->nlevels; l++)
+		level_inval(&t->lv[l], key, vpn, mask);
+}
+
+/*
+ * Like INVLPG on every address: whatever page size maps an address, its
+ * entry goes, so a 4 KiB-granular flush also drops the 2 MiB or 1 GiB
+ * entry that covers it (abi.md §8: a GVA inside a large page flushes that
+ * whole large page).
+ */
 void tlb_invalidate(struct tlb *t, uint64_t va, uint64_t n, unsigned shift,
 		    uint32_t asid)
 {
 	uint64_t mask = asid == ~0u ? ~KEY_ASID_MASK : ~0ULL;
 	uint32_t a = asid == ~0u ? 0 : asid;
+	uint64_t last2m = ~0ULL, last1g = ~0ULL;
 
 	for (uint64_t i = 0; i < n; i++) {
 		uint64_t p = va + (i << shift);
-		uint64_t key = tlb_key(p, shift, a);
-		uint64_t vpn = p >> shift;
+		uint64_t p2m = p & ~((1ULL << 21) - 1);
+		uint64_t p1g = p & ~((1ULL << 30) - 1);
 
-		for (uint32_t l = 0; l < t->nlevels; l++)
-			level_inval(&t->lv[l], key, vpn, mask);
+		inval_one(t, p, 12, a, mask);
+		if (p2m != last2m) {
+			inval_one(t, p2m, 21, a, mask);
+			last2m = p2m;
+		}
+		if (p1g != last1g) {
+			inval_one(t, p1g, 30, a, mask);
+			last1g = p1g;
+		}
 	}
 }
 
