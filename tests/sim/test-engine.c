@@ -317,6 +317,87 @@ static void test_no_violations(void **state)
 	}
 }
 
+/* Property: no fault, no violation, no stall, on random machines. The
+ * configs come from a fixed xorshift sequence, so a failure names its
+ * index and reproduces. */
+static uint64_t xs_next(uint64_t *x)
+{
+	*x ^= *x << 13;
+	*x ^= *x >> 7;
+	*x ^= *x << 17;
+	return *x;
+}
+
+#define PICK(x, arr) (arr)[xs_next(x) % (sizeof(arr) / sizeof((arr)[0]))]
+
+static void test_random_configs(void **state)
+{
+	static const char *const strat[] = { "ipi",	  "hyperv",
+					     "kvm-pv",	  "vmm-assist",
+					     "broadcast", "lazy" };
+	static const char *const kind[] = { "trasher", "madvise", "ebizzy",
+					    "mix" };
+	static const char *const vcpus[] = { "1", "2", "3", "8", "33", "64" };
+	static const char *const pcpus[] = { "1", "2", "4", "8", "64" };
+	static const char *const threads[] = { "1", "5", "16", "40" };
+	static const char *const pages[] = { "1", "3", "17", "512" };
+	static const char *const psize[] = { "4k", "4k", "2m" };
+	static const char *const touch[] = { "none", "first", "all", "random" };
+	static const char *const sleep[] = { "0", "1000", "100000" };
+	static const char *const prof[] = { "strict", "kvm", "xen", "openvmm" };
+	static const char *const b01[] = { "0", "1" };
+	static const char *const spin[] = { "0", "5", "500" };
+	static const char *const levels[] = { "1", "2" };
+	uint64_t x = 0x9e3779b97f4a7c15ULL;
+
+	(void)state;
+	for (int n = 0; n < 300; n++) {
+		struct hvtlb_sim_config c;
+		struct hvtlb_sim_results *r = NULL;
+		char st[64];
+		int rc;
+
+		hvtlb_sim_config_init(&c);
+		snprintf(st, sizeof(st), "%s", PICK(&x, strat));
+		assert_int_equal(hvtlb_sim_config_set(&c, "strategy", st), 0);
+#define SET(k, arr)                                                            \
+	assert_int_equal(hvtlb_sim_config_set(&c, k, PICK(&x, arr)), 0)
+		SET("vm.vcpus", vcpus);
+		SET("machine.pcpus", pcpus);
+		SET("workload.kind", kind);
+		SET("workload.threads", threads);
+		SET("workload.pages", pages);
+		SET("workload.page_size", psize);
+		SET("workload.touch", touch);
+		SET("workload.sleep_ns_max", sleep);
+		SET("workload.shared", b01);
+		SET("workload.file_backed", b01);
+		SET("strategy.lazy_skip", b01);
+		SET("strategy.concurrent", b01);
+		SET("strategy.early_ack", b01);
+		SET("hypervisor.profile", prof);
+		SET("hypervisor.ipiv", b01);
+		SET("hypervisor.ple", b01);
+		SET("hypervisor.xmm", b01);
+		SET("hypervisor.ex", b01);
+		SET("tlb.pcid", b01);
+		SET("tlb.levels", levels);
+		SET("guest.lazy_leave", b01);
+		SET("guest.migrate", b01);
+		SET("guest.lock_spin_us", spin);
+#undef SET
+		c.wl_iterations = 1 + xs_next(&x) % 20;
+		c.seed = xs_next(&x) % 1000;
+		rc = hvtlb_sim_run(&c, &r);
+		if (rc)
+			fail_msg("config %d (%s): rc %d", n, st, rc);
+		if (r->violations)
+			fail_msg("config %d (%s): %llu violations", n, st,
+				 (unsigned long long)r->violations);
+		hvtlb_sim_results_destroy(r);
+	}
+}
+
 /* ------------------------------------------------------ strategies */
 static struct hvtlb_sim_results *
 run_strategy_n(const char *strat, const char *pcpus, const char *iters)
@@ -603,6 +684,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_fault_skip_lazy_freed),
 		cmocka_unit_test(test_fault_drop_target),
 		cmocka_unit_test(test_no_violations),
+		cmocka_unit_test(test_random_configs),
 		cmocka_unit_test(test_strategies_backend),
 		cmocka_unit_test(test_preempted_deferred),
 		cmocka_unit_test(test_queue_overflow),
