@@ -1058,27 +1058,33 @@ static void lock_write(struct task *t)
 	struct sim *s = t->s;
 	struct mm *m = &s->mm[t->mm];
 	simtime budget = s->lock_spin;
-	bool woken = false;
+	bool queued = false;
 
 	while (m->writer != NONE_ID || m->readers) {
 		lock_spin(t, &budget);
 		if (m->writer == NONE_ID && !m->readers)
 			break;
 		budget = s->lock_spin; /* spin again next time */
-		m->wwait++;
-		if (woken) {
+		if (queued) {
+			/* Woken but beaten to the lock: back to the front. */
 			wq_push_head(m, t->id | WQ_WRITER);
 		} else {
 			t->wait_since = s->now;
+			m->wwait++;
+			queued = true;
 			wq_push(m, t->id | WQ_WRITER);
 		}
 		t_block(t);
 		if (t->granted) {
-			t->granted = false;
+			t->granted = false; /* handed over, wwait updated */
 			return;
 		}
-		woken = true;
 	}
+	/* A writer stays on the wait list until it owns the lock (Linux
+	 * rwsem: the woken writer removes itself), so readers keep queueing
+	 * behind it while it wakes up. */
+	if (queued)
+		m->wwait--;
 	m->writer = t->id;
 }
 
@@ -1122,12 +1128,12 @@ static void lock_wake_waiters(struct task *t)
 		m->wq_head = (m->wq_head + 1) % m->wq_cap;
 		m->wq_n--;
 		if (w & WQ_WRITER) {
-			m->wwait--;
 			/* rwsem's handoff: a writer that waited long enough
 			 * gets the lock; it can no longer be stolen. */
 			if (s->lock_handoff &&
 			    s->now - s->t[w & ~WQ_WRITER].wait_since >=
 				    s->lock_handoff) {
+				m->wwait--;
 				m->writer = w & ~WQ_WRITER;
 				s->t[w & ~WQ_WRITER].granted = true;
 			}
