@@ -212,6 +212,32 @@ check("sweep: a bad --vary value exits 2 naming it", rc == 2 and
 rc, out, err = sweep("--shard", "4/4")
 check("sweep: bad --shard", rc == 2 and "--shard '4/4'" in err, err)
 
+# --- hvtlb reproduce: argument errors and the JSON shape ------------------
+def reproduce(*args):
+    p = subprocess.run([HVTLB, "reproduce", *args], capture_output=True,
+                       text=True, timeout=300)
+    return p.returncode, p.stdout, p.stderr
+
+
+for args, what in [(["--iterations", "0"], "--iterations '0'"),
+                   (["--iterations"], "needs a value"),
+                   (["--full"], "unknown argument '--full'")]:
+    rc, out, err = reproduce(*args)
+    check(f"reproduce {args} exits 2", rc == 2 and what in err, err)
+rc, out, err = reproduce("--dir", "/nonexistent")
+check("reproduce --dir without scenarios exits 2 naming the file",
+      rc == 2 and "/nonexistent/scenarios/hyperv-16vcpu.ini" in err, err)
+rc, out, err = reproduce("--iterations", "2", "--json")
+rows = json.loads(out)["rows"] if rc == 0 else []
+check("reproduce --json: 3 experiments x real/sys with the documented keys",
+      rc == 0 and [(r["id"], r["metric"]) for r in rows] ==
+      [(i, m) for i in ("hyperv-16vcpu", "kvm-128on12", "kvm-12on12")
+       for m in ("real", "sys")] and
+      all(isinstance(r["published_ratio"], (int, float)) and
+          isinstance(r["simulated_ratio"], (int, float)) for r in rows) and
+      abs(rows[0]["published_ratio"] - 213.118 / 139.920) < 1e-3,
+      f"rc={rc} {err!r}")
+
 if failures:
     print(f"{len(failures)} failure(s)")
     sys.exit(1)
