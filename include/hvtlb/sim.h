@@ -47,6 +47,13 @@
  * |                         | false                                      |
  * | hypervisor.ple          | bool, pause-loop exiting yields the pCPU;  |
  * |                         | true                                       |
+ * | hypervisor.ple_boost_ready | bool, a PLE exit may yield to a vCPU    |
+ * |                         | that was woken (halt, IPI) and waits to    |
+ * |                         | run: KVM >= 5.2 (commit d73eb57b80b9,      |
+ * |                         | vcpu->ready); false = KVM < 5.2: only to a |
+ * |                         | vCPU preempted while running               |
+ * |                         | (vcpu->preempted), otherwise the spinner   |
+ * |                         | keeps its pCPU; true                       |
  * | hypervisor.ipi_batch    | IPI destinations per sender exit (1 =      |
  * |                         | x2APIC per target, 128 = PV send-IPI); 1   |
  * | hypervisor.xmm          | bool, offer XMM fast input; true           |
@@ -72,6 +79,10 @@
  * |                         | lock at the next release instead of racing|
  * |                         | for it (Linux >= 5.3: 4000, rwsem's        |
  * |                         | RWSEM_WAIT_TIMEOUT); 0 = never; 0          |
+ * | guest.fault_exclusive   | bool, a page fault takes the address-space |
+ * |                         | lock exclusive, as mmap/munmap do (faults  |
+ * |                         | serialize); false: shared, as Linux's      |
+ * |                         | mmap lock read side; false                 |
  * | guest.lock_spin_us      | a waiter for the mmap lock spins (sys) up  |
  * |                         | to this long while the holder's vCPU runs, |
  * |                         | then sleeps; 0                             |
@@ -196,6 +207,7 @@ struct hvtlb_sim_config {
 	enum hvtlb_profile decoder;
 	bool ipiv;
 	bool ple;
+	bool ple_boost_ready;
 	uint32_t ipi_batch;
 	bool offer_xmm;
 	bool offer_ex;
@@ -211,6 +223,7 @@ struct hvtlb_sim_config {
 	bool tlb_gen;
 	double lock_spin_us;
 	double lock_handoff_us;
+	bool fault_exclusive;
 
 	enum hvtlb_sim_workload workload;
 	uint32_t wl_threads;

@@ -54,6 +54,7 @@ enum key_id {
 	K_PROFILE,
 	K_IPIV,
 	K_PLE,
+	K_PLE_BOOST,
 	K_IPI_BATCH,
 	K_XMM,
 	K_EX,
@@ -69,6 +70,7 @@ enum key_id {
 	K_LOCK_SPIN,
 	K_TLB_GEN,
 	K_LOCK_HANDOFF,
+	K_FAULT_EXCL,
 	K_WL_KIND,
 	K_WL_THREADS,
 	K_WL_PROCESSES,
@@ -99,6 +101,7 @@ static const char *const key_names[K_COUNT] = {
 	[K_PROFILE] = "hypervisor.profile",
 	[K_IPIV] = "hypervisor.ipiv",
 	[K_PLE] = "hypervisor.ple",
+	[K_PLE_BOOST] = "hypervisor.ple_boost_ready",
 	[K_IPI_BATCH] = "hypervisor.ipi_batch",
 	[K_XMM] = "hypervisor.xmm",
 	[K_EX] = "hypervisor.ex",
@@ -114,6 +117,7 @@ static const char *const key_names[K_COUNT] = {
 	[K_LOCK_SPIN] = "guest.lock_spin_us",
 	[K_TLB_GEN] = "guest.tlb_gen",
 	[K_LOCK_HANDOFF] = "guest.lock_handoff_us",
+	[K_FAULT_EXCL] = "guest.fault_exclusive",
 	[K_WL_KIND] = "workload.kind",
 	[K_WL_THREADS] = "workload.threads",
 	[K_WL_PROCESSES] = "workload.processes",
@@ -161,6 +165,7 @@ void hvtlb_sim_config_init(struct hvtlb_sim_config *c)
 	c->decoder = HVTLB_PROFILE_STRICT;
 	c->ipiv = false;
 	c->ple = true;
+	c->ple_boost_ready = true;
 	c->ipi_batch = 1;
 	c->offer_xmm = true;
 	c->offer_ex = true;
@@ -175,6 +180,7 @@ void hvtlb_sim_config_init(struct hvtlb_sim_config *c)
 	c->migrate = true;
 	c->tlb_gen = true;
 	c->lock_handoff_us = 0;
+	c->fault_exclusive = false;
 	c->workload = HVTLB_SIM_WORKLOAD_TRASHER;
 	c->wl_threads = 32;
 	c->wl_processes = 1;
@@ -322,6 +328,8 @@ static int set_key(struct hvtlb_sim_config *c, enum key_id k, const char *v)
 		return parse_bool(v, &c->ipiv);
 	case K_PLE:
 		return parse_bool(v, &c->ple);
+	case K_PLE_BOOST:
+		return parse_bool(v, &c->ple_boost_ready);
 	case K_IPI_BATCH:
 		return parse_u32_range(v, 1, HVTLB_MAX_CPUS, &c->ipi_batch);
 	case K_XMM:
@@ -350,6 +358,8 @@ static int set_key(struct hvtlb_sim_config *c, enum key_id k, const char *v)
 		return parse_bool(v, &c->migrate);
 	case K_TLB_GEN:
 		return parse_bool(v, &c->tlb_gen);
+	case K_FAULT_EXCL:
+		return parse_bool(v, &c->fault_exclusive);
 	case K_LOCK_HANDOFF: {
 		double d;
 

@@ -163,6 +163,7 @@ struct vcpu {
 	uint32_t ack_seq;
 	uint32_t spin_hold; /* lock spinning: 1 until released or timed out */
 	simtime halted_at;
+	bool preempted; /* descheduled while runnable (KVM vcpu->preempted) */
 	uint64_t spin_token;
 	bool no_wait_pending;
 };
@@ -224,7 +225,8 @@ struct sim {
 	uint64_t hist[HIST_BUCKETS];
 	simtime lat_max;
 	struct hvtlb_sim_results *r;
-	uint32_t stream_base; /* first task's random stream - 1 */
+	uint32_t stream_base;	/* first task's random stream - 1 */
+	uint32_t *vm_preempted; /* per VM: vCPUs with ->preempted set */
 };
 
 /* ------------------------------------------------------------ helpers */
@@ -627,6 +629,10 @@ static void vcpu_enter(struct sim *s, struct vcpu *v)
 	unsigned old;
 
 	p->cur = v->gid;
+	if (v->preempted) {
+		v->preempted = false;
+		s->vm_preempted[v->vm]--;
+	}
 	if (p->last != v->gid && p->last != NONE_ID)
 		h += cyc(s, SIM_COST_vcpu_switch);
 	p->last = v->gid;
@@ -687,6 +693,8 @@ static void vcpu_deschedule(struct sim *s, struct vcpu *v, bool ready)
 	p->cur = NONE_ID;
 	if (ready) {
 		v->hs = H_READY;
+		v->preempted = true;
+		s->vm_preempted[v->vm]++;
 		v->steal |= HVTLB_KVM_VCPU_PREEMPTED;
 		pcpu_push(p, v->gid, false);
 	} else {
@@ -1240,10 +1248,17 @@ static void t_touch(struct task *t, uint64_t va, simtime *user, simtime *sys)
 	t_work(t, *sys, ACCT_SYS);
 	t_work(t, *user, ACCT_USER);
 	*sys = *user = 0;
-	lock_read(t);
-	t_access(t, va, &fu, &fs, true);
-	t_work(t, fs, ACCT_SYS);
-	unlock_read(t);
+	if (t->s->c->fault_exclusive) {
+		lock_write(t);
+		t_access(t, va, &fu, &fs, true);
+		t_work(t, fs, ACCT_SYS);
+		unlock_write(t);
+	} else {
+		lock_read(t);
+		t_access(t, va, &fu, &fs, true);
+		t_work(t, fs, ACCT_SYS);
+		unlock_read(t);
+	}
 	*user += fu;
 }
 
@@ -2150,6 +2165,15 @@ static void on_event(struct sim *s, const struct event *e)
 		    !s->p[v->pcpu].rq_n)
 			return;
 		count_exit(s, HVTLB_SIM_EXIT_PLE, 1);
+		/* kvm_vcpu_on_spin: a directed yield needs a candidate of the
+		 * VM; before KVM 5.2 only a vCPU preempted while running
+		 * qualifies, not one woken from halt (vcpu->ready). The
+		 * spinner then keeps its pCPU (no re-arm: no candidate can
+		 * appear while it runs; a new wake-up re-arms). */
+		if (!s->c->ple_boost_ready && !s->vm_preempted[v->vm]) {
+			vcpu_steal(s, v, cyc(s, SIM_COST_vmexit));
+			return;
+		}
 		vcpu_deschedule(s, v, true);
 		return;
 	}
@@ -2170,7 +2194,8 @@ static int setup(struct sim *s)
 	s->p = calloc(s->npcpus, sizeof(*s->p));
 	s->t = calloc(s->ntasks, sizeof(*s->t));
 	s->mm = calloc(s->nmms, sizeof(*s->mm));
-	if (!s->v || !s->p || !s->t || !s->mm)
+	s->vm_preempted = calloc(c->vms, sizeof(*s->vm_preempted));
+	if (!s->v || !s->p || !s->t || !s->mm || !s->vm_preempted)
 		return -ENOMEM;
 	s->host_slice = us_to_cyc(s, s->cost[SIM_COST_host_slice_us]);
 	s->guest_slice = us_to_cyc(s, s->cost[SIM_COST_guest_slice_us]);
@@ -2331,6 +2356,7 @@ static void teardown(struct sim *s)
 	free(s->p);
 	free(s->t);
 	free(s->mm);
+	free(s->vm_preempted);
 	free(s->heap);
 }
 
