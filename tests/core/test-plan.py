@@ -115,6 +115,16 @@ check(doc["actions"][0] == {"op": "mark_deferred", "cpu": 2, "won": True},
 check(doc["actions"][2]["targets"] == [1, 3], "kvm ipi targets")
 check(doc["outcome"]["deferred"] == 1, "kvm deferred count")
 
+# Without --hints the host offers what the strategy needs.
+for strat, first in (("kvm-pv", "mark_deferred"), ("vmm-assist", "local_flush"),
+                     ("broadcast", "broadcast")):
+    doc, ops = plan_json("--strategy", strat, *BASE, "--preempted", "2")
+    check(ops[0] == first and "ipi" not in ops[:1],
+          f"{strat} default hints {ops}")
+doc, ops = plan_json("--strategy", "kvm-pv", *BASE, "--preempted", "2",
+                     "--hints", "none")
+check("mark_deferred" not in ops, f"kvm-pv without the hint {ops}")
+
 # vmm-assist
 doc, ops = plan_json("--strategy", "vmm-assist", *BASE, "--hints",
                      "vmm-assist")

@@ -30,12 +30,12 @@ static const char usage_text[] =
 	"prints the actions in order. LIST is like 0,5,64-127. --hints names:\n"
 	"remote-flush, ex, xmm, extended-ranges, broadcast, kvm-pv, "
 	"vmm-assist\n"
-	"or none (default: remote-flush,ex). --vp-map FILE: one \"cpu vp\" "
-	"pair\n"
-	"per line, '#' comments. --set keys: concurrent, early_ack, "
-	"lazy_skip,\n"
-	"full_flush_ceiling, xmm_fast, compact_vpset, extended_ranges,\n"
-	"broadcast_max_pages.\n";
+	"or none; the default is what the strategy needs (remote-flush,ex;\n"
+	"kvm-pv, vmm-assist or broadcast for those strategies). --vp-map "
+	"FILE:\n"
+	"one \"cpu vp\" pair per line, '#' comments. --set keys: concurrent,\n"
+	"early_ack, lazy_skip, full_flush_ceiling, xmm_fast, compact_vpset,\n"
+	"extended_ranges, broadcast_max_pages.\n";
 
 struct plan_args {
 	const char *strategy, *cpus, *targets, *initiator, *range, *stride;
@@ -266,6 +266,29 @@ static int load_vp_map(const char *path, uint32_t ncpus,
 	return rc;
 }
 
+/*
+ * Without --hints, the host offers what the chosen strategy needs (a
+ * Hyper-V host recommends remote flush and offers Ex; a KVM host offers
+ * PV_TLB_FLUSH; ...), so that `--strategy kvm-pv` shows the deferred path
+ * rather than its fallback. --hints none shows the fallbacks.
+ */
+static const char *default_hints(const char *strategy)
+{
+	static const struct {
+		const char *strategy, *hints;
+	} defaults[] = {
+		{ "kvm-pv", "kvm-pv" },
+		{ "vmm-assist", "vmm-assist" },
+		{ "broadcast", "broadcast" },
+	};
+
+	for (size_t i = 0; i < sizeof(defaults) / sizeof(defaults[0]); i++) {
+		if (!strcmp(strategy, defaults[i].strategy))
+			return defaults[i].hints;
+	}
+	return "remote-flush,ex";
+}
+
 /* Applies the backend state from the command line to @p rec. */
 static int setup_recorder(const struct plan_args *a, uint32_t ncpus,
 			  struct hvtlb_recorder *rec)
@@ -298,7 +321,8 @@ static int setup_recorder(const struct plan_args *a, uint32_t ncpus,
 			hvtlb_recorder_set_cas_lose(rec, c, true);
 	}
 
-	if ((rc = parse_hints(a->hints ? a->hints : "remote-flush,ex", &hints)))
+	if ((rc = parse_hints(a->hints ? a->hints : default_hints(a->strategy),
+			      &hints)))
 		return rc;
 	hvtlb_recorder_set_hints(rec, &hints);
 
