@@ -54,6 +54,18 @@
  * |                         | vCPU preempted while running               |
  * |                         | (vcpu->preempted), otherwise the spinner   |
  * |                         | keeps its pCPU; true                       |
+ * | hypervisor.cfs          | bool, the host scheduler is Linux CFS:     |
+ * |                         | the pCPU runs the vCPU with the smallest   |
+ * |                         | virtual runtime, a slice is sched_latency  |
+ * |                         | over the runnable vCPUs (at least          |
+ * |                         | min_granularity), a woken vCPU gets half a |
+ * |                         | latency of sleeper credit and preempts the |
+ * |                         | running one ahead by more than the wake-up |
+ * |                         | granularity; Linux defaults 6 / 0.75 / 1 ms|
+ * |                         | times 1 + ilog2(min(pCPUs, 8)) (kernel/    |
+ * |                         | sched/fair.c); false: FIFO run queue, a    |
+ * |                         | woken vCPU runs next, fixed slice          |
+ * |                         | cost.host_slice_us; false                  |
  * | hypervisor.ipi_batch    | IPI destinations per sender exit (1 =      |
  * |                         | x2APIC per target, 128 = PV send-IPI); 1   |
  * | hypervisor.xmm          | bool, offer XMM fast input; true           |
@@ -208,6 +220,7 @@ struct hvtlb_sim_config {
 	bool ipiv;
 	bool ple;
 	bool ple_boost_ready;
+	bool cfs;
 	uint32_t ipi_batch;
 	bool offer_xmm;
 	bool offer_ex;

@@ -55,6 +55,7 @@ enum key_id {
 	K_IPIV,
 	K_PLE,
 	K_PLE_BOOST,
+	K_CFS,
 	K_IPI_BATCH,
 	K_XMM,
 	K_EX,
@@ -102,6 +103,7 @@ static const char *const key_names[K_COUNT] = {
 	[K_IPIV] = "hypervisor.ipiv",
 	[K_PLE] = "hypervisor.ple",
 	[K_PLE_BOOST] = "hypervisor.ple_boost_ready",
+	[K_CFS] = "hypervisor.cfs",
 	[K_IPI_BATCH] = "hypervisor.ipi_batch",
 	[K_XMM] = "hypervisor.xmm",
 	[K_EX] = "hypervisor.ex",
@@ -166,6 +168,7 @@ void hvtlb_sim_config_init(struct hvtlb_sim_config *c)
 	c->ipiv = false;
 	c->ple = true;
 	c->ple_boost_ready = true;
+	c->cfs = false;
 	c->ipi_batch = 1;
 	c->offer_xmm = true;
 	c->offer_ex = true;
@@ -330,6 +333,8 @@ static int set_key(struct hvtlb_sim_config *c, enum key_id k, const char *v)
 		return parse_bool(v, &c->ple);
 	case K_PLE_BOOST:
 		return parse_bool(v, &c->ple_boost_ready);
+	case K_CFS:
+		return parse_bool(v, &c->cfs);
 	case K_IPI_BATCH:
 		return parse_u32_range(v, 1, HVTLB_MAX_CPUS, &c->ipi_batch);
 	case K_XMM:

@@ -177,7 +177,9 @@ struct vcpu {
 	uint32_t ack_seq;
 	uint32_t spin_hold; /* lock spinning: 1 until released or timed out */
 	simtime halted_at;
-	bool preempted; /* descheduled while runnable (KVM vcpu->preempted) */
+	bool preempted;	  /* descheduled while runnable (KVM vcpu->preempted) */
+	simtime vruntime; /* hypervisor.cfs: CFS virtual runtime */
+	simtime run_start; /* when it last entered its pCPU */
 	uint64_t spin_token;
 	bool no_wait_pending;
 };
@@ -189,6 +191,8 @@ struct pcpu {
 	uint32_t *rq; /* ring of vCPU ids */
 	uint32_t rq_head, rq_n, rq_cap;
 	uint64_t slice_token;
+	simtime min_vruntime; /* hypervisor.cfs */
+	uint32_t skip;	      /* hypervisor.cfs: yielded, pick another */
 };
 
 struct task {
@@ -242,6 +246,9 @@ struct sim {
 	struct hvtlb_sim_results *r;
 	uint32_t stream_base;	/* first task's random stream - 1 */
 	uint32_t *vm_preempted; /* per VM: vCPUs with ->preempted set */
+	/* hypervisor.cfs: sched_latency, min_granularity, wakeup_granularity
+	 * (Linux defaults 6, 0.75, 1 ms times 1 + ilog2(min(pCPUs, 8))) */
+	simtime cfs_latency, cfs_min_gran, cfs_wakeup_gran;
 };
 
 /* ------------------------------------------------------------ helpers */
@@ -504,9 +511,36 @@ static void pcpu_push(struct pcpu *p, uint32_t vid, bool head)
 	p->rq_n++;
 }
 
-static uint32_t pcpu_pop(struct pcpu *p)
+static uint32_t pcpu_pop(struct sim *s, struct pcpu *p)
 {
-	uint32_t vid = p->rq[p->rq_head];
+	uint32_t vid;
+
+	if (s->c->cfs && p->rq_n > 1) {
+		/* CFS: the smallest virtual runtime (the first on ties),
+		 * not the vCPU that just yielded if there is another. */
+		uint32_t best = 0;
+
+		for (uint32_t k = 1; k < p->rq_n; k++) {
+			uint32_t a = p->rq[(p->rq_head + k) % p->rq_cap];
+			uint32_t b = p->rq[(p->rq_head + best) % p->rq_cap];
+
+			if (b == p->skip ||
+			    (a != p->skip &&
+			     s->v[a].vruntime < s->v[b].vruntime))
+				best = k;
+		}
+		/* Move the pick to the head, keeping the others' order. */
+		for (uint32_t k = best; k > 0; k--) {
+			uint32_t *x = &p->rq[(p->rq_head + k) % p->rq_cap];
+			uint32_t *y = &p->rq[(p->rq_head + k - 1) % p->rq_cap];
+			uint32_t tmp = *x;
+
+			*x = *y;
+			*y = tmp;
+		}
+	}
+	p->skip = NONE_ID;
+	vid = p->rq[p->rq_head];
 
 	p->rq_head = (p->rq_head + 1) % p->rq_cap;
 	p->rq_n--;
@@ -522,6 +556,26 @@ static void vcpu_arm_run(struct sim *s, struct vcpu *v)
 	v->run_token++;
 	v->armed = true;
 	ev_push(s, v->seg_end, EV_RUN, v->gid, v->run_token);
+}
+
+/* The host time slice: fixed (cost.host_slice_us), or CFS's
+ * sched_latency shared by the runnable vCPUs, at least min_granularity. */
+static simtime host_slice(struct sim *s, const struct pcpu *p)
+{
+	simtime sl;
+
+	if (!s->c->cfs)
+		return s->host_slice;
+	sl = s->cfs_latency / (p->rq_n + 1);
+	return sl > s->cfs_min_gran ? sl : s->cfs_min_gran;
+}
+
+/* CFS virtual runtime of @p v now (all vCPUs have the same weight). */
+static simtime vcpu_vruntime(const struct sim *s, const struct vcpu *v)
+{
+	if (v->hs == H_RUNNING)
+		return v->vruntime + (s->now - v->run_start);
+	return v->vruntime;
 }
 
 /* Adds @p h cycles of interrupt/exit handling to a running vCPU. */
@@ -653,7 +707,9 @@ static void vcpu_enter(struct sim *s, struct vcpu *v)
 	p->last = v->gid;
 	v->hs = H_RUNNING;
 	p->slice_token++;
-	ev_push(s, s->now + s->host_slice, EV_SLICE, v->pcpu, p->slice_token);
+	v->run_start = s->now;
+	ev_push(s, s->now + host_slice(s, p), EV_SLICE, v->pcpu,
+		p->slice_token);
 	if (v->cur != NONE_ID && s->c->steal_accounting) {
 		struct task *t = &s->t[v->cur];
 
@@ -680,9 +736,14 @@ static void vcpu_enter(struct sim *s, struct vcpu *v)
 
 static void pcpu_schedule(struct sim *s, struct pcpu *p)
 {
+	struct vcpu *v;
+
 	if (p->cur != NONE_ID || !p->rq_n)
 		return;
-	vcpu_enter(s, &s->v[pcpu_pop(p)]);
+	v = &s->v[pcpu_pop(s, p)];
+	if (s->c->cfs && v->vruntime > p->min_vruntime)
+		p->min_vruntime = v->vruntime;
+	vcpu_enter(s, v);
 }
 
 /* Takes @p v off its pCPU (it stays runnable when @p ready). */
@@ -704,6 +765,11 @@ static void vcpu_deschedule(struct sim *s, struct vcpu *v, bool ready)
 
 		acct_close(s, t);
 		t->acct_paused = true;
+	}
+	if (s->c->cfs) {
+		v->vruntime += s->now - v->run_start;
+		if (v->vruntime > p->min_vruntime && !p->rq_n)
+			p->min_vruntime = v->vruntime;
 	}
 	p->cur = NONE_ID;
 	if (ready) {
@@ -2067,7 +2133,7 @@ static void on_event(struct sim *s, const struct event *e)
 		if (e->arg != p->slice_token || p->cur == NONE_ID)
 			return;
 		if (!p->rq_n) {
-			ev_push(s, s->now + s->host_slice, EV_SLICE, e->obj,
+			ev_push(s, s->now + host_slice(s, p), EV_SLICE, e->obj,
 				++p->slice_token);
 			return;
 		}
@@ -2108,7 +2174,29 @@ static void on_event(struct sim *s, const struct event *e)
 		if (v->hs != H_WAKING)
 			return;
 		v->hs = H_READY;
-		pcpu_push(p, v->gid, true); /* sleeper credit: runs next */
+		if (s->c->cfs) {
+			/* place_entity() with GENTLE_FAIR_SLEEPERS: a sleeper
+			 * gets at most half a latency of credit; it preempts
+			 * the running vCPU when that one is ahead by more
+			 * than the wake-up granularity. */
+			simtime floor =
+				p->min_vruntime > s->cfs_latency / 2
+					? p->min_vruntime - s->cfs_latency / 2
+					: 0;
+
+			if (v->vruntime < floor)
+				v->vruntime = floor;
+			pcpu_push(p, v->gid, false);
+			if (p->cur != NONE_ID &&
+			    vcpu_vruntime(s, &s->v[p->cur]) >
+				    v->vruntime + s->cfs_wakeup_gran) {
+				count_exit(s, HVTLB_SIM_EXIT_PREEMPTION, 1);
+				vcpu_deschedule(s, &s->v[p->cur], true);
+				return;
+			}
+		} else {
+			pcpu_push(p, v->gid, true); /* sleeper credit */
+		}
 		if (p->cur != NONE_ID)
 			arm_ple(s, &s->v[p->cur]);
 		pcpu_schedule(s, p);
@@ -2189,6 +2277,7 @@ static void on_event(struct sim *s, const struct event *e)
 			vcpu_steal(s, v, cyc(s, SIM_COST_vmexit));
 			return;
 		}
+		s->p[v->pcpu].skip = v->gid; /* yield: another runs first */
 		vcpu_deschedule(s, v, true);
 		return;
 	}
@@ -2218,6 +2307,16 @@ static int setup(struct sim *s)
 	s->lock_spin = us_to_cyc(s, c->lock_spin_us);
 	s->lock_handoff = us_to_cyc(s, c->lock_handoff_us);
 	s->halt_poll = us_to_cyc(s, s->cost[SIM_COST_halt_poll_us]);
+	{
+		/* CFS scales its tunables by 1 + ilog2(min(CPUs, 8)). */
+		uint32_t n = c->pcpus < 8 ? c->pcpus : 8, f = 1;
+
+		while (n >>= 1)
+			f++;
+		s->cfs_latency = us_to_cyc(s, 6000.0 * f);
+		s->cfs_min_gran = us_to_cyc(s, 750.0 * f);
+		s->cfs_wakeup_gran = us_to_cyc(s, 1000.0 * f);
+	}
 	s->cstate_exit = us_to_cyc(s, s->cost[SIM_COST_cstate_exit_us]);
 	s->cstate_residency =
 		us_to_cyc(s, s->cost[SIM_COST_cstate_residency_us]);
@@ -2247,7 +2346,7 @@ static int setup(struct sim *s)
 	for (uint32_t i = 0; i < s->npcpus; i++) {
 		struct pcpu *p = &s->p[i];
 
-		p->cur = p->last = NONE_ID;
+		p->cur = p->last = p->skip = NONE_ID;
 		p->rq_cap = s->nvcpus / s->npcpus + 2;
 		p->rq = calloc(p->rq_cap, sizeof(*p->rq));
 		if (!p->rq)

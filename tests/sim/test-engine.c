@@ -620,6 +620,59 @@ static void test_fault_exclusive(void **state)
 	hvtlb_sim_results_destroy(b);
 }
 
+/*
+ * hypervisor.cfs: at 1:1 the host scheduler has no choice to make, so the
+ * results are byte-identical to the FIFO scheduler's; overcommitted, a
+ * vCPU woken from halt with sleeper credit preempts the running one
+ * (CFS wake-up preemption), which the FIFO scheduler never does: many
+ * more preemptions. Both runs keep the oracle at zero.
+ */
+static void test_cfs(void **state)
+{
+	const char *one_fifo[] = { SMALL_OVERCOMMIT, "machine.pcpus=8",
+				   "vm.vcpus=8", "hypervisor.cfs=false", NULL };
+	const char *one_cfs[] = { SMALL_OVERCOMMIT, "machine.pcpus=8",
+				  "vm.vcpus=8", "hypervisor.cfs=true", NULL };
+	/* Seed 001 overcommitted, 2 rounds per thread. */
+#define SEED001_SHORT                                                          \
+	SMALL_OVERCOMMIT, "machine.pcpus=12", "vm.vcpus=128",                  \
+		"workload.threads=64", "workload.iterations=2",                \
+		"workload.pages=16384", "workload.search_pages=1024",          \
+		"hypervisor.ple_boost_ready=false",                            \
+		"guest.fault_exclusive=true"
+	const char *oc_fifo[] = { SEED001_SHORT, "hypervisor.cfs=false", NULL };
+	const char *oc_cfs[] = { SEED001_SHORT, "hypervisor.cfs=true", NULL };
+	struct hvtlb_sim_results *a, *b;
+	char *ja, *jb;
+
+	(void)state;
+	a = run_kv(one_fifo);
+	b = run_kv(one_cfs);
+	/* Only the engine's event count may differ (slice re-arms). */
+	a->events = b->events = 0;
+	ja = to_json(a);
+	jb = to_json(b);
+	assert_string_equal(ja, jb);
+	free(ja);
+	free(jb);
+	hvtlb_sim_results_destroy(a);
+	hvtlb_sim_results_destroy(b);
+
+	a = run_kv(oc_fifo);
+	b = run_kv(oc_cfs);
+	if (!(b->vm_exits[HVTLB_SIM_EXIT_PREEMPTION] >
+	      10 * (a->vm_exits[HVTLB_SIM_EXIT_PREEMPTION] + 1)))
+		fail_msg("preemptions: cfs %llu, fifo %llu",
+			 (unsigned long long)
+				 b->vm_exits[HVTLB_SIM_EXIT_PREEMPTION],
+			 (unsigned long long)
+				 a->vm_exits[HVTLB_SIM_EXIT_PREEMPTION]);
+	assert_int_equal(a->violations, 0);
+	assert_int_equal(b->violations, 0);
+	hvtlb_sim_results_destroy(a);
+	hvtlb_sim_results_destroy(b);
+}
+
 /* A target whose queue is full gets one flush-all instead. */
 static void test_queue_overflow(void **state)
 {
@@ -818,6 +871,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_halt_poll),
 		cmocka_unit_test(test_ple_boost),
 		cmocka_unit_test(test_fault_exclusive),
+		cmocka_unit_test(test_cfs),
 		cmocka_unit_test(test_determinism),
 		cmocka_unit_test(test_4096_vcpus),
 		cmocka_unit_test(test_golden),
