@@ -348,6 +348,11 @@ enum hvtlb_sim_flush_kind {
 		HVTLB_SIM_FLUSH_COUNT_
 };
 
+/** Name of a VM exit reason ("hlt"), or NULL past the end. Thread-safe. */
+const char *hvtlb_sim_exit_name(enum hvtlb_sim_exit e);
+/** Name of a flush kind ("switch_mm"), or NULL past the end. Thread-safe. */
+const char *hvtlb_sim_flush_name(enum hvtlb_sim_flush_kind k);
+
 /** One oracle violation. */
 struct hvtlb_sim_violation {
 	uint32_t vm;

@@ -17,6 +17,16 @@ static const char *const flush_names[] = {
 #undef HVTLB_X_
 };
 
+const char *hvtlb_sim_exit_name(enum hvtlb_sim_exit e)
+{
+	return (unsigned)e < HVTLB_SIM_EXIT_COUNT_ ? exit_names[e] : NULL;
+}
+
+const char *hvtlb_sim_flush_name(enum hvtlb_sim_flush_kind k)
+{
+	return (unsigned)k < HVTLB_SIM_FLUSH_COUNT_ ? flush_names[k] : NULL;
+}
+
 void hvtlb_sim_results_destroy(struct hvtlb_sim_results *r)
 {
 	if (!r)

@@ -75,9 +75,19 @@ static void print_row_double(const struct sim_batch *b, const char *label,
 	putchar('\n');
 }
 
+static const char *exit_name(unsigned k)
+{
+	return hvtlb_sim_exit_name((enum hvtlb_sim_exit)k);
+}
+
+static const char *flush_name(unsigned k)
+{
+	return hvtlb_sim_flush_name((enum hvtlb_sim_flush_kind)k);
+}
+
 /* Rows for a per-kind array, skipping kinds that are zero in every run. */
 static void print_kind_rows(const struct sim_batch *b, size_t offset,
-			    size_t count, const char *const *names)
+			    size_t count, const char *(*name)(unsigned))
 {
 	for (size_t k = 0; k < count; k++) {
 		int any = 0;
@@ -91,22 +101,10 @@ static void print_kind_rows(const struct sim_batch *b, size_t offset,
 		}
 		if (!any)
 			continue;
-		snprintf(label, sizeof(label), "  %s", names[k]);
+		snprintf(label, sizeof(label), "  %s", name((unsigned)k));
 		print_row_u64(b, label, offset + k * sizeof(uint64_t));
 	}
 }
-
-static const char *const exit_names[] = {
-#define HVTLB_X_(n, s) s,
-	HVTLB_SIM_EXIT_MAP(HVTLB_X_)
-#undef HVTLB_X_
-};
-
-static const char *const flush_names[] = {
-#define HVTLB_X_(n, s) s,
-	HVTLB_SIM_FLUSH_MAP(HVTLB_X_)
-#undef HVTLB_X_
-};
 
 #define OFF(field) offsetof(struct hvtlb_sim_results, field)
 
@@ -136,13 +134,13 @@ static void print_table(const struct sim_batch *b)
 	print_row_double(b, "shootdown latency max (us)", OFF(latency_us_max),
 			 "%14.2f");
 	print_row_u64(b, "VM exits", OFF(vm_exits_total));
-	print_kind_rows(b, OFF(vm_exits), HVTLB_SIM_EXIT_COUNT_, exit_names);
+	print_kind_rows(b, OFF(vm_exits), HVTLB_SIM_EXIT_COUNT_, exit_name);
 	print_row_u64(b, "IPIs sent", OFF(ipis_sent));
 	print_row_u64(b, "IPIs delivered", OFF(ipis_delivered));
 	print_row_u64(b, "hypercalls", OFF(hypercalls));
 	print_row_u64(b, "deferred (kvm-pv marked)", OFF(deferred_marked));
 	printf("flushes on vCPUs, by kind\n");
-	print_kind_rows(b, OFF(flushes), HVTLB_SIM_FLUSH_COUNT_, flush_names);
+	print_kind_rows(b, OFF(flushes), HVTLB_SIM_FLUSH_COUNT_, flush_name);
 	print_row_u64(b, "pages invalidated", OFF(pages_invalidated));
 	print_row_u64(b, "page faults", OFF(page_faults));
 	print_row_u64(b, "TLB L1 hits", OFF(tlb_l1_hits));
