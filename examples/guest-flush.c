@@ -2,7 +2,7 @@
 /*
  * Guest side: flush 40 MiB at 0x7f0000000000 (three 16 MiB entries) on VPs 0, 5 and 130, the way
  * a guest kernel would: encode a ListEx hypercall and run the rep loop.
- * The "hypervisor" here is a stub that completes at most 1 rep per call, so
+ * The "hypervisor" here is a toy host that completes at most 1 rep per call, so
  * the loop has to resume from the reps completed.
  */
 #include <inttypes.h>
@@ -10,8 +10,8 @@
 
 #include <hvtlb/hypercall.h>
 
-static uint64_t stub_hypercall(void *data, uint64_t control, const void *input,
-			       size_t len)
+static uint64_t toy_host_hypercall(void *data, uint64_t control,
+				   const void *input, size_t len)
 {
 	unsigned *calls = data;
 	struct hvtlb_control c;
@@ -53,7 +53,7 @@ int main(void)
 	}
 	printf("control 0x%016" PRIx64 ", %zu input bytes\n", enc.control,
 	       enc.len);
-	rc = hvtlb_rep_call(enc.control, enc.input, enc.len, stub_hypercall,
+	rc = hvtlb_rep_call(enc.control, enc.input, enc.len, toy_host_hypercall,
 			    &calls, &result);
 	printf("status %s, reps %u, %u calls\n",
 	       hvtlb_status_name(hvtlb_result_status(result)),
