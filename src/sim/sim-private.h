@@ -42,9 +42,9 @@ void coro_switch(struct coro *from, struct coro *to);
 
 /* ---------------------------------------------------------------- TLB */
 struct tlb_entry {
-	uint64_t key; /* 0 = invalid */
-	uint32_t gen; /* page-table generation it was filled from */
-	uint32_t epoch;
+	uint64_t key;	/* 0 = invalid; a global entry's has no ASID */
+	uint32_t gen;	/* page-table generation it was filled from */
+	uint32_t epoch; /* bit 31: global; bits 30:0: epoch of its class */
 };
 
 struct tlb_level {
@@ -54,9 +54,9 @@ struct tlb_level {
 };
 
 struct tlb {
-	uint32_t nlevels;
-	uint32_t epoch; /* full flush = epoch++ */
-	struct tlb_level lv[2];
+	uint32_t epoch;	 /* non-global entries; full flush = epoch++ */
+	uint32_t gepoch; /* global entries; flush with globals bumps both */
+	struct tlb_level lv[2]; /* lv[1].sets == 0: no STLB */
 };
 
 int tlb_init(struct tlb *t, const struct hvtlb_sim_config *c);
@@ -65,15 +65,19 @@ size_t tlb_bytes(const struct hvtlb_sim_config *c);
 uint64_t tlb_key(uint64_t va, unsigned shift, uint32_t asid);
 /* Returns the level that hit (1 or 2) and the entry's gen, or 0. */
 int tlb_lookup(struct tlb *t, uint64_t key, uint64_t vpn, uint32_t *gen);
+/* Both match a global entry of the key's address from any ASID. */
 /* As tlb_lookup, without filling L1 (for the oracle's scans). */
 int tlb_probe(struct tlb *t, uint64_t key, uint64_t vpn, uint32_t *gen);
-void tlb_fill(struct tlb *t, uint64_t key, uint64_t vpn, uint32_t gen);
+/* Inserts @p key; @p global: a global entry (matches every ASID). */
+void tlb_fill(struct tlb *t, uint64_t key, uint64_t vpn, uint32_t gen,
+	      bool global);
 /* Invalidates [va, va + n pages of 1 << shift); asid ~0u: any space.
- * Returns pages processed. */
+ * Like INVLPG, global entries of those addresses go too. */
 void tlb_invalidate(struct tlb *t, uint64_t va, uint64_t n, unsigned shift,
 		    uint32_t asid);
-void tlb_flush_all(struct tlb *t);
-/* Calls fn for every valid entry of @p asid (oracle scans). */
+/* Every non-global entry; with @p global the global ones too. */
+void tlb_flush_all(struct tlb *t, bool global);
+/* Calls fn for every valid non-global entry of @p asid (oracle scans). */
 typedef void (*tlb_scan_fn)(void *data, uint64_t va, unsigned shift,
 			    uint32_t gen);
 void tlb_scan(struct tlb *t, uint32_t asid, tlb_scan_fn fn, void *data);

@@ -4,6 +4,12 @@
  * Entries are tagged with (virtual page number, page size, ASID/PCID) and
  * carry the page-table generation they were filled from, for the oracle.
  * A full flush bumps an epoch instead of touching every entry.
+ *
+ * Global entries (the G bit of a kernel PTE) are stored without an ASID
+ * and match a lookup from any ASID. They live in their own epoch, so a
+ * non-global full flush (a CR3 write, a flush without the global bit)
+ * keeps them; an invalidation of their address, or a flush that includes
+ * globals, drops them.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -16,6 +22,33 @@
 #define KEY_ASID_SHIFT 50
 #define KEY_ASID_MASK (0x1fffULL << KEY_ASID_SHIFT)
 #define KEY_SIZE_SHIFT 48
+/* entry epoch: bit 31 marks a global entry, bits 30:0 the epoch it was
+ * filled in (the global epoch for a global entry). */
+#define EPOCH_GLOBAL (1u << 31)
+#define EPOCH_MASK (EPOCH_GLOBAL - 1)
+
+/* Levels in use: the STLB has no sets when there is none. */
+static inline uint32_t tlb_nlevels(const struct tlb *t)
+{
+	return t->lv[1].sets ? 2 : 1;
+}
+
+static inline bool entry_live(const struct tlb *t, const struct tlb_entry *e)
+{
+	if (!e->key)
+		return false;
+	if (e->epoch & EPOCH_GLOBAL)
+		return (e->epoch & EPOCH_MASK) == t->gepoch;
+	return e->epoch == t->epoch;
+}
+
+/* The entry translates @p key (from any ASID when it is global). */
+static inline bool entry_matches(const struct tlb_entry *e, uint64_t key)
+{
+	if (e->epoch & EPOCH_GLOBAL)
+		return e->key == (key & ~KEY_ASID_MASK);
+	return e->key == key;
+}
 
 uint64_t tlb_key(uint64_t va, unsigned shift, uint32_t asid)
 {
@@ -37,13 +70,14 @@ static int level_init(struct tlb_level *l, uint32_t sets, uint32_t ways)
 
 int tlb_init(struct tlb *t, const struct hvtlb_sim_config *c)
 {
-	t->nlevels = c->tlb_levels;
 	t->epoch = 1;
+	t->gepoch = 1;
 	t->lv[0].e = t->lv[1].e = NULL;
 	t->lv[0].victim = t->lv[1].victim = NULL;
+	t->lv[0].sets = t->lv[1].sets = 0;
 	if (level_init(&t->lv[0], c->l1_sets, c->l1_ways))
 		return -ENOMEM;
-	if (t->nlevels > 1 && level_init(&t->lv[1], c->l2_sets, c->l2_ways))
+	if (c->tlb_levels > 1 && level_init(&t->lv[1], c->l2_sets, c->l2_ways))
 		return -ENOMEM;
 	return 0;
 }
@@ -77,13 +111,13 @@ static inline uint32_t set_of(const struct tlb_level *l, uint64_t vpn)
 	return (uint32_t)(h >> 40) & (l->sets - 1);
 }
 
-static struct tlb_entry *find(struct tlb_level *l, uint32_t epoch, uint64_t key,
-			      uint64_t vpn)
+static struct tlb_entry *find(const struct tlb *t, struct tlb_level *l,
+			      uint64_t key, uint64_t vpn)
 {
 	struct tlb_entry *s = &l->e[(size_t)set_of(l, vpn) * l->ways];
 
 	for (uint32_t w = 0; w < l->ways; w++) {
-		if (s[w].key == key && s[w].epoch == epoch)
+		if (entry_matches(&s[w], key) && entry_live(t, &s[w]))
 			return &s[w];
 	}
 	return NULL;
@@ -91,13 +125,14 @@ static struct tlb_entry *find(struct tlb_level *l, uint32_t epoch, uint64_t key,
 
 int tlb_lookup(struct tlb *t, uint64_t key, uint64_t vpn, uint32_t *gen)
 {
-	for (uint32_t i = 0; i < t->nlevels; i++) {
-		struct tlb_entry *e = find(&t->lv[i], t->epoch, key, vpn);
+	for (uint32_t i = 0; i < tlb_nlevels(t); i++) {
+		struct tlb_entry *e = find(t, &t->lv[i], key, vpn);
 
 		if (e) {
 			*gen = e->gen;
-			if (i > 0)
-				tlb_fill(t, key, vpn, e->gen); /* into L1 */
+			if (i > 0) /* into L1 */
+				tlb_fill(t, key, vpn, e->gen,
+					 e->epoch & EPOCH_GLOBAL);
 			return (int)i + 1;
 		}
 	}
@@ -106,8 +141,8 @@ int tlb_lookup(struct tlb *t, uint64_t key, uint64_t vpn, uint32_t *gen)
 
 int tlb_probe(struct tlb *t, uint64_t key, uint64_t vpn, uint32_t *gen)
 {
-	for (uint32_t i = 0; i < t->nlevels; i++) {
-		struct tlb_entry *e = find(&t->lv[i], t->epoch, key, vpn);
+	for (uint32_t i = 0; i < tlb_nlevels(t); i++) {
+		struct tlb_entry *e = find(t, &t->lv[i], key, vpn);
 
 		if (e) {
 			*gen = e->gen;
@@ -117,15 +152,16 @@ int tlb_probe(struct tlb *t, uint64_t key, uint64_t vpn, uint32_t *gen)
 	return 0;
 }
 
-static void level_fill(struct tlb_level *l, uint32_t epoch, uint64_t key,
-		       uint64_t vpn, uint32_t gen)
+static void level_fill(const struct tlb *t, struct tlb_level *l, uint32_t epoch,
+		       uint64_t key, uint64_t vpn, uint32_t gen)
 {
 	uint32_t set = set_of(l, vpn);
 	struct tlb_entry *s = &l->e[(size_t)set * l->ways];
 	uint32_t w;
 
 	for (w = 0; w < l->ways; w++) {
-		if (s[w].key == key || s[w].epoch != epoch || !s[w].key)
+		if ((s[w].key == key && s[w].epoch == epoch) ||
+		    !entry_live(t, &s[w]))
 			break;
 	}
 	if (w == l->ways) {
@@ -137,20 +173,29 @@ static void level_fill(struct tlb_level *l, uint32_t epoch, uint64_t key,
 	s[w].epoch = epoch;
 }
 
-void tlb_fill(struct tlb *t, uint64_t key, uint64_t vpn, uint32_t gen)
+void tlb_fill(struct tlb *t, uint64_t key, uint64_t vpn, uint32_t gen,
+	      bool global)
 {
-	level_fill(&t->lv[0], t->epoch, key, vpn, gen);
-	if (t->nlevels > 1 && !find(&t->lv[1], t->epoch, key, vpn))
-		level_fill(&t->lv[1], t->epoch, key, vpn, gen);
+	uint32_t epoch = global ? t->gepoch | EPOCH_GLOBAL : t->epoch;
+
+	if (global)
+		key &= ~KEY_ASID_MASK;
+	level_fill(t, &t->lv[0], epoch, key, vpn, gen);
+	if (tlb_nlevels(t) > 1 && !find(t, &t->lv[1], key, vpn))
+		level_fill(t, &t->lv[1], epoch, key, vpn, gen);
 }
 
+/* INVLPG: drops the entries of @p key (masked) and the global entry of
+ * the same address, whatever the ASID. */
 static void level_inval(struct tlb_level *l, uint64_t key, uint64_t vpn,
 			uint64_t mask)
 {
 	struct tlb_entry *s = &l->e[(size_t)set_of(l, vpn) * l->ways];
+	uint64_t gkey = key & ~KEY_ASID_MASK;
 
 	for (uint32_t w = 0; w < l->ways; w++) {
-		if ((s[w].key & mask) == (key & mask))
+		if ((s[w].key & mask) == (key & mask) ||
+		    ((s[w].epoch & EPOCH_GLOBAL) && s[w].key == gkey))
 			s[w].key = 0;
 	}
 }
@@ -161,7 +206,7 @@ static void inval_one(struct tlb *t, uint64_t va, unsigned shift, uint32_t asid,
 	uint64_t key = tlb_key(va, shift, asid);
 	uint64_t vpn = va >> shift;
 
-	for (uint32_t l = 0; l < t->nlevels; l++)
+	for (uint32_t l = 0; l < tlb_nlevels(t); l++)
 		level_inval(&t->lv[l], key, vpn, mask);
 }
 
@@ -195,29 +240,46 @@ void tlb_invalidate(struct tlb *t, uint64_t va, uint64_t n, unsigned shift,
 	}
 }
 
-void tlb_flush_all(struct tlb *t)
+/* Clears the entries of one class (global or not) for real. */
+static void clear_class(struct tlb *t, bool global)
 {
-	t->epoch++;
-	if (t->epoch == 0) { /* wrapped: clear for real */
-		for (uint32_t l = 0; l < t->nlevels; l++) {
-			size_t n = (size_t)t->lv[l].sets * t->lv[l].ways;
+	for (uint32_t l = 0; l < tlb_nlevels(t); l++) {
+		size_t n = (size_t)t->lv[l].sets * t->lv[l].ways;
 
-			for (size_t i = 0; i < n; i++)
-				t->lv[l].e[i].key = 0;
+		for (size_t i = 0; i < n; i++) {
+			struct tlb_entry *e = &t->lv[l].e[i];
+
+			if (!(e->epoch & EPOCH_GLOBAL) == !global)
+				e->key = 0;
 		}
+	}
+}
+
+void tlb_flush_all(struct tlb *t, bool global)
+{
+	t->epoch = (t->epoch + 1) & EPOCH_MASK;
+	if (t->epoch == 0) { /* wrapped: clear for real */
+		clear_class(t, false);
 		t->epoch = 1;
+	}
+	if (!global)
+		return;
+	t->gepoch = (t->gepoch + 1) & EPOCH_MASK;
+	if (t->gepoch == 0) {
+		clear_class(t, true);
+		t->gepoch = 1;
 	}
 }
 
 void tlb_scan(struct tlb *t, uint32_t asid, tlb_scan_fn fn, void *data)
 {
-	for (uint32_t l = 0; l < t->nlevels; l++) {
+	for (uint32_t l = 0; l < tlb_nlevels(t); l++) {
 		size_t n = (size_t)t->lv[l].sets * t->lv[l].ways;
 
 		for (size_t i = 0; i < n; i++) {
 			const struct tlb_entry *e = &t->lv[l].e[i];
 
-			if (!e->key || e->epoch != t->epoch)
+			if (!entry_live(t, e) || (e->epoch & EPOCH_GLOBAL))
 				continue;
 			if (((e->key & KEY_ASID_MASK) >> KEY_ASID_SHIFT) !=
 			    (asid & 0x1fff))
