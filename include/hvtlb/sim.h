@@ -28,7 +28,9 @@
  * |                         | (machine.partition); one VM runs on one    |
  * |                         | thread. Never changes the results.         |
  * | fault                   | none, no-wait, lose-deferred,             |
- * |                         | skip-lazy-freed, drop-target; none         |
+ * |                         | skip-lazy-freed, drop-target,              |
+ * |                         | global-survives (every flush keeps global  |
+ * |                         | entries); none                             |
  * | strategy                | ipi, hyperv, kvm-pv, vmm-assist,          |
  * |                         | broadcast, lazy; ipi. Resets strategy.*    |
  * | strategy.<knob>         | a knob of hvtlb_strategy_config_set()      |
@@ -118,6 +120,11 @@
  * | workload.search_pages   | pages per op for touch=random, and ebizzy's|
  * |                         | searched pages per op; 64                  |
  * | workload.user_ns        | extra user-space work per op, ns; 0        |
+ * | workload.kernel_pages   | kernel (global) pages per VM, 0..1048576;  |
+ * |                         | each op a thread maps one if it holds none,|
+ * |                         | reads it and a random mapped one, and every|
+ * |                         | 4th op unmaps it with a flush of everything|
+ * |                         | including globals (vfree); 0 = off; 0      |
  * | engine.max_virtual_s    | stop (error -ETIME) beyond this virtual    |
  * |                         | time, s; 3600                              |
  * | engine.max_violations   | violations recorded in detail; 16          |
@@ -152,7 +159,8 @@ extern "C" {
 	X(NO_WAIT, "no-wait")                                                  \
 	X(LOSE_DEFERRED, "lose-deferred")                                      \
 	X(SKIP_LAZY_FREED, "skip-lazy-freed")                                  \
-	X(DROP_TARGET, "drop-target")
+	X(DROP_TARGET, "drop-target")                                          \
+	X(GLOBAL_SURVIVES, "global-survives")
 
 enum hvtlb_sim_fault {
 #define HVTLB_X_(n, s) HVTLB_SIM_FAULT_##n,
@@ -251,6 +259,7 @@ struct hvtlb_sim_config {
 	bool wl_shared;
 	uint32_t wl_search_pages;
 	uint64_t wl_user_ns;
+	uint32_t wl_kernel_pages; /**< 0: no kernel (global) pages */
 
 	double max_virtual_s;
 	uint32_t max_violations;

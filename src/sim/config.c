@@ -85,6 +85,7 @@ enum key_id {
 	K_WL_SHARED,
 	K_WL_SEARCH,
 	K_WL_USER_NS,
+	K_WL_KERNEL_PAGES,
 	K_MAX_VIRTUAL,
 	K_MAX_VIOLATIONS,
 	K_COUNT
@@ -133,6 +134,7 @@ static const char *const key_names[K_COUNT] = {
 	[K_WL_SHARED] = "workload.shared",
 	[K_WL_SEARCH] = "workload.search_pages",
 	[K_WL_USER_NS] = "workload.user_ns",
+	[K_WL_KERNEL_PAGES] = "workload.kernel_pages",
 	[K_MAX_VIRTUAL] = "engine.max_virtual_s",
 	[K_MAX_VIOLATIONS] = "engine.max_violations",
 };
@@ -196,6 +198,7 @@ void hvtlb_sim_config_init(struct hvtlb_sim_config *c)
 	c->wl_file_backed = true;
 	c->wl_search_pages = 64;
 	c->wl_user_ns = 0;
+	c->wl_kernel_pages = 0;
 	c->max_virtual_s = 3600.0;
 	c->max_violations = 16;
 	for (size_t i = 0; i < SIM_COST_COUNT; i++)
@@ -459,6 +462,8 @@ static int set_key(struct hvtlb_sim_config *c, enum key_id k, const char *v)
 		c->max_virtual_s = d;
 		return 0;
 	}
+	case K_WL_KERNEL_PAGES:
+		return parse_u32_range(v, 0, 1u << 20, &c->wl_kernel_pages);
 	case K_MAX_VIOLATIONS:
 		return parse_u32_range(v, 0, 1u << 20, &c->max_violations);
 	case K_COUNT:
@@ -560,6 +565,8 @@ int hvtlb_sim_config_validate(const struct hvtlb_sim_config *c,
 		bad = key_names[K_WL_TOUCH_REPEAT];
 	else if (c->wl_search_pages < 1)
 		bad = key_names[K_WL_SEARCH];
+	else if (c->wl_kernel_pages > (1u << 20))
+		bad = key_names[K_WL_KERNEL_PAGES];
 	else if (!(c->lock_spin_us >= 0) || c->lock_spin_us > 1e6)
 		bad = key_names[K_LOCK_SPIN];
 	else if (!(c->lock_handoff_us >= 0) || c->lock_handoff_us > 1e9)

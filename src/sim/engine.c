@@ -56,6 +56,10 @@
 #define STACK_GUARD 4096u
 #define NONE_ID UINT32_MAX
 #define GVA_BASE 0x00007f0000000000ULL
+/* Kernel (global) pages of workload.kernel_pages: a vmalloc area. */
+#define KVA_BASE 0xffffc90000000000ULL
+/* Operations a thread holds its kernel page before freeing it. */
+#define KERNEL_HOLD 4u
 #define HIST_SUB 32u
 #define HIST_BUCKETS (64u * HIST_SUB)
 
@@ -161,6 +165,7 @@ struct vcpu {
 	uint32_t npend, cappend;
 	struct hvtlb_flushq fq;
 	bool fq_ready;
+	bool fq_global; /* a pending "flush everything" drops globals too */
 	uint8_t steal;
 	struct tlb tlb;
 	bool tlb_ready;
@@ -216,6 +221,8 @@ struct task {
 	simtime done_at;
 	unsigned vg_stack; /* valgrind stack id */
 	uint32_t *covered; /* per page of a slot: generation a zap covers */
+	uint32_t kpage;	   /* kernel page held, or NONE_ID */
+	uint32_t kage;	   /* operations since it was mapped */
 };
 
 struct sim {
@@ -246,6 +253,11 @@ struct sim {
 	struct hvtlb_sim_results *r;
 	uint32_t stream_base;	/* first task's random stream - 1 */
 	uint32_t *vm_preempted; /* per VM: vCPUs with ->preempted set */
+	/* workload.kernel_pages: per VM, pages shared by all its processes
+	 * and mapped global; free stacks of page indexes */
+	struct pte *kpte; /* vms * kernel_pages */
+	uint32_t *kfree;  /* vms * kernel_pages */
+	uint32_t *knfree; /* per VM */
 	/* hypervisor.cfs: sched_latency, min_granularity, wakeup_granularity
 	 * (Linux defaults 6, 0.75, 1 ms times 1 + ilog2(min(pCPUs, 8))) */
 	simtime cfs_latency, cfs_min_gran, cfs_wakeup_gran;
@@ -464,15 +476,19 @@ static void vcpu_tlb_ready(struct sim *s, struct vcpu *v)
 	v->tlb_ready = true;
 }
 
+/* A full flush; @p global: global entries too (unless the fault
+ * global-survives, which treats every such flush as non-global). */
 static void vcpu_flush_all(struct sim *s, struct vcpu *v,
-			   enum hvtlb_sim_flush_kind kind)
+			   enum hvtlb_sim_flush_kind kind, bool global)
 {
+	if (s->c->fault == HVTLB_SIM_FAULT_GLOBAL_SURVIVES)
+		global = false;
 	s->r->flushes[kind]++;
 	s->r->flushes[HVTLB_SIM_FLUSH_FULL]++;
 	s->r->target_flushes += kind != HVTLB_SIM_FLUSH_LOCAL &&
 				kind != HVTLB_SIM_FLUSH_SWITCH_MM;
 	if (v->tlb_ready)
-		tlb_flush_all(&v->tlb);
+		tlb_flush_all(&v->tlb, global);
 }
 
 static void vcpu_flush_range(struct sim *s, struct vcpu *v,
@@ -480,7 +496,7 @@ static void vcpu_flush_range(struct sim *s, struct vcpu *v,
 			     enum hvtlb_sim_flush_kind kind)
 {
 	if (r->all) {
-		vcpu_flush_all(s, v, kind);
+		vcpu_flush_all(s, v, kind, r->include_global);
 		return;
 	}
 	uint64_t n = hvtlb_range_pages(r);
@@ -612,7 +628,10 @@ static void handle_ipi(struct sim *s, struct vcpu *v, const struct ipi_rec *q)
 			hvtlb_cpumask_clear(&m->cpumask, v->idx);
 			v->loaded_mm = NONE_ID;
 			v->lazy = false;
-			vcpu_flush_all(s, v, HVTLB_SIM_FLUSH_IPI);
+			/* The CR3 write keeps globals; a kernel flush
+			 * (include_global) drops them all the same. */
+			vcpu_flush_all(s, v, HVTLB_SIM_FLUSH_IPI,
+				       q->r.include_global);
 			h += flush_cost(s, true, 0);
 		} else {
 			vcpu_flush_range(s, v, &q->r, q->asid,
@@ -646,12 +665,15 @@ static simtime vcpu_service_fq(struct sim *s, struct vcpu *v)
 {
 	struct hvtlb_flushq_batch b;
 	simtime h = 0;
+	bool global;
 
 	if (!hvtlb_flushq_pending(&v->fq))
 		return 0;
 	hvtlb_flushq_drain(&v->fq, &b);
+	global = v->fq_global;
+	v->fq_global = false;
 	if (b.all) {
-		vcpu_flush_all(s, v, HVTLB_SIM_FLUSH_HYPERVISOR);
+		vcpu_flush_all(s, v, HVTLB_SIM_FLUSH_HYPERVISOR, global);
 		return flush_cost(s, true, 0);
 	}
 	for (size_t i = 0; i < b.n; i++) {
@@ -673,7 +695,8 @@ static void lazy_apply(struct sim *s, struct vcpu *v)
 	if (!v->nlz && !v->lz_all)
 		return;
 	if (v->lz_all) {
-		vcpu_flush_all(s, v, HVTLB_SIM_FLUSH_LAZY);
+		/* An overflow of ranges too: conservative, globals go. */
+		vcpu_flush_all(s, v, HVTLB_SIM_FLUSH_LAZY, true);
 	} else {
 		for (uint32_t i = 0; i < v->nlz; i++) {
 			struct hvtlb_flush_range r = {
@@ -721,7 +744,8 @@ static void vcpu_enter(struct sim *s, struct vcpu *v)
 	v->steal = 0;
 	if (old & HVTLB_KVM_VCPU_FLUSH_TLB) {
 		if (s->c->fault != HVTLB_SIM_FAULT_LOSE_DEFERRED) {
-			vcpu_flush_all(s, v, HVTLB_SIM_FLUSH_DEFERRED);
+			/* KVM flushes the whole guest context. */
+			vcpu_flush_all(s, v, HVTLB_SIM_FLUSH_DEFERRED, true);
 			h += flush_cost(s, true, 0);
 		}
 	}
@@ -900,16 +924,17 @@ static simtime switch_mm(struct sim *s, struct vcpu *v, struct task *t)
 					    v->idx);
 		/* Without PCID the CR3 write flushes; with it, the
 		 * per-ASID generation is not tracked here, so a switch
-		 * between address spaces flushes too (conservative). */
+		 * between address spaces flushes too (conservative).
+		 * Either way global entries stay, as on a CR3 write. */
 		if (v->loaded_mm != NONE_ID) {
-			vcpu_flush_all(s, v, HVTLB_SIM_FLUSH_SWITCH_MM);
+			vcpu_flush_all(s, v, HVTLB_SIM_FLUSH_SWITCH_MM, false);
 			h += flush_cost(s, true, 0);
 		}
 		v->loaded_mm = t->mm;
 		v->mm_gen = m->tlb_gen;
 	} else if (v->lazy && s->c->tlb_gen && v->mm_gen < m->tlb_gen) {
 		/* Back from lazy mode with flushes missed: catch up. */
-		vcpu_flush_all(s, v, HVTLB_SIM_FLUSH_SWITCH_MM);
+		vcpu_flush_all(s, v, HVTLB_SIM_FLUSH_SWITCH_MM, false);
 		h += flush_cost(s, true, 0);
 		v->mm_gen = m->tlb_gen;
 	}
@@ -1313,7 +1338,7 @@ static bool t_access(struct task *t, uint64_t va, simtime *user, simtime *sys,
 					  (double)(1ULL << (m->shift - 12)));
 		m->pte[idx].gen++;
 	}
-	tlb_fill(&v->tlb, key, vpn, m->pte[idx].gen);
+	tlb_fill(&v->tlb, key, vpn, m->pte[idx].gen, false);
 	return true;
 }
 
@@ -1482,11 +1507,12 @@ static enum hvtlb_cpu_state op_cpu_state(void *user, uint32_t cpu)
 	return HVTLB_CPU_RUNNING;
 }
 
-/* Posts a flush of @p ranges (or all) to the targets, kicks the running
- * ones and counts the acknowledgements to wait for. */
+/* Posts a flush of @p ranges (or all; @p global: global entries too) to
+ * the targets, kicks the running ones and counts the acknowledgements to
+ * wait for. */
 static void hv_post(struct sim *s, struct vcpu *v, const uint8_t *vps,
 		    const struct hvtlb_gva_range *ranges, size_t n, bool all,
-		    simtime per_target, bool vmm)
+		    bool global, simtime per_target, bool vmm)
 {
 	simtime kick = cyc(s, SIM_COST_kick), self = 0;
 	uint32_t ntargets = 0;
@@ -1499,6 +1525,9 @@ static void hv_post(struct sim *s, struct vcpu *v, const uint8_t *vps,
 		struct vcpu *tv = vm_vcpu(s, v, i);
 
 		ntargets++;
+		/* Ranges drop the global entries of their addresses; if the
+		 * queue folds them into "everything", that must too. */
+		tv->fq_global |= global || !all;
 		if (all || hvtlb_flushq_push(&tv->fq, ranges, n) == 1) {
 			if (!all)
 				s->r->flushes[HVTLB_SIM_FLUSH_OVERFLOW]++;
@@ -1546,7 +1575,7 @@ static uint64_t op_hypercall(void *user, uint64_t control, const void *input,
 	struct hvtlb_gva_range ranges[HVTLB_FLUSHQ_MAX_RANGES + 1];
 	uint8_t vps[HVTLB_SIM_MAX_VCPUS];
 	size_t n = 0;
-	bool all;
+	bool all, global;
 	uint64_t res;
 
 	if (!t)
@@ -1559,6 +1588,9 @@ static uint64_t op_hypercall(void *user, uint64_t control, const void *input,
 	    !hvtlb_call_is_flush(d.call))
 		return res;
 	all = d.flush_all_gvas;
+	/* Space honours NON_GLOBAL_MAPPINGS_ONLY; a List (also one that
+	 * overflows the queue) drops the globals of its addresses. */
+	global = !all || !(d.flags & HVTLB_FLUSH_NON_GLOBAL_MAPPINGS_ONLY);
 	if (!all) {
 		struct hvtlb_gva_iter it;
 		struct hvtlb_gva_range r;
@@ -1587,8 +1619,8 @@ static uint64_t op_hypercall(void *user, uint64_t control, const void *input,
 	}
 	if (s->c->fault == HVTLB_SIM_FAULT_DROP_TARGET && last != NONE_ID)
 		vps[last] = 0;
-	hv_post(s, v, vps, ranges, n, all, cyc(s, SIM_COST_hv_per_target),
-		false);
+	hv_post(s, v, vps, ranges, n, all, global,
+		cyc(s, SIM_COST_hv_per_target), false);
 	return res;
 }
 
@@ -1689,7 +1721,8 @@ static int op_vmm_flush(void *user, const struct hvtlb_cpumask *targets,
 			 : r->stride_shift == 21 ? HVTLB_PAGE_2M
 						 : HVTLB_PAGE_4K;
 	}
-	hv_post(s, v, vps, &g, 1, r->all, cyc(s, SIM_COST_hv_per_target), true);
+	hv_post(s, v, vps, &g, 1, r->all, !r->all || r->include_global,
+		cyc(s, SIM_COST_hv_per_target), true);
 	return 0;
 }
 
@@ -2029,6 +2062,118 @@ static void op_ebizzy(struct task *t)
 	maybe_sleep(t);
 }
 
+/* ------------------------------------------------- kernel pages */
+/* workload.kernel_pages: each thread now and then maps a kernel page
+ * (vmalloc: a global PTE shared by every process of the VM), touches it
+ * and random other mapped ones, and unmaps it after KERNEL_HOLD
+ * operations, with a shootdown that includes global mappings (vfree).
+ * Other vCPUs hold global entries of the page, so a flush that keeps
+ * globals leaves them stale; the oracle catches their use once the page
+ * is mapped again. */
+static struct pte *kpte_of(struct sim *s, uint32_t vm, uint32_t p)
+{
+	return &s->kpte[(size_t)vm * s->c->wl_kernel_pages + p];
+}
+
+/* A kernel read of mapped kernel page @p p through the vCPU's TLB. */
+static void k_access(struct task *t, uint32_t p, simtime *sys)
+{
+	struct sim *s = t->s;
+	struct vcpu *v = &s->v[t->vcpu];
+	const struct pte *pt = kpte_of(s, t->vm, p);
+	uint64_t va = KVA_BASE + ((uint64_t)p << 12);
+	/* Looked up from the current ASID: a global entry matches any. */
+	uint64_t key = tlb_key(va, 12, s->mm[t->mm].id);
+	uint32_t gen;
+	int lv;
+
+	vcpu_tlb_ready(s, v);
+	if (!v->tlb_ready)
+		return;
+	*sys += cyc(s, SIM_COST_touch);
+	lv = tlb_lookup(&v->tlb, key, va >> 12, &gen);
+	if (lv) {
+		if (lv == 1)
+			s->r->tlb_l1_hits++;
+		else
+			s->r->tlb_l2_hits++;
+		*sys += cyc(s, lv == 1 ? SIM_COST_l1_hit : SIM_COST_stlb_hit);
+		if (gen < pt->flushed)
+			violation(s, v, va);
+		return;
+	}
+	s->r->tlb_misses++;
+	*sys += (simtime)(s->cost[SIM_COST_walk_ref] *
+			  s->cost[SIM_COST_walk_refs]);
+	tlb_fill(&v->tlb, key, va >> 12, pt->gen, true);
+}
+
+/* vfree: unmaps the task's kernel page and shoots it down everywhere,
+ * global mappings included, as flush_tlb_all after a vmap purge. */
+static void kernel_free(struct task *t)
+{
+	struct sim *s = t->s;
+	uint32_t p = t->kpage, covered;
+	struct pte *pt = kpte_of(s, t->vm, p);
+	struct hvtlb_flush_outcome out;
+	struct vcpu *v;
+	simtime t0;
+
+	covered = ++pt->gen; /* even: not present */
+	t->kpage = NONE_ID;
+	t_work(t, cyc(s, SIM_COST_munmap), ACCT_SYS);
+	v = &s->v[t->vcpu];
+	struct hvtlb_flush_request req = {
+		.ncpus = s->c->vcpus,
+		.initiator = v->idx,
+		.address_space = (uint64_t)s->mm[t->mm].id << 12,
+		.range = { .stride_shift = 12,
+			   .all = true,
+			   .include_global = true },
+		/* Every CPU, lazy ones included (on_each_cpu). */
+		.freed_tables = true,
+	};
+
+	for (uint32_t c = 0; c < s->c->vcpus; c++)
+		hvtlb_cpumask_set(&req.targets, c);
+	s->r->shootdowns++;
+	t0 = s->now;
+	if (hvtlb_flush(v->fl, &req, &out)) {
+		s->failed = true;
+		return;
+	}
+	if (t->debt)
+		t_work(t, 0, ACCT_SYS);
+	hist_add(s, s->now - t0);
+	if (covered > pt->flushed)
+		pt->flushed = covered;
+	s->kfree[(size_t)t->vm * s->c->wl_kernel_pages + s->knfree[t->vm]++] =
+		p;
+}
+
+static void kernel_op(struct task *t)
+{
+	struct sim *s = t->s;
+	uint32_t n = s->c->wl_kernel_pages, p;
+	simtime sys = 0;
+
+	if (t->kpage == NONE_ID && s->knfree[t->vm]) {
+		/* vmalloc: a present, global PTE */
+		t->kpage = s->kfree[(size_t)t->vm * n + --s->knfree[t->vm]];
+		kpte_of(s, t->vm, t->kpage)->gen++;
+		t->kage = 0;
+		sys += cyc(s, SIM_COST_mmap);
+	}
+	if (t->kpage != NONE_ID)
+		k_access(t, t->kpage, &sys);
+	p = (uint32_t)sim_rng_below(&t->rng, n);
+	if (kpte_of(s, t->vm, p)->gen & 1)
+		k_access(t, p, &sys);
+	t_work(t, sys, ACCT_SYS);
+	if (t->kpage != NONE_ID && ++t->kage >= KERNEL_HOLD)
+		kernel_free(t);
+}
+
 static void workload(struct task *t)
 {
 	struct sim *s = t->s;
@@ -2042,6 +2187,8 @@ static void workload(struct task *t)
 			do_mmap(t, &own);
 	}
 	for (uint64_t i = 0; i < s->c->wl_iterations && !s->failed; i++) {
+		if (s->c->wl_kernel_pages)
+			kernel_op(t);
 		switch (s->c->workload) {
 		case HVTLB_SIM_WORKLOAD_TRASHER:
 			op_trasher(t);
@@ -2301,6 +2448,20 @@ static int setup(struct sim *s)
 	s->vm_preempted = calloc(c->vms, sizeof(*s->vm_preempted));
 	if (!s->v || !s->p || !s->t || !s->mm || !s->vm_preempted)
 		return -ENOMEM;
+	if (c->wl_kernel_pages) {
+		size_t nk = (size_t)c->vms * c->wl_kernel_pages;
+
+		s->kpte = calloc(nk, sizeof(*s->kpte));
+		s->kfree = calloc(nk, sizeof(*s->kfree));
+		s->knfree = calloc(c->vms, sizeof(*s->knfree));
+		if (!s->kpte || !s->kfree || !s->knfree)
+			return -ENOMEM;
+		for (uint32_t vm = 0; vm < c->vms; vm++) {
+			for (uint32_t k = c->wl_kernel_pages; k-- > 0;)
+				s->kfree[(size_t)vm * c->wl_kernel_pages +
+					 s->knfree[vm]++] = k;
+		}
+	}
 	s->host_slice = us_to_cyc(s, s->cost[SIM_COST_host_slice_us]);
 	s->guest_slice = us_to_cyc(s, s->cost[SIM_COST_guest_slice_us]);
 	s->tick = us_to_cyc(s, s->cost[SIM_COST_tick_us]);
@@ -2417,6 +2578,7 @@ static int setup(struct sim *s)
 		t->mm = vm * c->wl_processes + k % c->wl_processes;
 		t->vcpu = vm * c->vcpus + k % c->vcpus;
 		t->st = T_BLOCKED;
+		t->kpage = NONE_ID;
 		sim_rng_init(&t->rng, c->seed, 1 + s->stream_base + i);
 		t->covered = calloc(c->wl_pages, sizeof(*t->covered));
 		if (!t->covered)
@@ -2484,6 +2646,9 @@ static void teardown(struct sim *s)
 	free(s->t);
 	free(s->mm);
 	free(s->vm_preempted);
+	free(s->kpte);
+	free(s->kfree);
+	free(s->knfree);
 	free(s->heap);
 }
 
