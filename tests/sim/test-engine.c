@@ -21,6 +21,8 @@
 
 #include <hvtlb/sim.h>
 
+#include "sim/sim-private.h"
+
 static const char *golden_dir = ".";
 
 /* Applies "key=value" pairs (NULL-terminated) to a default config. */
@@ -256,6 +258,111 @@ static void test_fault_drop_target(void **state)
 {
 	(void)state;
 	fault_case(drop_kv);
+}
+
+/* Kernel (global) pages shared by 8 threads on 8 vCPUs: with
+ * global-survives the vfree shootdown keeps the other vCPUs' global
+ * entries, which are used once the page is mapped again. */
+#define KERNEL_PAGES                                                           \
+	"workload.kernel_pages=8", "workload.threads=8", "vm.vcpus=8",         \
+		"machine.pcpus=8", "workload.iterations=400",                  \
+		"fault=global-survives"
+
+static const char *const global_ipi_kv[] = { KERNEL_PAGES, "strategy=ipi",
+					     NULL };
+static const char *const global_hv_kv[] = { KERNEL_PAGES, "strategy=hyperv",
+					    NULL };
+
+static void test_fault_global_survives(void **state)
+{
+	(void)state;
+	fault_case(global_ipi_kv);
+	fault_case(global_hv_kv);
+}
+
+/* Kernel pages under every strategy, overcommitted (preempted targets,
+ * deferred and hypervisor-queued flushes): no violation. */
+static void test_kernel_pages(void **state)
+{
+	static const char *const kinds[] = { "ipi",	  "hyperv",
+					     "kvm-pv",	  "vmm-assist",
+					     "broadcast", "lazy" };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
+		struct hvtlb_sim_config c;
+		struct hvtlb_sim_results *r;
+		const char *const kv[] = { "workload.kernel_pages=4",
+					   "workload.threads=12",
+					   "vm.vcpus=8",
+					   "machine.pcpus=3",
+					   "workload.iterations=200",
+					   "strategy.lazy_skip=1",
+					   NULL };
+
+		cfg_apply(&c, kv);
+		assert_int_equal(hvtlb_sim_config_set(&c, "strategy", kinds[i]),
+				 0);
+		assert_int_equal(
+			hvtlb_sim_config_set(&c, "strategy.lazy_skip", "1"), 0);
+		r = run_cfg(&c);
+		print_message("kernel pages, %s: %llu shootdowns, %llu "
+			      "violations\n",
+			      kinds[i], (unsigned long long)r->shootdowns,
+			      (unsigned long long)r->violations);
+		assert_int_equal(r->violations, 0);
+		hvtlb_sim_results_destroy(r);
+	}
+}
+
+/* The TLB's global bit directly. */
+static void test_tlb_global(void **state)
+{
+	struct hvtlb_sim_config c;
+	struct tlb t;
+	uint64_t va = 0xffffc90000003000ULL, uva = 0x00007f0000005000ULL;
+	uint32_t gen;
+
+	(void)state;
+	hvtlb_sim_config_init(&c);
+	assert_int_equal(tlb_init(&t, &c), 0);
+	/* A global entry matches from every ASID. */
+	tlb_fill(&t, tlb_key(va, 12, 1), va >> 12, 7, true);
+	tlb_fill(&t, tlb_key(uva, 12, 1), uva >> 12, 9, false);
+	assert_int_equal(tlb_lookup(&t, tlb_key(va, 12, 2), va >> 12, &gen), 1);
+	assert_int_equal(gen, 7);
+	assert_int_equal(tlb_probe(&t, tlb_key(uva, 12, 2), uva >> 12, &gen),
+			 0);
+	/* A non-global full flush (CR3 write) keeps it, drops the rest. */
+	tlb_flush_all(&t, false);
+	assert_int_equal(tlb_probe(&t, tlb_key(va, 12, 3), va >> 12, &gen), 1);
+	assert_int_equal(tlb_probe(&t, tlb_key(uva, 12, 1), uva >> 12, &gen),
+			 0);
+	/* A flush with globals drops it. */
+	tlb_flush_all(&t, true);
+	assert_int_equal(tlb_probe(&t, tlb_key(va, 12, 3), va >> 12, &gen), 0);
+	/* Invalidating the address drops it, from another ASID or any. */
+	tlb_fill(&t, tlb_key(va, 12, 1), va >> 12, 7, true);
+	tlb_invalidate(&t, va, 1, 12, 5);
+	assert_int_equal(tlb_probe(&t, tlb_key(va, 12, 1), va >> 12, &gen), 0);
+	tlb_fill(&t, tlb_key(va, 12, 1), va >> 12, 7, true);
+	tlb_invalidate(&t, va, 1, 12, ~0u);
+	assert_int_equal(tlb_probe(&t, tlb_key(va, 12, 1), va >> 12, &gen), 0);
+	/* ... but not another address's. */
+	tlb_fill(&t, tlb_key(va, 12, 1), va >> 12, 7, true);
+	tlb_invalidate(&t, va + 4096, 1, 12, 1);
+	assert_int_equal(tlb_probe(&t, tlb_key(va, 12, 1), va >> 12, &gen), 1);
+	/* Refilled into L1 from the STLB, it stays global. */
+	for (uint64_t i = 1; i <= 4096 && tlb_probe(&t, tlb_key(va, 12, 1),
+						    va >> 12, &gen) == 1;
+	     i++)
+		tlb_fill(&t, tlb_key(uva + (i << 12), 12, 1), (uva >> 12) + i,
+			 1, false);
+	assert_int_equal(tlb_probe(&t, tlb_key(va, 12, 4), va >> 12, &gen), 2);
+	assert_int_equal(tlb_lookup(&t, tlb_key(va, 12, 4), va >> 12, &gen), 2);
+	tlb_flush_all(&t, false);
+	assert_int_equal(tlb_lookup(&t, tlb_key(va, 12, 6), va >> 12, &gen), 1);
+	tlb_finish(&t);
 }
 
 /* No fault: every strategy on every workload, overcommitted and not. */
@@ -760,9 +867,33 @@ static void test_determinism(void **state)
 						"seed=42",
 						NULL };
 
+	/* Kernel (global) pages per VM, in two shared-pCPU VMs and in four
+	 * partitioned ones. */
+	static const char *const kernel_shared[] = { "strategy=hyperv",
+						     "machine.vms=2",
+						     "machine.pcpus=8",
+						     "vm.vcpus=8",
+						     "workload.threads=12",
+						     "workload.iterations=60",
+						     "workload.kernel_pages=6",
+						     "seed=42",
+						     NULL };
+	static const char *const kernel_parts[] = { "strategy=ipi",
+						    "machine.vms=4",
+						    "machine.partition=1",
+						    "machine.pcpus=16",
+						    "vm.vcpus=8",
+						    "workload.threads=12",
+						    "workload.iterations=60",
+						    "workload.kernel_pages=6",
+						    "seed=42",
+						    NULL };
+
 	(void)state;
 	check_deterministic(one_vm);
 	check_deterministic(four_vms);
+	check_deterministic(kernel_shared);
+	check_deterministic(kernel_parts);
 }
 
 static void test_4096_vcpus(void **state)
@@ -863,6 +994,9 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_fault_lose_deferred),
 		cmocka_unit_test(test_fault_skip_lazy_freed),
 		cmocka_unit_test(test_fault_drop_target),
+		cmocka_unit_test(test_fault_global_survives),
+		cmocka_unit_test(test_kernel_pages),
+		cmocka_unit_test(test_tlb_global),
 		cmocka_unit_test(test_no_violations),
 		cmocka_unit_test(test_random_configs),
 		cmocka_unit_test(test_strategies_backend),
