@@ -33,8 +33,8 @@ static const char usage_text[] =
 	"  --threads N      host threads of the engine (default: CPUs online;\n"
 	"                   results do not depend on it)\n"
 	"  --fault NAME     no-wait, lose-deferred, skip-lazy-freed,\n"
-	"                   drop-target: break the protocol, the oracle must\n"
-	"                   report violations\n"
+	"                   drop-target, global-survives: break the protocol,\n"
+	"                   the oracle must report violations\n"
 	"  --compare LIST   strategies to run, e.g. ipi,hyperv (same as\n"
 	"                   --set compare=LIST)\n"
 	"  --json           one JSON document; --csv: one CSV row per run\n"
@@ -351,7 +351,7 @@ int cmd_sim(int argc, char **argv)
 					"sim",
 					"--fault '%s': unknown (no-wait, "
 					"lose-deferred, skip-lazy-freed, "
-					"drop-target)",
+					"drop-target, global-survives)",
 					v);
 			}
 			want_fault = strcmp(v, "none") != 0;
