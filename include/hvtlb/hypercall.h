@@ -482,6 +482,14 @@ void hvtlb_vp_iter_init(struct hvtlb_vp_iter *it,
 /** Returns false when done. Only VPs < vp_count are returned. O(1)
  *  amortized per VP plus one step per valid bank. */
 bool hvtlb_vp_iter_next(struct hvtlb_vp_iter *it, uint32_t *vp);
+/**
+ * The word-at-a-time form, for hosts that keep VP masks (as KVM does): the
+ * targets among VPs *base .. *base + 63 (bit i = VP *base + i, only VPs
+ * < vp_count, never 0) and true, or false when done. *base is a multiple of
+ * 64. May be mixed with hvtlb_vp_iter_next(): each VP is returned once.
+ */
+bool hvtlb_vp_iter_next_word(struct hvtlb_vp_iter *it, uint32_t *base,
+			     uint64_t *bits);
 
 /**
  * Iterates the GVA ranges of a decoded List call, one entry (or the
@@ -504,6 +512,13 @@ void hvtlb_gva_iter_init(struct hvtlb_gva_iter *it,
  *  false when done. Every range returned is canonical for d->va_bits, has
  *  at least one page and ends at or below 2^64. */
 bool hvtlb_gva_iter_next(struct hvtlb_gva_iter *it, struct hvtlb_gva_range *r);
+/**
+ * The batch form: stores up to @p max next ranges in @p out and returns how
+ * many (0 when done). The same ranges, in the same order, as calls to
+ * hvtlb_gva_iter_next(); the two may be mixed.
+ */
+size_t hvtlb_gva_iter_fill(struct hvtlb_gva_iter *it,
+			   struct hvtlb_gva_range *out, size_t max);
 
 #if defined(__GNUC__)
 #pragma GCC visibility pop

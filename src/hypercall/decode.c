@@ -589,6 +589,34 @@ bool hvtlb_vp_iter_next(struct hvtlb_vp_iter *it, uint32_t *vp)
 	}
 }
 
+bool hvtlb_vp_iter_next_word(struct hvtlb_vp_iter *it, uint32_t *base,
+			     uint64_t *bits)
+{
+	if (!it || !it->d)
+		return false;
+	for (;;) {
+		uint32_t lim = vp_limit(it->d);
+		uint64_t w;
+
+		if (!it->word && !vp_iter_refill(it)) {
+			it->next = HVTLB_MAX_VPS;
+			return false;
+		}
+		w = it->word;
+		it->word = 0;
+		/* refill keeps base < lim; drop the VPs at or past lim. */
+		if (lim - it->base < 64)
+			w &= (1ULL << (lim - it->base)) - 1;
+		if (w) {
+			if (base)
+				*base = it->base;
+			if (bits)
+				*bits = w;
+			return true;
+		}
+	}
+}
+
 void hvtlb_gva_iter_init(struct hvtlb_gva_iter *it,
 			 const struct hvtlb_decoded *d)
 {
@@ -713,4 +741,44 @@ bool hvtlb_gva_iter_next(struct hvtlb_gva_iter *it, struct hvtlb_gva_range *r)
 		}
 	}
 	return gva_iter_slow(it, r);
+}
+
+size_t hvtlb_gva_iter_fill(struct hvtlb_gva_iter *it,
+			   struct hvtlb_gva_range *out, size_t max)
+{
+	const struct hvtlb_decoded *d;
+	size_t n = 0;
+
+	if (!it || !it->d || !out)
+		return 0;
+	d = it->d;
+	while (n < max) {
+		/* The common case in a tight loop: simple-format entries wholly
+		 * in the lower canonical half (as in hvtlb_gva_iter_next). */
+		if (!it->has_pending && !d->extended && d->gva) {
+			uint64_t low =
+				d->va_bits == 57 ? 1ULL << 44 : 1ULL << 35;
+			uint32_t i = it->index, end = d->gva_count;
+
+			for (; n < max && i < end; n++, i++) {
+				uint64_t e = hv_ld64(d->gva + 8u * i);
+				uint64_t count =
+					(e & HV_GVA_SIMPLE_COUNT_MASK) + 1;
+
+				if ((e >> 12) + count > low)
+					break;
+				out[n].gva = e & ~HV_PAGE_OFFSET_MASK;
+				out[n].pages = count;
+				out[n].size = HVTLB_PAGE_4K;
+			}
+			it->index = i;
+			if (n == max)
+				break;
+		}
+		/* Anything else, one range at a time. */
+		if (!gva_iter_slow(it, &out[n]))
+			break;
+		n++;
+	}
+	return n;
 }
