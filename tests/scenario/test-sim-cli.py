@@ -238,6 +238,120 @@ check("reproduce --json: 3 experiments x real/sys with the documented keys",
       abs(rows[0]["published_ratio"] - 213.118 / 139.920) < 1e-3,
       f"rc={rc} {err!r}")
 
+# --- hvtlb sweep --svg: a well-formed plot, the CSV unchanged -------------
+import xml.etree.ElementTree as ET
+
+SVG_NS = "{http://www.w3.org/2000/svg}"
+
+
+def svg_sweep(svg, *args):
+    p = subprocess.run([HVTLB, "sweep", default, "--vary",
+                        "machine.pcpus=4,8,16", "--set",
+                        "workload.iterations=5", "--svg", svg, *args],
+                       capture_output=True, text=True, timeout=300)
+    return p.returncode, p.stdout, p.stderr
+
+
+def polylines(root):
+    """{legend title: [(x, y), ...]} for every plotted series."""
+    out = {}
+    for g in root.iter(SVG_NS + "g"):
+        pl = g.find(SVG_NS + "polyline")
+        if pl is not None:
+            pts = [tuple(map(float, xy.split(",")))
+                   for xy in pl.get("points").split()]
+            out[g.find(SVG_NS + "title").text] = pts
+    return out
+
+
+with tempfile.TemporaryDirectory() as d:
+    out_svg = os.path.join(d, "out.svg")
+    rc, out, err = svg_sweep(out_svg, "--metric", "latency_us_p99")
+    p = subprocess.run([HVTLB, "sweep", default, "--vary",
+                        "machine.pcpus=4,8,16", "--set",
+                        "workload.iterations=5"],
+                       capture_output=True, text=True, timeout=300)
+    check("sweep --svg: exit 0 and the CSV is unchanged",
+          rc == 0 and out == p.stdout and err == "", f"rc={rc} {err!r}")
+    try:
+        root = ET.parse(out_svg).getroot()
+    except (OSError, ET.ParseError) as e:
+        root = None
+        check("sweep --svg: the file parses as XML", False, str(e))
+    if root is not None:
+        rows = [r.split(",") for r in out.splitlines()[1:]]
+        col = out.splitlines()[0].split(",").index("latency_us_p99")
+        strategies = list(dict.fromkeys(r[1] for r in rows))
+        lines = polylines(root)
+        check("sweep --svg: one polyline per strategy, 3 points each",
+              root.tag == SVG_NS + "svg" and sorted(lines) ==
+              sorted(strategies) and
+              all(len(v) == 3 for v in lines.values()) and
+              len(list(root.iter(SVG_NS + "polyline"))) == len(strategies),
+              f"{lines}")
+        # Numeric x: 4, 8, 16 sit at proportional positions (8 is 1/3
+        # of the way from 4 to 16), the same for every strategy.
+        xs = {tuple(x for x, _ in v) for v in lines.values()}
+        x0, x1, x2 = next(iter(xs)) if len(xs) == 1 else (0, 0, 0)
+        check("sweep --svg: numeric x positions are proportional",
+              len(xs) == 1 and x0 < x1 < x2 and
+              abs((x1 - x0) / (x2 - x0) - 1 / 3) < 1e-3, f"{xs}")
+        # The plotted heights are one decreasing affine map of the metric.
+        pairs = sorted((float(r[col]), lines[r[1]][i % 3][1])
+                       for i, r in enumerate(
+                           sorted(rows, key=lambda r: r[1])))
+        (v0, y0), (v1, y1) = pairs[0], pairs[-1]
+        check("sweep --svg: y is the chosen metric",
+              v1 > v0 and all(abs(y - (y0 + (v - v0) * (y1 - y0) /
+                                       (v1 - v0))) < 0.05
+                              for v, y in pairs) and y1 < y0, f"{pairs}")
+        texts = [t.text or "" for t in root.iter(SVG_NS + "text")]
+        check("sweep --svg: title, axis labels, ticks",
+              any("IPI vs Hyper-V" in t and t.endswith("latency_us_p99")
+                  for t in texts) and "machine.pcpus" in texts and
+              "latency_us_p99" in texts and "16" in texts and "0" in texts,
+              f"{texts}")
+
+    # Categorical x, a second --vary key, XML-hostile text.
+    cat_svg = os.path.join(d, "cat.svg")
+    p = subprocess.run([HVTLB, "sweep", default, "--vary",
+                        "hypervisor.ex=true,false", "--vary",
+                        "machine.pcpus=4,8", "--set",
+                        "workload.iterations=2", "--set",
+                        "title=a <b> & \"c\" 'd'", "--svg", cat_svg],
+                       capture_output=True, text=True, timeout=300)
+    try:
+        root = ET.parse(cat_svg).getroot()
+        lines = polylines(root)
+        texts = [t.text or "" for t in root.iter(SVG_NS + "text")]
+    except (OSError, ET.ParseError) as e:
+        lines, texts = {}, [str(e)]
+    check("sweep --svg: categorical x, one line per strategy and value",
+          p.returncode == 0 and sorted(lines) ==
+          sorted(f"{s} machine.pcpus={n}" for s in ("ipi", "hyperv")
+                 for n in (4, 8)) and
+          all(len(v) == 2 for v in lines.values()) and
+          "true" in texts and "false" in texts, f"{lines} {texts}")
+    check("sweep --svg: text is escaped for XML",
+          "a <b> & \"c\" 'd': real_s" in texts, f"{texts}")
+
+    # Errors: one line on stderr, exit 2, nothing on stdout.
+    for name, svg, extra in [
+            ("unknown metric", out_svg, ["--metric", "ipis"]),
+            ("--svg with --shard", out_svg, ["--shard", "0/2"]),
+            ("unwritable file", os.path.join(d, "no", "such.svg"), []),
+            ("--metric without --svg", None, ["--metric", "sys_s"])]:
+        if svg is None:
+            p = subprocess.run([HVTLB, "sweep", default, "--vary",
+                                "machine.pcpus=4,8", *extra],
+                               capture_output=True, text=True, timeout=300)
+            rc, out, err = p.returncode, p.stdout, p.stderr
+        else:
+            rc, out, err = svg_sweep(svg, *extra)
+        check(f"sweep --svg error: {name} exits 2 with one line",
+              rc == 2 and out == "" and len(err.strip().splitlines()) == 1,
+              f"rc={rc} {err!r}")
+
 if failures:
     print(f"{len(failures)} failure(s)")
     sys.exit(1)

@@ -2,6 +2,7 @@
 /*
  * hvtlb sweep SCENARIO --vary KEY=V1,V2,... [--vary ...] [--set K=V]...
  *             [--seed N] [--jobs N] [--shard I/N]
+ *             [--svg FILE [--metric NAME]]
  *
  * Runs the scenario over the cartesian product of the --vary lists (and
  * its `compare` strategies), several runs at once in host threads (each
@@ -9,8 +10,11 @@
  * prints CSV in grid order. With --shard I/N only the grid points whose
  * index is I modulo N run, and each run prints as one JSON line, so a grid
  * larger than one machine runs as a job array and merges by concatenation.
+ * With --svg the same CSV goes to stdout and a line plot of one metric
+ * (x: the first --vary key) goes to FILE.
  */
 #include <errno.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -22,6 +26,7 @@
 #include "cli.h"
 #include "parse.h"
 #include "sim-run.h"
+#include "svg.h"
 
 #define MAX_VARY 8
 #define MAX_VALUES 64
@@ -30,14 +35,69 @@
 static const char usage_text[] =
 	"usage: hvtlb sweep SCENARIO --vary KEY=V1,V2,... [--vary ...]\n"
 	"                   [--set KEY=VALUE]... [--seed N] [--jobs N]\n"
-	"                   [--shard I/N]\n"
+	"                   [--shard I/N] [--svg FILE [--metric NAME]]\n"
 	"\n"
 	"Runs SCENARIO for every combination of the --vary values (and every\n"
 	"strategy of its `compare` list), --jobs runs at a time (default: "
 	"CPUs\n"
 	"online), and prints one CSV row per run in grid order. --shard I/N\n"
 	"runs only the points whose index is I modulo N and prints JSON lines\n"
-	"(one object per run) for merging by concatenation.\n";
+	"(one object per run) for merging by concatenation.\n"
+	"\n"
+	"--svg FILE also writes an SVG line plot of --metric (a numeric CSV\n"
+	"column: real_s (default), user_s, sys_s, vm_exits, ipis_sent,\n"
+	"hypercalls, shootdowns, pages_invalidated, latency_us_p50,\n"
+	"latency_us_p99, latency_us_max, violations) against the first\n"
+	"--vary key, one line per strategy and value of the other keys.\n";
+
+/* The numeric CSV columns --metric can plot. */
+static const char *const metric_names[] = {
+	"real_s",	  "user_s",
+	"sys_s",	  "vm_exits",
+	"ipis_sent",	  "hypercalls",
+	"shootdowns",	  "pages_invalidated",
+	"latency_us_p50", "latency_us_p99",
+	"latency_us_max", "violations",
+};
+#define NMETRICS (sizeof(metric_names) / sizeof(metric_names[0]))
+
+static int metric_index(const char *name)
+{
+	for (size_t m = 0; m < NMETRICS; m++)
+		if (!strcmp(name, metric_names[m]))
+			return (int)m;
+	return -1;
+}
+
+static double metric_value(const struct hvtlb_sim_results *r, int m)
+{
+	switch (m) {
+	case 0:
+		return r->real_s;
+	case 1:
+		return r->user_s;
+	case 2:
+		return r->sys_s;
+	case 3:
+		return (double)r->vm_exits_total;
+	case 4:
+		return (double)r->ipis_sent;
+	case 5:
+		return (double)r->hypercalls;
+	case 6:
+		return (double)r->shootdowns;
+	case 7:
+		return (double)r->pages_invalidated;
+	case 8:
+		return r->latency_us_p50;
+	case 9:
+		return r->latency_us_p99;
+	case 10:
+		return r->latency_us_max;
+	default:
+		return (double)r->violations;
+	}
+}
 
 struct vary {
 	const char *key;
@@ -205,11 +265,106 @@ static void print_json_line(const struct vary *v, size_t nvary,
 	printf("}\n");
 }
 
+/* Whether every value parses completely as a finite number. */
+static int numeric_values(const struct vary *v, double *out)
+{
+	for (size_t i = 0; i < v->n; i++) {
+		char *end;
+
+		errno = 0;
+		out[i] = strtod(v->values[i], &end);
+		if (end == v->values[i] || *end || errno || !isfinite(out[i]))
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * Plots metric @m against the first --vary key: one series per strategy
+ * (run index) and combination of the other keys' values. Grid points are
+ * in row-major order, so point p has x index p / rest and series group
+ * p % rest, where rest is the product of the other keys' value counts.
+ */
+static int write_svg(FILE *f, const struct vary *v, size_t nvary,
+		     const struct point *points, size_t npoints, int m,
+		     const char *title)
+{
+	struct svg_plot plot;
+	size_t nx = v[0].n, rest = npoints / nx, nruns = 0, nseries;
+	double xval[MAX_VALUES], *y = NULL;
+	char ttl[1024], (*names)[256] = NULL;
+	const char **name_ptrs = NULL;
+	int rc = -ENOMEM;
+
+	for (size_t p = 0; p < npoints; p++)
+		if (points[p].b.nruns > nruns)
+			nruns = points[p].b.nruns;
+	nseries = rest * nruns;
+	if (!nseries)
+		return -EINVAL;
+	y = malloc(nseries * nx * sizeof(*y));
+	names = calloc(nseries, sizeof(*names));
+	name_ptrs = calloc(nseries, sizeof(*name_ptrs));
+	if (!y || !names || !name_ptrs)
+		goto out;
+	for (size_t k = 0; k < nseries * nx; k++)
+		y[k] = NAN;
+	for (size_t p = 0; p < npoints; p++) {
+		const struct point *pt = &points[p];
+		size_t i = p / rest, j = p % rest;
+
+		for (size_t r = 0; r < pt->b.nruns; r++) {
+			size_t s = j * nruns + r;
+			const char *strat =
+				pt->b.res[r] ? sim_strategy_name(pt->b.res[r])
+					     : pt->b.strategy[r];
+			int len;
+
+			if (pt->b.res[r])
+				y[s * nx + i] = metric_value(pt->b.res[r], m);
+			if (names[s][0] && !pt->b.res[r])
+				continue;
+			len = snprintf(names[s], sizeof(names[s]), "%s",
+				       strat ? strat : "run");
+			for (size_t k = 1; k < nvary && len >= 0 &&
+					   (size_t)len < sizeof(names[s]);
+			     k++)
+				len += snprintf(names[s] + len,
+						sizeof(names[s]) - (size_t)len,
+						" %s=%s", v[k].key,
+						v[k].values[pt->idx[k]]);
+		}
+	}
+	for (size_t s = 0; s < nseries; s++)
+		name_ptrs[s] = names[s];
+	snprintf(ttl, sizeof(ttl), "%s: %s", title, metric_names[m]);
+	plot = (struct svg_plot){
+		.title = ttl,
+		.xlabel = v[0].key,
+		.ylabel = metric_names[m],
+		.nx = nx,
+		.xnames = (const char *const *)v[0].values,
+		.xval = numeric_values(&v[0], xval) ? xval : NULL,
+		.nseries = nseries,
+		.names = name_ptrs,
+		.y = y,
+	};
+	rc = svg_plot_write(f, &plot);
+out:
+	free(y);
+	free(names);
+	free(name_ptrs);
+	return rc;
+}
+
 int cmd_sweep(int argc, char **argv)
 {
 	struct vary vary[MAX_VARY];
 	size_t nvary = 0, npoints = 1, shard_i = 0, shard_n = 0;
 	const char *path = NULL, *sets[64], *seed = NULL;
+	const char *svg_path = NULL, *metric = NULL;
+	FILE *svg = NULL;
+	int metric_i = 0;
 	size_t nsets = 0;
 	uint64_t jobs = sim_host_threads();
 	struct point *points = NULL;
@@ -238,7 +393,8 @@ int cmd_sweep(int argc, char **argv)
 		if (i + 1 >= argc ||
 		    (strcmp(a, "--vary") && strcmp(a, "--set") &&
 		     strcmp(a, "--seed") && strcmp(a, "--jobs") &&
-		     strcmp(a, "--shard"))) {
+		     strcmp(a, "--shard") && strcmp(a, "--svg") &&
+		     strcmp(a, "--metric"))) {
 			rc = cli_usage_error("sweep", "%s '%s'",
 					     i + 1 >= argc ? "missing value for"
 							   : "unknown option",
@@ -272,6 +428,10 @@ int cmd_sweep(int argc, char **argv)
 				goto out;
 			}
 			sets[nsets++] = val;
+		} else if (!strcmp(a, "--svg")) {
+			svg_path = val;
+		} else if (!strcmp(a, "--metric")) {
+			metric = val;
 		} else if (!strcmp(a, "--seed")) {
 			uint64_t n;
 
@@ -320,6 +480,30 @@ int cmd_sweep(int argc, char **argv)
 		rc = cli_usage_error("sweep", "missing SCENARIO");
 		goto out;
 	}
+	if (metric && !svg_path) {
+		rc = cli_usage_error("sweep", "--metric needs --svg FILE");
+		goto out;
+	}
+	if (metric) {
+		metric_i = metric_index(metric);
+		if (metric_i < 0) {
+			rc = cli_usage_error(
+				"sweep",
+				"--metric '%s': not a numeric CSV column "
+				"(see --help)",
+				metric);
+			goto out;
+		}
+	}
+	if (svg_path && shard_n) {
+		rc = cli_usage_error("sweep", "--svg and --shard do not mix: "
+					      "plot the merged results");
+		goto out;
+	}
+	if (svg_path && !nvary) {
+		rc = cli_usage_error("sweep", "--svg needs a --vary key (x)");
+		goto out;
+	}
 	if (npoints > MAX_POINTS) {
 		rc = cli_usage_error("sweep", "%zu grid points (at most %d)",
 				     npoints, MAX_POINTS);
@@ -364,6 +548,16 @@ int cmd_sweep(int argc, char **argv)
 		pt->configured = 1;
 	}
 
+	/* Open the plot before the runs: a bad path costs no run time. */
+	if (svg_path) {
+		svg = fopen(svg_path, "w");
+		if (!svg) {
+			rc = cli_usage_error("sweep", "--svg '%s': %s",
+					     svg_path, strerror(errno));
+			goto out;
+		}
+	}
+
 	memset(&q, 0, sizeof(q));
 	pthread_mutex_init(&q.lock, NULL);
 	q.points = points;
@@ -394,7 +588,24 @@ int cmd_sweep(int argc, char **argv)
 	}
 	if (fflush(stdout) || ferror(stdout))
 		rc = CLI_EXIT_FAIL;
+	if (svg) {
+		const char *title =
+			points[0].b.sc.title ? points[0].b.sc.title : path;
+		int e = write_svg(svg, vary, nvary, points, npoints, metric_i,
+				  title);
+
+		if (fclose(svg) && !e)
+			e = -EIO;
+		svg = NULL;
+		if (e) {
+			fprintf(stderr, "hvtlb sweep: --svg '%s': %s\n",
+				svg_path, strerror(-e));
+			rc = CLI_EXIT_FAIL;
+		}
+	}
 out:
+	if (svg)
+		fclose(svg);
 	if (points) {
 		for (size_t p = 0; p < npoints; p++)
 			sim_batch_finish(&points[p].b);
