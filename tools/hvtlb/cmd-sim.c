@@ -262,6 +262,22 @@ static int known_fault(const char *name)
 	return 0;
 }
 
+/* The fault names, from the library's list, comma separated. */
+static void fault_names(char *buf, size_t len)
+{
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (int f = 0; f < HVTLB_SIM_FAULT_COUNT_; f++) {
+		const char *n = hvtlb_sim_fault_name((enum hvtlb_sim_fault)f);
+
+		if (!n || !strcmp(n, "none") || used >= len)
+			continue;
+		used += (size_t)snprintf(buf + used, len - used, "%s%s",
+					 used ? ", " : "", n);
+	}
+}
+
 /* Options that take a value; *i advances past it. */
 static int take_value(int argc, char **argv, int *i, const char **value)
 {
@@ -346,13 +362,13 @@ int cmd_sim(int argc, char **argv)
 		} else if (!strcmp(a, "--fault")) {
 			take_value(argc, argv, &i, &v);
 			if (!known_fault(v)) {
+				char names[256];
+
 				sim_batch_finish(&b);
+				fault_names(names, sizeof(names));
 				return cli_usage_error(
-					"sim",
-					"--fault '%s': unknown (no-wait, "
-					"lose-deferred, skip-lazy-freed, "
-					"drop-target, global-survives)",
-					v);
+					"sim", "--fault '%s': unknown (%s)", v,
+					names);
 			}
 			want_fault = strcmp(v, "none") != 0;
 			rc = scenario_add_option(&b.sc, a, "fault", v);
