@@ -54,6 +54,28 @@ static void check_vps(const struct hvtlb_decoded *d)
 	FUZZ_CHECK(!hvtlb_decoded_has_vp(d, d->vp_count));
 }
 
+/* The raw batch form names the same @p n ranges as the iterator, in
+ * entries of the call's format. */
+static void check_raw(const struct hvtlb_decoded *d, unsigned n)
+{
+	static uint64_t raw[2 * HVTLB_PAGE_BYTES / 8];
+	struct hvtlb_gva_iter a, b;
+	struct hvtlb_gva_range r;
+	size_t got;
+
+	hvtlb_gva_iter_init(&a, d);
+	hvtlb_gva_iter_init(&b, d);
+	got = hvtlb_gva_iter_fill_raw(&b, raw, sizeof(raw) / sizeof(raw[0]));
+	FUZZ_CHECK(got == n);
+	for (size_t i = 0; i < got; i++) {
+		FUZZ_CHECK(hvtlb_gva_iter_next(&a, &r));
+		FUZZ_CHECK(hvtlb_gva_entry_gva(raw[i], d->extended) == r.gva);
+		FUZZ_CHECK(hvtlb_gva_entry_pages(raw[i], d->extended) ==
+			   r.pages);
+		FUZZ_CHECK(hvtlb_gva_entry_size(raw[i], d->extended) == r.size);
+	}
+}
+
 static void check_gvas(const struct hvtlb_decoded *d, const uint8_t *span,
 		       size_t len, bool fast)
 {
@@ -84,6 +106,7 @@ static void check_gvas(const struct hvtlb_decoded *d, const uint8_t *span,
 		/* One entry gives at most two canonical parts. */
 		FUZZ_CHECK(++n <= 2 * d->gva_count);
 	}
+	check_raw(d, n);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

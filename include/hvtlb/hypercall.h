@@ -520,6 +520,54 @@ bool hvtlb_gva_iter_next(struct hvtlb_gva_iter *it, struct hvtlb_gva_range *r);
 size_t hvtlb_gva_iter_fill(struct hvtlb_gva_iter *it,
 			   struct hvtlb_gva_range *out, size_t max);
 
+/**
+ * The raw batch form, for hosts that queue entries as the guest wrote them
+ * (as KVM's per-vCPU flush FIFO does): stores up to @p max next ranges in
+ * @p out as host-order entries in the call's own format (d->extended) and
+ * returns how many (fewer than @p max only when done). Each entry names
+ * exactly one range that hvtlb_gva_iter_fill() would return, in the same
+ * order: an entry that needs clipping at the canonical hole or at 2^64 is
+ * rewritten to name its canonical part, and a wholly non-canonical one is
+ * skipped. Read them with hvtlb_gva_entry_gva(), _pages() and _size(). The
+ * guest's bytes are read once: @p out is a copy, safe from a guest that
+ * rewrites its input meanwhile.
+ */
+size_t hvtlb_gva_iter_fill_raw(struct hvtlb_gva_iter *it, uint64_t *out,
+			       size_t max);
+
+/** log2 of the page size an entry of either format counts in. */
+static inline unsigned hvtlb_gva_entry_shift(uint64_t e, bool extended)
+{
+	if (!extended || !(e & HVTLB_GVA_EXT_LARGE))
+		return 12;
+	return (e & HVTLB_GVA_EXT_1G) ? 30 : 21;
+}
+
+/** First byte of the range an entry names (a GVA inside a large page names
+ *  that whole page). */
+static inline uint64_t hvtlb_gva_entry_gva(uint64_t e, bool extended)
+{
+	unsigned shift = hvtlb_gva_entry_shift(e, extended);
+
+	return e >> shift << shift;
+}
+
+/** Pages (of hvtlb_gva_entry_size()) in the range an entry names. */
+static inline uint64_t hvtlb_gva_entry_pages(uint64_t e, bool extended)
+{
+	return (e & (extended ? 0x7ffULL : 0xfffULL)) + 1;
+}
+
+static inline enum hvtlb_page_size hvtlb_gva_entry_size(uint64_t e,
+							bool extended)
+{
+	unsigned shift = hvtlb_gva_entry_shift(e, extended);
+
+	return shift == 30   ? HVTLB_PAGE_1G
+	       : shift == 21 ? HVTLB_PAGE_2M
+			     : HVTLB_PAGE_4K;
+}
+
 #if defined(__GNUC__)
 #pragma GCC visibility pop
 #endif

@@ -36,10 +36,27 @@ static void st64(uint8_t *p, uint64_t v)
 		p[i] = (uint8_t)(v >> (8 * i));
 }
 
+/* Rounds where most entries are ordinary lower-half pages, in runs long
+ * enough for the 32-entry blocks of hvtlb_gva_iter_fill_raw(). */
+static bool mostly_clean;
+static uint64_t lower_top; /* 2^47 or 2^56 */
+
 /* A random entry: mostly ordinary lower-half pages, sometimes the top of
  * the lower half, the upper half, or anything at all. */
 static uint64_t random_entry(void)
 {
+	if (mostly_clean && rnd() % 64) {
+		/* Below 2^46, or within 2^24 of the top of the lower half
+		 * or of 2^64 (where the block test must defer to the exact
+		 * one). */
+		if (rnd() % 16)
+			return rnd() & 0x3fffffffffffULL;
+		if (rnd() & 1)
+			return (lower_top - (rnd() & 0xffffffULL)) |
+			       (rnd() & 0xfff);
+		/* Within 2^24 of 2^64: adding 2^24 wraps. */
+		return ~(rnd() & 0xffffffULL);
+	}
 	switch (rnd() % 4) {
 	case 0:
 		return rnd();
@@ -56,18 +73,11 @@ static uint64_t random_entry(void)
 static void one_round(void)
 {
 	static uint8_t in[HVTLB_PAGE_BYTES];
-	uint64_t mask = (rnd() & rnd()) | 1;
-	unsigned banks = (unsigned)__builtin_popcountll(mask);
-	unsigned n = 1 + (unsigned)(rnd() % HVTLB_LIST_EX_CAPACITY(banks));
-	bool extended = rnd() & 1;
-	struct hvtlb_host host = {
-		.profile = HVTLB_PROFILE_STRICT,
-		.vp_count = 1 + (uint32_t)(rnd() % HVTLB_MAX_VPS),
-		.va_bits = (rnd() & 1) ? 57 : 48,
-	};
-	uint64_t control = HVTLB_CALL_FLUSH_LIST_EX |
-			   ((uint64_t)banks << HVTLB_CTL_VARHEAD_SHIFT) |
-			   ((uint64_t)n << HVTLB_CTL_REP_COUNT_SHIFT);
+	uint64_t mask;
+	unsigned banks, n;
+	bool extended;
+	struct hvtlb_host host;
+	uint64_t control;
 	struct hvtlb_input input = { in, 0, 0 };
 	struct hvtlb_decoded d;
 	struct hvtlb_gva_iter a, b;
@@ -76,6 +86,21 @@ static void one_round(void)
 	uint32_t vp, base;
 	uint64_t bits;
 	size_t off = 32;
+
+	mostly_clean = rnd() & 1;
+	extended = !mostly_clean && (rnd() & 1);
+	mask = mostly_clean && (rnd() & 1) ? 1 : (rnd() & rnd()) | 1;
+	banks = (unsigned)__builtin_popcountll(mask);
+	n = 1 + (unsigned)(rnd() % HVTLB_LIST_EX_CAPACITY(banks));
+	host = (struct hvtlb_host){
+		.profile = HVTLB_PROFILE_STRICT,
+		.vp_count = 1 + (uint32_t)(rnd() % HVTLB_MAX_VPS),
+		.va_bits = (rnd() & 1) ? 57 : 48,
+	};
+	lower_top = 1ULL << (host.va_bits - 1);
+	control = HVTLB_CALL_FLUSH_LIST_EX |
+		  ((uint64_t)banks << HVTLB_CTL_VARHEAD_SHIFT) |
+		  ((uint64_t)n << HVTLB_CTL_REP_COUNT_SHIFT);
 
 	st64(in, 0);
 	st64(in + 8, extended ? HVTLB_FLUSH_USE_EXTENDED_RANGE_FORMAT : 0);
@@ -111,6 +136,32 @@ static void one_round(void)
 		if (got < max) {
 			assert_false(hvtlb_gva_iter_next(&a, &ra));
 			assert_int_equal(hvtlb_gva_iter_fill(&b, rb, max), 0);
+			break;
+		}
+	}
+
+	/* Raw entries, in random batch sizes (up to past the whole list)
+	 * == next one at a time. */
+	hvtlb_gva_iter_init(&a, &d);
+	hvtlb_gva_iter_init(&b, &d);
+	for (;;) {
+		static uint64_t raw[600];
+		size_t max = 1 + rnd() % ((rnd() & 1) ? 7 : 600);
+		size_t got = hvtlb_gva_iter_fill_raw(&b, raw, max);
+
+		for (size_t i = 0; i < got; i++) {
+			assert_true(hvtlb_gva_iter_next(&a, &ra));
+			assert_int_equal(ra.gva,
+					 hvtlb_gva_entry_gva(raw[i], extended));
+			assert_int_equal(ra.pages, hvtlb_gva_entry_pages(
+							   raw[i], extended));
+			assert_int_equal(ra.size, hvtlb_gva_entry_size(
+							  raw[i], extended));
+		}
+		if (got < max) {
+			assert_false(hvtlb_gva_iter_next(&a, &ra));
+			assert_int_equal(hvtlb_gva_iter_fill_raw(&b, raw, max),
+					 0);
 			break;
 		}
 	}
