@@ -806,72 +806,98 @@ static inline uint64_t gva_raw_outside(uint64_t e, unsigned low_bits)
 }
 
 /*
- * The fast path of hvtlb_gva_iter_fill_raw(): copies simple-format entries
- * from @p src to @p dst, 32 at a time while all 32 are below
- * 2^(low_bits + 12) - 2^24, so that even 4096 pages from any of them stay
- * in the lower half, then two at a time; returns how many (even, at most
- * @p count); @p dst may be written past that, within @p count.
- * (e + 2^24) | e has a bit at or above low_bits + 12 set exactly when e is
- * not below that bound (the | catches the wrap of e near 2^64). Adds and
- * ors only, on one load of each entry: the value checked is the value
- * stored. With GCC or clang on a little-endian host these are vector
- * operations, two entries per instruction.
+ * The fast path of hvtlb_gva_iter_fill_raw(), gva_raw_copy_lower(): see
+ * gva-raw.h. With GCC or clang on a little-endian host it is vector code:
+ * 16-byte vectors (SSE2, NEON), or 32-byte ones when the build targets
+ * AVX2. An x86-64 build that may use SSE but not AVX2 also carries an AVX2
+ * instance and picks it at run time when CPUID and XCR0 say the CPU and the
+ * OS support AVX2 (a build with -mno-sse, as kernels use, gets neither).
+ * Elsewhere it is the scalar loop below.
  */
 #if defined(__GNUC__) && defined(__BYTE_ORDER__) &&                            \
 	__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-/* The host's vector width: 32 bytes when the build targets AVX2 (for
- * example -march=x86-64-v3), else 16 (SSE2, NEON). */
+typedef uint64_t gva_v16 __attribute__((vector_size(16)));
+typedef uint64_t gva_v32 __attribute__((vector_size(32)));
+
 #if defined(__AVX2__)
-#define GVA_VW 4
-typedef uint64_t gva_vec __attribute__((vector_size(32)));
+#define GVA_RAW_FN gva_raw_copy_lower
+#define GVA_RAW_ATTR
+#define GVA_RAW_VEC gva_v32
+#define GVA_RAW_VW 4
+#include "gva-raw.h"
 #else
-#define GVA_VW 2
-typedef uint64_t gva_vec __attribute__((vector_size(16)));
-#endif
+#define GVA_RAW_FN gva_raw_copy_v16
+#define GVA_RAW_ATTR
+#define GVA_RAW_VEC gva_v16
+#define GVA_RAW_VW 2
+#include "gva-raw.h"
+
+#if defined(__x86_64__) && defined(__SSE2__)
+#define GVA_RAW_FN gva_raw_copy_avx2
+#define GVA_RAW_ATTR __attribute__((target("avx2")))
+#define GVA_RAW_VEC gva_v32
+#define GVA_RAW_VW 4
+#include "gva-raw.h"
+
+static void hv_cpuid(uint32_t leaf, uint32_t sub, uint32_t r[4])
+{
+	__asm__ volatile("cpuid"
+			 : "=a"(r[0]), "=b"(r[1]), "=c"(r[2]), "=d"(r[3])
+			 : "a"(leaf), "c"(sub));
+}
+
+/* CPUID.1:ECX.OSXSAVE and .AVX, XCR0 saving SSE and AVX state, and
+ * CPUID.7.0:EBX.AVX2 (Intel SDM vol. 1, 14.3). */
+static bool hv_cpu_avx2(void)
+{
+	uint32_t r[4], lo, hi;
+
+	hv_cpuid(0, 0, r);
+	if (r[0] < 7)
+		return false;
+	hv_cpuid(1, 0, r);
+	if ((r[2] & (3u << 27)) != (3u << 27))
+		return false;
+	__asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+	(void)hi;
+	if ((lo & 6u) != 6u)
+		return false;
+	hv_cpuid(7, 0, r);
+	return r[1] & (1u << 5);
+}
+
+/* 0: not asked yet, 1: the 16-byte instance, 2: the AVX2 one. Asking is
+ * idempotent, so a race only asks twice; CPUID is a VM exit, hence the
+ * cache. */
+static int gva_raw_isa;
+
+int hv_gva_raw_select(int which)
+{
+	if (which == 2 && !hv_cpu_avx2())
+		which = 1;
+	if (which < 0 || which > 2)
+		which = 0;
+	__atomic_store_n(&gva_raw_isa, which, __ATOMIC_RELAXED);
+	return which;
+}
 
 static size_t gva_raw_copy_lower(uint64_t *dst, const uint8_t *src,
 				 size_t count, unsigned low_bits)
 {
-	const gva_vec carry = (gva_vec){ 0 } + (1ULL << 24);
-	const gva_vec zero = { 0 };
-	size_t i = 0;
+	int have = __atomic_load_n(&gva_raw_isa, __ATOMIC_RELAXED);
 
-	/* 32 entries per step, one test at the end: a value stored before
-	 * the test fails lies past the count returned. Two accumulators, so
-	 * that the ors do not form one chain. */
-	for (; count - i >= 32; i += 32) {
-		gva_vec a = zero, b = zero;
-
-		for (unsigned k = 0; k < 32; k += 2 * GVA_VW) {
-			gva_vec v, w;
-
-			memcpy(&v, src + 8 * (i + k), sizeof(v));
-			memcpy(&w, src + 8 * (i + k + GVA_VW), sizeof(w));
-			a |= v | (v + carry);
-			b |= w | (w + carry);
-			memcpy(dst + i + k, &v, sizeof(v));
-			memcpy(dst + i + k + GVA_VW, &w, sizeof(w));
-		}
-		a = (a | b) >> (low_bits + 12);
-		for (unsigned k = 1; k < GVA_VW; k++)
-			a[0] |= a[k];
-		if (a[0])
-			break;
+	if (!have) {
+		have = hv_cpu_avx2() ? 2 : 1;
+		__atomic_store_n(&gva_raw_isa, have, __ATOMIC_RELAXED);
 	}
-	/* The rest (or the block that failed), one vector at a time. */
-	for (; count - i >= GVA_VW; i += GVA_VW) {
-		gva_vec v, t;
-
-		memcpy(&v, src + 8 * i, sizeof(v));
-		t = (v | (v + carry)) >> (low_bits + 12);
-		for (unsigned k = 1; k < GVA_VW; k++)
-			t[0] |= t[k];
-		if (t[0])
-			break;
-		memcpy(dst + i, &v, sizeof(v));
-	}
-	return i;
+	if (have == 2)
+		return gva_raw_copy_avx2(dst, src, count, low_bits);
+	return gva_raw_copy_v16(dst, src, count, low_bits);
 }
+#else
+#define gva_raw_copy_lower gva_raw_copy_v16
+#endif
+#endif
 #else
 static size_t gva_raw_copy_lower(uint64_t *dst, const uint8_t *src,
 				 size_t count, unsigned low_bits)
@@ -891,6 +917,16 @@ static size_t gva_raw_copy_lower(uint64_t *dst, const uint8_t *src,
 			break;
 	}
 	return i;
+}
+#endif
+
+#if !defined(__GNUC__) || !defined(__BYTE_ORDER__) ||                          \
+	__BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__ || defined(__AVX2__) ||      \
+	!defined(__x86_64__) || !defined(__SSE2__)
+int hv_gva_raw_select(int which)
+{
+	(void)which;
+	return 0; /* one instance only */
 }
 #endif
 
