@@ -207,6 +207,118 @@ enum hvtlb_sim_log_level {
 typedef void (*hvtlb_sim_log_fn)(void *data, enum hvtlb_sim_log_level level,
 				 const char *msg);
 
+/* ------------------------------------------------------------------ */
+/* Trace events                                                        */
+/* ------------------------------------------------------------------ */
+
+/**
+ * Kinds of trace event: X(NAME, name, complete). A "complete" kind spans
+ * [start, start + dur); the others are instants (dur 0).
+ *
+ * - VCPU_RUN (complete): the vCPU ran on host CPU pcpu. arg0: why it left:
+ *   0 halted, 1 descheduled while runnable (host preemption, PLE yield),
+ *   2 still running when the run ended.
+ * - USER, KERNEL (complete): a guest thread ran in user / kernel mode as
+ *   the guest accounts it (with guest.steal_accounting false this includes
+ *   time its vCPU was preempted by the host); back-to-back segments of one
+ *   mode are one event. vcpu: the vCPU it ended on.
+ * - EXIT (instant): VM exits of the vCPU. arg0: enum hvtlb_sim_exit;
+ *   arg1: how many (several IPI sends of one call are one event).
+ * - SHOOTDOWN (complete, on the initiator): from the guest's request
+ *   (hvtlb_flush()) to its reported completion. arg0: remote target vCPUs
+ *   requested; arg1: HVTLB_SIM_TRACE_SD_* bits of what the strategy did.
+ *   Always nested in a KERNEL event of the same thread.
+ * - FLUSH (instant): a TLB invalidation executed on the vCPU. arg0: enum
+ *   hvtlb_sim_flush_kind (how it got there); arg1: pages invalidated, 0
+ *   for a full flush.
+ * - IPI (instant): a flush IPI handled by the vCPU. arg0: the sender's
+ *   vCPU index.
+ * - KICK (instant): the hypervisor's kick for queued flushes reached the
+ *   vCPU. arg0: the initiator's vCPU index; arg1: 1 if the vCPU was
+ *   running (it exited and flushed), 0 if not (it flushes at its next
+ *   entry).
+ * - HALT (instant): the vCPU halted (idle, HLT exit); it leaves its pCPU.
+ * - WAKE (complete): from the wake-up request of a halted vCPU (an
+ *   interrupt, a woken guest thread) to the moment it is runnable on its
+ *   pCPU (the host's wake-up latency; halt polling makes it short).
+ * - VIOLATION (instant): the oracle caught the vCPU translating through a
+ *   stale entry. arg0: the guest virtual address.
+ */
+#define HVTLB_SIM_TRACE_MAP(X)                                                 \
+	X(VCPU_RUN, "vcpu_run", 1)                                             \
+	X(USER, "user", 1)                                                     \
+	X(KERNEL, "kernel", 1)                                                 \
+	X(EXIT, "exit", 0)                                                     \
+	X(SHOOTDOWN, "shootdown", 1)                                           \
+	X(FLUSH, "flush", 0)                                                   \
+	X(IPI, "ipi", 0)                                                       \
+	X(KICK, "kick", 0)                                                     \
+	X(HALT, "halt", 0)                                                     \
+	X(WAKE, "wake", 1)                                                     \
+	X(VIOLATION, "violation", 0)
+
+enum hvtlb_sim_trace_kind {
+#define HVTLB_X_(n, s, c) HVTLB_SIM_TRACE_##n,
+	HVTLB_SIM_TRACE_MAP(HVTLB_X_)
+#undef HVTLB_X_
+		HVTLB_SIM_TRACE_COUNT_
+};
+
+/** SHOOTDOWN arg1 bits: what the strategy did for the request. */
+#define HVTLB_SIM_TRACE_SD_IPI 0x1u	  /**< sent flush IPIs */
+#define HVTLB_SIM_TRACE_SD_HYPERCALL 0x2u /**< issued a flush hypercall */
+#define HVTLB_SIM_TRACE_SD_DEFERRED 0x4u  /**< marked preempted targets */
+#define HVTLB_SIM_TRACE_SD_FELL_BACK 0x8u /**< the PV path fell back */
+#define HVTLB_SIM_TRACE_SD_FULL 0x10u	  /**< the range became a full flush */
+#define HVTLB_SIM_TRACE_SD_LAZY 0x20u	  /**< posted lazily (lazy strategy) */
+
+/** The vcpu / pcpu / thread field of an event that has none. */
+#define HVTLB_SIM_TRACE_NONE UINT32_MAX
+
+/**
+ * One trace event. Times are virtual, in guest cycles: divide by the
+ * config's cost.cpu_mhz (cycles per microsecond) for microseconds. The
+ * event is only valid during the callback (copy what you keep).
+ */
+struct hvtlb_sim_trace_event {
+	enum hvtlb_sim_trace_kind kind;
+	uint32_t vm;	 /**< VM index, 0 .. machine.vms - 1 */
+	uint32_t vcpu;	 /**< vCPU index within the VM, or ..._NONE */
+	uint32_t pcpu;	 /**< host CPU (machine-wide index, 0 .. pcpus - 1)
+			  *  the vCPU runs on: always set for VCPU_RUN;
+			  *  for other events ..._NONE when the vCPU is
+			  *  not running on one at that moment */
+	uint32_t thread; /**< guest thread index within the VM (0 ..
+			  *  workload.threads - 1) for USER, KERNEL and
+			  *  SHOOTDOWN; else ..._NONE */
+	uint64_t start;	 /**< virtual start time, cycles from 0 */
+	uint64_t dur;	 /**< cycles; 0 for instant kinds */
+	uint64_t arg0;	 /**< per kind, see HVTLB_SIM_TRACE_MAP */
+	uint64_t arg1;	 /**< per kind, see HVTLB_SIM_TRACE_MAP */
+};
+
+/**
+ * Receives trace events of a run (see hvtlb_sim_config.trace_fn).
+ *
+ * Order and threads: all events of one VM come from one host thread, in
+ * the order the engine reaches them; the emission time is non-decreasing
+ * per VM. An instant is emitted at its start; a complete event is emitted
+ * at its end (start + dur), so complete events arrive sorted by end time,
+ * not by start time. Events of one VM never interleave with themselves.
+ * With machine.partition and threads > 1, different VMs run on different
+ * host threads and calls for different VMs may be concurrent; without
+ * partition one thread emits everything. Within each VM the sequence of
+ * events is the same whatever `threads` is.
+ */
+typedef void (*hvtlb_sim_trace_fn)(void *data,
+				   const struct hvtlb_sim_trace_event *e);
+
+/** Name of a trace kind ("vcpu_run"), or NULL past the end. Thread-safe. */
+const char *hvtlb_sim_trace_kind_name(enum hvtlb_sim_trace_kind k);
+
+/** True for the complete kinds (events with a duration). Thread-safe. */
+bool hvtlb_sim_trace_kind_is_complete(enum hvtlb_sim_trace_kind k);
+
 /**
  * A simulation's configuration. Plain caller memory: fill it with
  * hvtlb_sim_config_init() and change it with hvtlb_sim_config_set()
@@ -272,6 +384,14 @@ struct hvtlb_sim_config {
 	 *  of the run's threads at once. */
 	hvtlb_sim_log_fn log_fn;
 	void *log_data;
+
+	/** Optional trace sink (NULL: no tracing; the engine then pays one
+	 *  predictable branch per trace point). Receives every event of the
+	 *  run, see hvtlb_sim_trace_fn for order and thread rules. Tracing
+	 *  never changes the results. */
+	hvtlb_sim_trace_fn trace_fn;
+	/** Passed to trace_fn as is. */
+	void *trace_data;
 };
 
 /** Fills @p c with the defaults of the table above. Never fails. */

@@ -223,6 +223,9 @@ struct task {
 	uint32_t *covered; /* per page of a slot: generation a zap covers */
 	uint32_t kpage;	   /* kernel page held, or NONE_ID */
 	uint32_t kage;	   /* operations since it was mapped */
+	/* tracing only: the mode (enum acct) of the open USER/KERNEL event */
+	uint8_t tr_mode;
+	simtime tr_since;
 };
 
 struct sim {
@@ -261,6 +264,8 @@ struct sim {
 	/* hypervisor.cfs: sched_latency, min_granularity, wakeup_granularity
 	 * (Linux defaults 6, 0.75, 1 ms times 1 + ilog2(min(pCPUs, 8))) */
 	simtime cfs_latency, cfs_min_gran, cfs_wakeup_gran;
+	/* tracing: this part's first VM and first pCPU, machine-wide */
+	uint32_t vm_base, pcpu_base;
 };
 
 /* ------------------------------------------------------------ helpers */
@@ -277,6 +282,21 @@ static void slog(struct sim *s, enum hvtlb_sim_log_level lv, const char *fmt,
 	va_end(ap);
 	s->c->log_fn(s->c->log_data, lv, buf);
 }
+
+/* Tracing (config.trace_fn): every hook is one predictable branch on
+ * TRACING(); the hooks only read the simulation's state. trace_emit()
+ * emits one event of vCPU @p v: an instant when @p start is now, else a
+ * complete event [start, now). */
+#define TRACING(s) __builtin_expect((s)->c->trace_fn != NULL, 0)
+#define TRACE(s, ...)                                                          \
+	do {                                                                   \
+		if (TRACING(s))                                                \
+			trace_emit((s), __VA_ARGS__);                          \
+	} while (0)
+#define TR_NONE HVTLB_SIM_TRACE_NONE
+static void trace_emit(struct sim *s, enum hvtlb_sim_trace_kind k,
+		       const struct vcpu *v, uint32_t thread, simtime start,
+		       uint64_t a0, uint64_t a1);
 
 static inline simtime cyc(struct sim *s, enum sim_cost k)
 {
@@ -359,8 +379,10 @@ static struct event ev_pop(struct sim *s)
 	return top;
 }
 
-static void count_exit(struct sim *s, enum hvtlb_sim_exit why, uint64_t n)
+static void count_exit(struct sim *s, const struct vcpu *v,
+		       enum hvtlb_sim_exit why, uint64_t n)
 {
+	TRACE(s, HVTLB_SIM_TRACE_EXIT, v, TR_NONE, s->now, why, n);
 	s->r->vm_exits[why] += n;
 	s->r->vm_exits_total += n;
 }
@@ -410,6 +432,47 @@ static double hist_pct(const uint64_t *hist, simtime lat_max, double mhz,
 	return (double)lat_max / mhz;
 }
 
+/* ------------------------------------------------------------ tracing */
+static void trace_emit(struct sim *s, enum hvtlb_sim_trace_kind k,
+		       const struct vcpu *v, uint32_t thread, simtime start,
+		       uint64_t a0, uint64_t a1)
+{
+	struct hvtlb_sim_trace_event e = {
+		.kind = k,
+		.vm = s->vm_base + v->vm,
+		.vcpu = v->idx,
+		.pcpu = v->hs == H_RUNNING ? s->pcpu_base + v->pcpu : TR_NONE,
+		.thread = thread,
+		.start = start,
+		.dur = s->now - start,
+		.arg0 = a0,
+		.arg1 = a1,
+	};
+
+	s->c->trace_fn(s->c->trace_data, &e);
+}
+
+/* The shootdown @p req of task @p t, requested at @p t0, is complete. */
+static void trace_shootdown(struct sim *s, struct task *t, simtime t0,
+			    const struct hvtlb_flush_request *req,
+			    const struct hvtlb_flush_outcome *out)
+{
+	const struct vcpu *v = &s->v[t->vcpu];
+	uint32_t n = hvtlb_cpumask_weight(&req->targets);
+	uint64_t what = 0;
+
+	if (hvtlb_cpumask_test(&req->targets, v->idx))
+		n--;
+	what |= out->ipis ? HVTLB_SIM_TRACE_SD_IPI : 0;
+	what |= out->hypercalls ? HVTLB_SIM_TRACE_SD_HYPERCALL : 0;
+	what |= out->deferred ? HVTLB_SIM_TRACE_SD_DEFERRED : 0;
+	what |= out->fell_back ? HVTLB_SIM_TRACE_SD_FELL_BACK : 0;
+	what |= out->full_flush ? HVTLB_SIM_TRACE_SD_FULL : 0;
+	what |= out->reuse_epoch ? HVTLB_SIM_TRACE_SD_LAZY : 0;
+	trace_emit(s, HVTLB_SIM_TRACE_SHOOTDOWN, v, t->id % s->c->wl_threads,
+		   t0, n, what);
+}
+
 /* ------------------------------------------------------- accounting */
 static void acct_close(struct sim *s, struct task *t)
 {
@@ -424,9 +487,27 @@ static void acct_close(struct sim *s, struct task *t)
 	t->acct_since = s->now;
 }
 
+/* Tracing: the thread's mode in the trace becomes @p a; a USER/KERNEL
+ * event closes when the mode changes. */
+static void trace_mode(struct sim *s, struct task *t, enum acct a)
+{
+	if (t->tr_mode == a)
+		return;
+	if (t->tr_mode != ACCT_NONE && s->now > t->tr_since)
+		trace_emit(s,
+			   t->tr_mode == ACCT_USER ? HVTLB_SIM_TRACE_USER
+						   : HVTLB_SIM_TRACE_KERNEL,
+			   &s->v[t->vcpu], t->id % s->c->wl_threads,
+			   t->tr_since, 0, 0);
+	t->tr_mode = (uint8_t)a;
+	t->tr_since = s->now;
+}
+
 static void acct_set(struct sim *s, struct task *t, enum acct a)
 {
 	acct_close(s, t);
+	if (TRACING(s))
+		trace_mode(s, t, a);
 	t->acct = a;
 }
 
@@ -435,6 +516,7 @@ static void violation(struct sim *s, struct vcpu *v, uint64_t va)
 {
 	struct hvtlb_sim_results *r = s->r;
 
+	TRACE(s, HVTLB_SIM_TRACE_VIOLATION, v, TR_NONE, s->now, va, 0);
 	if (r->nrecorded < s->c->max_violations) {
 		struct hvtlb_sim_violation *x = &r->violation[r->nrecorded++];
 
@@ -483,6 +565,7 @@ static void vcpu_flush_all(struct sim *s, struct vcpu *v,
 {
 	if (s->c->fault == HVTLB_SIM_FAULT_GLOBAL_SURVIVES)
 		global = false;
+	TRACE(s, HVTLB_SIM_TRACE_FLUSH, v, TR_NONE, s->now, kind, 0);
 	s->r->flushes[kind]++;
 	s->r->flushes[HVTLB_SIM_FLUSH_FULL]++;
 	s->r->target_flushes += kind != HVTLB_SIM_FLUSH_LOCAL &&
@@ -501,6 +584,7 @@ static void vcpu_flush_range(struct sim *s, struct vcpu *v,
 	}
 	uint64_t n = hvtlb_range_pages(r);
 
+	TRACE(s, HVTLB_SIM_TRACE_FLUSH, v, TR_NONE, s->now, kind, n);
 	s->r->flushes[kind]++;
 	s->r->target_flushes += kind != HVTLB_SIM_FLUSH_LOCAL;
 	s->r->pages_invalidated += n;
@@ -614,11 +698,12 @@ static void handle_ipi(struct sim *s, struct vcpu *v, const struct ipi_rec *q)
 
 	s->r->ipis_delivered++;
 	if (!s->c->ipiv)
-		count_exit(s, HVTLB_SIM_EXIT_INTERRUPT, 1);
+		count_exit(s, v, HVTLB_SIM_EXIT_INTERRUPT, 1);
 	if (q->kind == IPI_RESCHED) {
 		vcpu_steal(s, v, h);
 		return;
 	}
+	TRACE(s, HVTLB_SIM_TRACE_IPI, v, TR_NONE, s->now, s->v[q->from].idx, 0);
 	if (!q->drop) {
 		struct mm *m = &s->mm[q->asid - 1];
 
@@ -775,6 +860,8 @@ static void vcpu_deschedule(struct sim *s, struct vcpu *v, bool ready)
 {
 	struct pcpu *p = &s->p[v->pcpu];
 
+	TRACE(s, HVTLB_SIM_TRACE_VCPU_RUN, v, TR_NONE, v->run_start, !!ready,
+	      0);
 	if (v->act == ACT_WORK && v->armed) {
 		v->work = v->seg_end > s->now ? v->seg_end - s->now : 0;
 		v->run_token++;
@@ -805,6 +892,7 @@ static void vcpu_deschedule(struct sim *s, struct vcpu *v, bool ready)
 	} else {
 		v->hs = H_HALTED;
 		v->halted_at = s->now;
+		TRACE(s, HVTLB_SIM_TRACE_HALT, v, TR_NONE, s->now, 0, 0);
 	}
 	pcpu_schedule(s, p);
 	if (p->cur == NONE_ID)
@@ -884,7 +972,9 @@ static void vcpu_wake(struct sim *s, struct vcpu *v, simtime delay)
 	if (v->hs != H_HALTED)
 		return;
 	v->hs = H_WAKING;
-	ev_push(s, s->now + delay + wake_latency(s, v), EV_WAKE, v->gid, 0);
+	/* arg: when the wake-up was asked for (read by tracing only) */
+	ev_push(s, s->now + delay + wake_latency(s, v), EV_WAKE, v->gid,
+		s->now);
 }
 
 static void task_enqueue(struct sim *s, struct vcpu *v, struct task *t)
@@ -955,7 +1045,7 @@ static void guest_schedule(struct sim *s, struct vcpu *v)
 		v->cur = NONE_ID;
 		v->lazy = v->loaded_mm != NONE_ID;
 		v->act = ACT_IDLE;
-		count_exit(s, HVTLB_SIM_EXIT_HLT, 1);
+		count_exit(s, v, HVTLB_SIM_EXIT_HLT, 1);
 		vcpu_deschedule(s, v, false);
 		return;
 	}
@@ -1085,7 +1175,8 @@ static void task_wake(struct sim *s, struct task *t, struct task *waker)
 			s->r->ipis_sent++;
 			s->r->ipis_delivered++;
 			if (!s->c->ipiv) {
-				count_exit(s, HVTLB_SIM_EXIT_IPI_SEND, 1);
+				count_exit(s, &s->v[waker->vcpu],
+					   HVTLB_SIM_EXIT_IPI_SEND, 1);
 				waker->debt += cyc(s, SIM_COST_ipi_send);
 			}
 		}
@@ -1472,7 +1563,7 @@ static void op_send_ipis(void *user, const struct hvtlb_cpumask *targets,
 	if (n && !s->c->ipiv) {
 		uint64_t exits = (n + s->c->ipi_batch - 1) / s->c->ipi_batch;
 
-		count_exit(s, HVTLB_SIM_EXIT_IPI_SEND, exits);
+		count_exit(s, v, HVTLB_SIM_EXIT_IPI_SEND, exits);
 		t_work(t, exits * send, ACCT_SYS);
 	}
 }
@@ -1581,7 +1672,7 @@ static uint64_t op_hypercall(void *user, uint64_t control, const void *input,
 	if (!t)
 		return hvtlb_result_pack(HVTLB_STATUS_INVALID_PARAMETER, 0);
 	s->r->hypercalls++;
-	count_exit(s, HVTLB_SIM_EXIT_HYPERCALL, 1);
+	count_exit(s, v, HVTLB_SIM_EXIT_HYPERCALL, 1);
 	t_work(t, cyc(s, SIM_COST_hypercall), ACCT_SYS);
 	res = hvtlb_decode(&host, control, &in, &d);
 	if (hvtlb_result_status(res) != HVTLB_STATUS_SUCCESS ||
@@ -1706,7 +1797,7 @@ static int op_vmm_flush(void *user, const struct hvtlb_cpumask *targets,
 	if (!t)
 		return -EINVAL;
 	s->r->hypercalls++;
-	count_exit(s, HVTLB_SIM_EXIT_HYPERCALL, 1);
+	count_exit(s, v, HVTLB_SIM_EXIT_HYPERCALL, 1);
 	t_work(t, cyc(s, SIM_COST_hypercall), ACCT_SYS);
 	if (s->c->fault == HVTLB_SIM_FAULT_DROP_TARGET)
 		drop = last_cpu(targets);
@@ -1908,6 +1999,8 @@ static void zap_and_flush(struct task *t, uint32_t slot, bool free_slot)
 		if (s->c->fault == HVTLB_SIM_FAULT_SKIP_LAZY_FREED)
 			req.freed_tables = false;
 		s->r->shootdowns++;
+		if (TRACING(s)) /* a SHOOTDOWN nests in a KERNEL event */
+			trace_mode(s, t, ACCT_SYS);
 		if (hvtlb_flush(v->fl, &req, &out)) {
 			s->failed = true;
 			return;
@@ -1915,6 +2008,8 @@ static void zap_and_flush(struct task *t, uint32_t slot, bool free_slot)
 		if (t->debt)
 			t_work(t, 0, ACCT_SYS);
 		hist_add(s, s->now - t0);
+		if (TRACING(s))
+			trace_shootdown(s, t, t0, &req, &out);
 		if (s->c->strategy.kind == HVTLB_STRATEGY_LAZY &&
 		    out.reuse_epoch && free_slot) {
 			/* Complete when every CPU passed the epoch: the slot
@@ -2138,6 +2233,8 @@ static void kernel_free(struct task *t)
 		hvtlb_cpumask_set(&req.targets, c);
 	s->r->shootdowns++;
 	t0 = s->now;
+	if (TRACING(s))
+		trace_mode(s, t, ACCT_SYS);
 	if (hvtlb_flush(v->fl, &req, &out)) {
 		s->failed = true;
 		return;
@@ -2145,6 +2242,8 @@ static void kernel_free(struct task *t)
 	if (t->debt)
 		t_work(t, 0, ACCT_SYS);
 	hist_add(s, s->now - t0);
+	if (TRACING(s))
+		trace_shootdown(s, t, t0, &req, &out);
 	if (covered > pt->flushed)
 		pt->flushed = covered;
 	s->kfree[(size_t)t->vm * s->c->wl_kernel_pages + s->knfree[t->vm]++] =
@@ -2284,7 +2383,7 @@ static void on_event(struct sim *s, const struct event *e)
 				++p->slice_token);
 			return;
 		}
-		count_exit(s, HVTLB_SIM_EXIT_PREEMPTION, 1);
+		count_exit(s, &s->v[p->cur], HVTLB_SIM_EXIT_PREEMPTION, 1);
 		vcpu_deschedule(s, &s->v[p->cur], true);
 		return;
 	}
@@ -2303,10 +2402,12 @@ static void on_event(struct sim *s, const struct event *e)
 		uint32_t seq = (uint32_t)e->arg;
 		simtime at = s->now;
 
+		TRACE(s, HVTLB_SIM_TRACE_KICK, v, TR_NONE, s->now,
+		      s->v[from].idx, v->hs == H_RUNNING);
 		if (v->hs == H_RUNNING) {
 			simtime h = cyc(s, SIM_COST_vmexit);
 
-			count_exit(s, HVTLB_SIM_EXIT_KICK, 1);
+			count_exit(s, v, HVTLB_SIM_EXIT_KICK, 1);
 			h += e->arg >> 63 ? cyc(s, SIM_COST_vmm_target) : 0;
 			h += vcpu_service_fq(s, v);
 			at = vcpu_steal(s, v, h);
@@ -2321,6 +2422,7 @@ static void on_event(struct sim *s, const struct event *e)
 		if (v->hs != H_WAKING)
 			return;
 		v->hs = H_READY;
+		TRACE(s, HVTLB_SIM_TRACE_WAKE, v, TR_NONE, e->arg, 0, 0);
 		if (s->c->cfs) {
 			/* place_entity() with GENTLE_FAIR_SLEEPERS: a sleeper
 			 * gets at most half a latency of credit; it preempts
@@ -2337,7 +2439,8 @@ static void on_event(struct sim *s, const struct event *e)
 			if (p->cur != NONE_ID &&
 			    vcpu_vruntime(s, &s->v[p->cur]) >
 				    v->vruntime + s->cfs_wakeup_gran) {
-				count_exit(s, HVTLB_SIM_EXIT_PREEMPTION, 1);
+				count_exit(s, &s->v[p->cur],
+					   HVTLB_SIM_EXIT_PREEMPTION, 1);
 				vcpu_deschedule(s, &s->v[p->cur], true);
 				return;
 			}
@@ -2414,7 +2517,7 @@ static void on_event(struct sim *s, const struct event *e)
 		if (v->hs != H_RUNNING || v->act != ACT_SPIN ||
 		    !s->p[v->pcpu].rq_n)
 			return;
-		count_exit(s, HVTLB_SIM_EXIT_PLE, 1);
+		count_exit(s, v, HVTLB_SIM_EXIT_PLE, 1);
 		/* kvm_vcpu_on_spin: a directed yield needs a candidate of the
 		 * VM; before KVM 5.2 only a vCPU preempted while running
 		 * qualifies, not one woken from halt (vcpu->ready). The
@@ -2656,6 +2759,7 @@ static void teardown(struct sim *s)
 struct part {
 	const struct hvtlb_sim_config *c;
 	uint32_t stream_base;
+	uint32_t vm_base, pcpu_base; /* tracing: machine-wide numbering */
 	int rc;
 	struct hvtlb_sim_results *r;
 	uint64_t hist[HIST_BUCKETS];
@@ -2688,6 +2792,8 @@ static int run_part(struct part *pt)
 		return -ENOMEM;
 	s->c = c;
 	s->stream_base = pt->stream_base;
+	s->vm_base = pt->vm_base;
+	s->pcpu_base = pt->pcpu_base;
 	for (size_t i = 0; i < SIM_COST_COUNT; i++)
 		s->cost[i] = c->cost[i];
 	s->r = calloc(1, sizeof(*s->r));
@@ -2728,6 +2834,11 @@ static int run_part(struct part *pt)
 		s->r->events++;
 		on_event(s, &e);
 	}
+	/* Tracing: the vCPUs still on a pCPU close their VCPU_RUN. */
+	for (uint32_t i = 0; TRACING(s) && i < s->nvcpus; i++)
+		if (s->v[i].hs == H_RUNNING)
+			trace_emit(s, HVTLB_SIM_TRACE_VCPU_RUN, &s->v[i],
+				   TR_NONE, s->v[i].run_start, 2, 0);
 	if (s->failed) {
 		rc = -EPROTO;
 		slog(s, HVTLB_SIM_LOG_ERROR, "simulation failed");
@@ -2884,6 +2995,8 @@ int hvtlb_sim_run(const struct hvtlb_sim_config *c,
 	for (uint32_t k = 0; k < n; k++) {
 		parts[k].c = &sub;
 		parts[k].stream_base = k * c->wl_threads;
+		parts[k].vm_base = k;
+		parts[k].pcpu_base = k * sub.pcpus;
 	}
 	run_parts(parts, n, c->threads);
 	for (uint32_t k = 0; k < n && !rc; k++)
