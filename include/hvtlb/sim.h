@@ -291,6 +291,7 @@ struct hvtlb_sim_trace_event {
 	uint32_t thread; /**< guest thread index within the VM (0 ..
 			  *  workload.threads - 1) for USER, KERNEL and
 			  *  SHOOTDOWN; else ..._NONE */
+	uint32_t reserved; /**< 0 (no padding: events compare with memcmp) */
 	uint64_t start;	 /**< virtual start time, cycles from 0 */
 	uint64_t dur;	 /**< cycles; 0 for instant kinds */
 	uint64_t arg0;	 /**< per kind, see HVTLB_SIM_TRACE_MAP */
