@@ -282,20 +282,27 @@ enum hvtlb_sim_trace_kind {
  */
 struct hvtlb_sim_trace_event {
 	enum hvtlb_sim_trace_kind kind;
-	uint32_t vm;	 /**< VM index, 0 .. machine.vms - 1 */
-	uint32_t vcpu;	 /**< vCPU index within the VM, or ..._NONE */
-	uint32_t pcpu;	 /**< host CPU (machine-wide index, 0 .. pcpus - 1)
-			  *  the vCPU runs on: always set for VCPU_RUN;
-			  *  for other events ..._NONE when the vCPU is
-			  *  not running on one at that moment */
-	uint32_t thread; /**< guest thread index within the VM (0 ..
-			  *  workload.threads - 1) for USER, KERNEL and
-			  *  SHOOTDOWN; else ..._NONE */
-	uint32_t reserved; /**< 0 (no padding: events compare with memcmp) */
-	uint64_t start;	 /**< virtual start time, cycles from 0 */
-	uint64_t dur;	 /**< cycles; 0 for instant kinds */
-	uint64_t arg0;	 /**< per kind, see HVTLB_SIM_TRACE_MAP */
-	uint64_t arg1;	 /**< per kind, see HVTLB_SIM_TRACE_MAP */
+	/** VM index, 0 .. machine.vms - 1. */
+	uint32_t vm;
+	/** vCPU index within the VM (0 .. vm.vcpus - 1). */
+	uint32_t vcpu;
+	/** Host CPU the vCPU runs on (machine-wide, 0 .. pcpus - 1): always
+	 *  set for VCPU_RUN; for the other kinds HVTLB_SIM_TRACE_NONE when
+	 *  the vCPU is not on a pCPU at that moment. */
+	uint32_t pcpu;
+	/** Guest thread index within the VM (0 .. workload.threads - 1) for
+	 *  USER, KERNEL and SHOOTDOWN; HVTLB_SIM_TRACE_NONE otherwise. */
+	uint32_t thread;
+	/** 0 (no padding: events compare with memcmp). */
+	uint32_t reserved;
+	/** Virtual start time, guest cycles from the start of the run. */
+	uint64_t start;
+	/** Duration in cycles; 0 for the instant kinds. */
+	uint64_t dur;
+	/** First argument, per kind (see HVTLB_SIM_TRACE_MAP). */
+	uint64_t arg0;
+	/** Second argument, per kind (see HVTLB_SIM_TRACE_MAP). */
+	uint64_t arg1;
 };
 
 /**

@@ -2,28 +2,35 @@
 /*
  * hvtlb sim SCENARIO [--set KEY=VALUE]... [--seed N] [--threads N]
  *                    [--fault NAME] [--compare LIST] [--json | --csv]
+ *                    [--trace FILE [--trace-limit N]
+ *                     [--trace-window START_MS:END_MS]]
  *
  * Reads a scenario file (scenario.h), applies the overrides, runs the
  * simulator once per strategy of the scenario's `compare` list (or once)
- * and prints a table, one JSON document or CSV rows.
+ * and prints a table, one JSON document or CSV rows; --trace also writes
+ * a Chrome/Perfetto trace of each run (trace-json.h).
  * Exit: 0 done; 1 a run failed (or reported oracle violations without a
  * --fault asking for them); 2 bad command line or scenario.
  */
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <hvtlb/sim.h>
 
 #include "cli.h"
 #include "parse.h"
 #include "sim-run.h"
+#include "trace-json.h"
 
 static const char usage_text[] =
 	"usage: hvtlb sim SCENARIO [--set KEY=VALUE]... [--seed N]\n"
 	"                 [--threads N] [--fault NAME] [--compare LIST]\n"
-	"                 [--json | --csv]\n"
+	"                 [--json | --csv] [--trace FILE [--trace-limit N]\n"
+	"                 [--trace-window START_MS:END_MS]]\n"
 	"\n"
 	"Simulates the scenario file (INI: [section] key = value; see\n"
 	"scenarios/*.ini) once per strategy of its `compare` list.\n"
@@ -38,6 +45,20 @@ static const char usage_text[] =
 	"  --compare LIST   strategies to run, e.g. ipi,hyperv (same as\n"
 	"                   --set compare=LIST)\n"
 	"  --json           one JSON document; --csv: one CSV row per run\n"
+	"  --trace FILE     also write a Chrome trace event file of the run\n"
+	"                   (open it in ui.perfetto.dev or chrome://tracing):\n"
+	"                   vCPUs on pCPUs, guest user/kernel time, VM exits,\n"
+	"                   shootdowns, flushes, IPIs, kicks, halts, "
+	"wake-ups,\n"
+	"                   oracle violations; virtual time. With several\n"
+	"                   strategies (compare) one file per strategy, named\n"
+	"                   FILE with .STRATEGY before its extension\n"
+	"                   (out.json: out.ipi.json, out.hyperv.json)\n"
+	"  --trace-limit N  keep at most N events per file (default 2000000,\n"
+	"                   split evenly between VMs); the rest are dropped\n"
+	"                   with a warning\n"
+	"  --trace-window START_MS:END_MS  keep only events that overlap\n"
+	"                   this span of virtual time (milliseconds)\n"
 	"Exit: 0 done, 1 a run failed or the oracle fired without --fault,\n"
 	"2 bad command line or scenario (file:line: message).\n";
 
@@ -287,17 +308,198 @@ static int take_value(int argc, char **argv, int *i, const char **value)
 	return 0;
 }
 
+/* --trace, --trace-limit, --trace-window. */
+struct trace_opts {
+	const char *path, *limit_arg, *window_arg;
+	bool seen_path, seen_limit, seen_window;
+	uint64_t limit;
+	double win_start, win_end;
+	char (*paths)[4096]; /* per run */
+	FILE **files;	     /* per run */
+};
+
+/* Returns 1 when argv[*i] was a trace option (*i past its value), 0 when
+ * it is not one, or -2 after a usage error was printed. */
+static int trace_opt(struct trace_opts *o, int argc, char **argv, int *i)
+{
+	static const char *const names[] = { "--trace", "--trace-limit",
+					     "--trace-window" };
+	const char **val[] = { &o->path, &o->limit_arg, &o->window_arg };
+	bool *seen[] = { &o->seen_path, &o->seen_limit, &o->seen_window };
+
+	for (int k = 0; k < 3; k++) {
+		int r = cli_opt_value("sim", argc, argv, i, names[k], val[k]);
+
+		if (r < 0)
+			return -2;
+		if (!r)
+			continue;
+		if (cli_once("sim", seen[k], names[k]))
+			return -2;
+		return 1;
+	}
+	return 0;
+}
+
+/* Checks the values once every option is known. Returns 0 or 2. */
+static int trace_check(struct trace_opts *o)
+{
+	o->limit = TRACE_JSON_DEFAULT_LIMIT;
+	o->win_start = 0;
+	o->win_end = -1;
+	if (!o->path && (o->limit_arg || o->window_arg))
+		return cli_usage_error("sim", "%s needs --trace FILE",
+				       o->limit_arg ? "--trace-limit"
+						    : "--trace-window");
+	if (o->path && !o->path[0])
+		return cli_usage_error("sim", "--trace: empty file name");
+	if (o->limit_arg && (parse_u64(o->limit_arg, &o->limit) || !o->limit))
+		return cli_usage_error("sim",
+				       "--trace-limit '%s': not a number >= 1",
+				       o->limit_arg);
+	if (o->window_arg &&
+	    trace_json_parse_window(o->window_arg, &o->win_start, &o->win_end))
+		return cli_usage_error("sim",
+				       "--trace-window '%s': want "
+				       "START_MS:END_MS with START < END",
+				       o->window_arg);
+	return 0;
+}
+
+static void trace_close_all(struct trace_opts *o, size_t n, bool remove)
+{
+	for (size_t i = 0; o->files && i < n; i++) {
+		if (!o->files[i])
+			continue;
+		fclose(o->files[i]);
+		if (remove)
+			unlink(o->paths[i]);
+	}
+	free(o->files);
+	free(o->paths);
+	o->files = NULL;
+	o->paths = NULL;
+}
+
+/* Names and opens the file of every run before anything runs, so a bad
+ * path fails at once. Returns 0 or 2 (message printed, nothing left). */
+static int trace_open_all(struct trace_opts *o, const struct sim_batch *b)
+{
+	o->paths = calloc(b->nruns, sizeof(*o->paths));
+	o->files = calloc(b->nruns, sizeof(*o->files));
+	if (!o->paths || !o->files) {
+		trace_close_all(o, 0, false);
+		return cli_usage_error("sim", "--trace: out of memory");
+	}
+	for (size_t i = 0; i < b->nruns; i++) {
+		const char *st = hvtlb_strategy_name(b->cfg[i].strategy.kind);
+
+		if (b->nruns == 1)
+			snprintf(o->paths[i], sizeof(o->paths[i]), "%s",
+				 o->path);
+		else if (trace_json_run_path(o->paths[i], sizeof(o->paths[i]),
+					     o->path, st ? st : "run")) {
+			trace_close_all(o, i, true);
+			return cli_usage_error(
+				"sim", "--trace '%s': name too long", o->path);
+		}
+		for (size_t j = 0; j < i; j++) {
+			if (strcmp(o->paths[i], o->paths[j]))
+				continue;
+			trace_close_all(o, i, true);
+			return cli_usage_error(
+				"sim",
+				"--trace: strategy '%s' listed twice in "
+				"compare (its traces would share %s)",
+				st ? st : "?", o->paths[j]);
+		}
+		o->files[i] = fopen(o->paths[i], "w");
+		if (!o->files[i]) {
+			int e = errno;
+
+			trace_close_all(o, i, true);
+			return cli_usage_error("sim",
+					       "--trace '%s': cannot write: %s",
+					       o->paths[i], strerror(e));
+		}
+	}
+	return 0;
+}
+
+/*
+ * Runs every run of @p b with a trace recorder and writes run i's trace
+ * to o->files[i] (also for a failed run: the events up to where it
+ * stopped). Returns what sim_batch_run() would; *@p io_failed is set when
+ * a file could not be written (message printed).
+ */
+static int run_traced(struct sim_batch *b, struct trace_opts *o,
+		      bool *io_failed)
+{
+	int first = 0;
+
+	for (size_t i = 0; i < b->nruns; i++) {
+		struct trace_json tj;
+		int rc;
+
+		if (trace_json_init(&tj, &b->cfg[i], o->limit, o->win_start,
+				    o->win_end)) {
+			fprintf(stderr,
+				"hvtlb sim: --trace '%s': out of "
+				"memory\n",
+				o->paths[i]);
+			*io_failed = true;
+			rc = sim_batch_run_one(b, i, !first);
+			if (rc && !first)
+				first = rc;
+			continue;
+		}
+		trace_json_attach(&tj, &b->cfg[i]);
+		rc = sim_batch_run_one(b, i, !first);
+		b->cfg[i].trace_fn = NULL;
+		b->cfg[i].trace_data = NULL;
+		if (rc && !first)
+			first = rc;
+		rc = trace_json_write(
+			&tj, o->files[i], b->sc.path,
+			hvtlb_strategy_name(b->cfg[i].strategy.kind));
+		if (fclose(o->files[i]))
+			rc = -EIO;
+		o->files[i] = NULL;
+		if (rc) {
+			fprintf(stderr, "hvtlb sim: --trace '%s': %s\n",
+				o->paths[i], strerror(-rc));
+			*io_failed = true;
+		}
+		if (trace_json_dropped(&tj))
+			fprintf(stderr,
+				"hvtlb sim: warning: %s: trace limit of %llu "
+				"events reached, %llu events dropped (raise "
+				"--trace-limit or narrow --trace-window)\n",
+				o->paths[i], (unsigned long long)o->limit,
+				(unsigned long long)trace_json_dropped(&tj));
+		trace_json_finish(&tj);
+	}
+	return first;
+}
+
 int cmd_sim(int argc, char **argv)
 {
 	enum out_format fmt = OUT_TABLE;
 	const char *path = NULL;
 	struct sim_batch b;
+	struct trace_opts topt = { 0 };
+	bool trace_io_failed = false;
 	int rc, want_fault = 0, exit_code = CLI_EXIT_OK;
 
 	/* First pass: the scenario path and simple flags. */
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
+		int t = trace_opt(&topt, argc, argv, &i);
 
+		if (t < 0)
+			return CLI_EXIT_USAGE;
+		if (t > 0)
+			continue;
 		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
 			fputs(usage_text, stdout);
 			return CLI_EXIT_OK;
@@ -331,6 +533,8 @@ int cmd_sim(int argc, char **argv)
 	if (!path)
 		return cli_usage_error("sim", "missing SCENARIO (try "
 					      "scenarios/default.ini)");
+	if (trace_check(&topt))
+		return CLI_EXIT_USAGE;
 
 	sim_batch_init(&b);
 	rc = scenario_load(&b.sc, path);
@@ -342,6 +546,11 @@ int cmd_sim(int argc, char **argv)
 		const char *a = argv[i], *v = NULL;
 		uint64_t n;
 
+		if (!strcmp(a, "--trace") || !strcmp(a, "--trace-limit") ||
+		    !strcmp(a, "--trace-window")) {
+			i++; /* checked in the first pass */
+			continue;
+		}
 		if (!strcmp(a, "--set")) {
 			take_value(argc, argv, &i, &v);
 			rc = scenario_add_override(&b.sc, v);
@@ -386,12 +595,23 @@ int cmd_sim(int argc, char **argv)
 	rc = sim_batch_configure(&b, sim_host_threads());
 	if (rc)
 		goto bad_input;
-	rc = sim_batch_run(&b);
+	if (topt.path) {
+		if (trace_open_all(&topt, &b)) {
+			sim_batch_finish(&b);
+			return CLI_EXIT_USAGE;
+		}
+		rc = run_traced(&b, &topt, &trace_io_failed);
+		trace_close_all(&topt, b.nruns, false);
+	} else {
+		rc = sim_batch_run(&b);
+	}
 	if (rc) {
 		fprintf(stderr, "hvtlb sim: %s\n", b.sc.err);
 		sim_batch_finish(&b);
 		return CLI_EXIT_FAIL;
 	}
+	if (trace_io_failed)
+		exit_code = CLI_EXIT_FAIL;
 
 	switch (fmt) {
 	case OUT_JSON:

@@ -189,29 +189,35 @@ int sim_batch_configure(struct sim_batch *b, unsigned default_threads)
 	return 0;
 }
 
+int sim_batch_run_one(struct sim_batch *b, size_t i, bool report)
+{
+	b->run_rc[i] = hvtlb_sim_run(&b->cfg[i], &b->res[i]);
+	if (b->run_rc[i]) {
+		b->res[i] = NULL;
+		if (report)
+			snprintf(b->sc.err, sizeof(b->sc.err),
+				 "%s: run %zu (%s) failed: %s",
+				 b->sc.path ? b->sc.path : "scenario", i + 1,
+				 b->strategy[i] ? b->strategy[i]
+						: "as configured",
+				 b->run_rc[i] == -ETIME
+					 ? "virtual time limit "
+					   "(engine.max_virtual_s) "
+					   "reached"
+					 : strerror(-b->run_rc[i]));
+	}
+	return b->run_rc[i];
+}
+
 int sim_batch_run(struct sim_batch *b)
 {
 	int first = 0;
 
 	for (size_t i = 0; i < b->nruns; i++) {
-		b->run_rc[i] = hvtlb_sim_run(&b->cfg[i], &b->res[i]);
-		if (b->run_rc[i]) {
-			b->res[i] = NULL;
-			if (!first) {
-				first = b->run_rc[i];
-				snprintf(b->sc.err, sizeof(b->sc.err),
-					 "%s: run %zu (%s) failed: %s",
-					 b->sc.path ? b->sc.path : "scenario",
-					 i + 1,
-					 b->strategy[i] ? b->strategy[i]
-							: "as configured",
-					 b->run_rc[i] == -ETIME
-						 ? "virtual time limit "
-						   "(engine.max_virtual_s) "
-						   "reached"
-						 : strerror(-b->run_rc[i]));
-			}
-		}
+		int rc = sim_batch_run_one(b, i, !first);
+
+		if (rc && !first)
+			first = rc;
 	}
 	return first;
 }

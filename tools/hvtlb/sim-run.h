@@ -10,6 +10,8 @@
 #ifndef HVTLB_TOOL_SIM_RUN_H
 #define HVTLB_TOOL_SIM_RUN_H
 
+#include <stdbool.h>
+
 #include <hvtlb/sim.h>
 
 #include "scenario.h"
@@ -51,6 +53,13 @@ int sim_batch_configure(struct sim_batch *b, unsigned default_threads);
  * that succeeded stay available.
  */
 int sim_batch_run(struct sim_batch *b);
+
+/**
+ * Runs run @p i alone (sim_batch_run() runs them all through it). On
+ * failure, with @p report, writes the message to b->sc.err. Returns
+ * hvtlb_sim_run()'s result.
+ */
+int sim_batch_run_one(struct sim_batch *b, size_t i, bool report);
 
 /** Host CPUs online, clamped to 1..HVTLB_SIM_MAX_THREADS. */
 unsigned sim_host_threads(void);

@@ -1,0 +1,465 @@
+// SPDX-License-Identifier: MIT
+/* The Chrome trace event format writer of `hvtlb sim --trace` (see
+ * trace-json.h for the layout of the file). */
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json.h"
+#include "trace-json.h"
+
+#define PID_HOST 1u
+#define PID_VM0 2u
+/* tids inside a VM: vCPU i is 1 + i, guest thread j after every vCPU */
+#define TID_THREAD0 (1u + HVTLB_SIM_MAX_VCPUS)
+
+/* One recorded event (the library's, without vm and reserved). */
+struct rec {
+	uint64_t start, dur, arg0, arg1;
+	uint32_t vcpu, pcpu, thread;
+	uint32_t kind;
+};
+
+struct trace_vm {
+	struct rec *r;
+	size_t n, cap, share;
+	uint64_t dropped;
+};
+
+static void on_event(void *data, const struct hvtlb_sim_trace_event *e)
+{
+	struct trace_json *t = data;
+	struct trace_vm *v;
+
+	if (e->vm >= t->vms)
+		return;
+	if (e->start >= t->win_end || e->start + e->dur < t->win_start)
+		return;
+	v = &t->vm[e->vm];
+	if (v->n == v->share) {
+		v->dropped++;
+		return;
+	}
+	if (v->n == v->cap) {
+		size_t cap = v->cap ? v->cap * 2 : 4096;
+		struct rec *p;
+
+		if (cap > v->share)
+			cap = v->share;
+		p = realloc(v->r, cap * sizeof(*p));
+		if (!p) {
+			v->dropped++;
+			return;
+		}
+		v->r = p;
+		v->cap = cap;
+	}
+	v->r[v->n++] = (struct rec){
+		.start = e->start,
+		.dur = e->dur,
+		.arg0 = e->arg0,
+		.arg1 = e->arg1,
+		.vcpu = e->vcpu,
+		.pcpu = e->pcpu,
+		.thread = e->thread,
+		.kind = (uint32_t)e->kind,
+	};
+}
+
+static uint64_t ms_to_cycles(double ms, double mhz)
+{
+	double c = ms * 1000.0 * mhz;
+
+	if (c >= 18446744073709549568.0)
+		return UINT64_MAX;
+	return (uint64_t)c;
+}
+
+int trace_json_init(struct trace_json *t, const struct hvtlb_sim_config *c,
+		    uint64_t limit, double win_start_ms, double win_end_ms)
+{
+	double mhz = 0;
+	const char *name;
+
+	memset(t, 0, sizeof(*t));
+	for (size_t i = 0; (name = hvtlb_sim_cost_name(i)); i++)
+		if (!strcmp(name, "cpu_mhz"))
+			mhz = c->cost[i];
+	if (!(mhz > 0) || !limit)
+		return -EINVAL;
+	t->vms = c->vms;
+	t->vcpus = c->vcpus;
+	t->threads = c->wl_threads;
+	t->pcpus = c->pcpus;
+	t->ns_per_cycle = 1000.0 / mhz;
+	t->win_start = ms_to_cycles(win_start_ms, mhz);
+	t->win_end =
+		win_end_ms < 0 ? UINT64_MAX : ms_to_cycles(win_end_ms, mhz);
+	t->vm = calloc(t->vms, sizeof(*t->vm));
+	if (!t->vm)
+		return -ENOMEM;
+	for (uint32_t k = 0; k < t->vms; k++)
+		t->vm[k].share =
+			(size_t)(limit / t->vms + (k < limit % t->vms));
+	return 0;
+}
+
+void trace_json_attach(struct trace_json *t, struct hvtlb_sim_config *c)
+{
+	c->trace_fn = on_event;
+	c->trace_data = t;
+}
+
+uint64_t trace_json_dropped(const struct trace_json *t)
+{
+	uint64_t n = 0;
+
+	for (uint32_t k = 0; k < t->vms; k++)
+		n += t->vm[k].dropped;
+	return n;
+}
+
+void trace_json_finish(struct trace_json *t)
+{
+	if (t->vm)
+		for (uint32_t k = 0; k < t->vms; k++)
+			free(t->vm[k].r);
+	free(t->vm);
+	memset(t, 0, sizeof(*t));
+}
+
+/* ------------------------------------------------------------ writing */
+struct writer {
+	FILE *f;
+	const struct trace_json *t;
+	bool first;
+};
+
+static void sep(struct writer *w)
+{
+	fputs(w->first ? "\n" : ",\n", w->f);
+	w->first = false;
+}
+
+/* Virtual nanoseconds of @p cycles, rounded: start and end of a slice
+ * round the same way, so adjacent slices stay adjacent. */
+static uint64_t ns_of(const struct writer *w, uint64_t cycles)
+{
+	return (uint64_t)llround((double)cycles * w->t->ns_per_cycle);
+}
+
+/* Microseconds with three decimals (exact nanoseconds). */
+static void put_us(FILE *f, uint64_t ns)
+{
+	fprintf(f, "%" PRIu64 ".%03u", ns / 1000, (unsigned)(ns % 1000));
+}
+
+static void meta(struct writer *w, const char *what, unsigned pid, unsigned tid,
+		 const char *name, unsigned sort)
+{
+	char key[32];
+
+	sep(w);
+	fprintf(w->f,
+		"{\"ph\":\"M\",\"pid\":%u,\"tid\":%u,\"name\":\"%s_name\","
+		"\"args\":{\"name\":",
+		pid, tid, what);
+	json_string(w->f, name);
+	fputs("}}", w->f);
+	snprintf(key, sizeof(key), "%s_sort_index", what);
+	sep(w);
+	fprintf(w->f,
+		"{\"ph\":\"M\",\"pid\":%u,\"tid\":%u,\"name\":\"%s\","
+		"\"args\":{\"sort_index\":%u}}",
+		pid, tid, key, sort);
+}
+
+/* The common head of an event, up to its args object (left open). */
+static void head(struct writer *w, const char *ph, unsigned pid, unsigned tid,
+		 const char *cat, const char *name, const struct rec *r)
+{
+	uint64_t s = ns_of(w, r->start);
+
+	sep(w);
+	fprintf(w->f,
+		"{\"ph\":\"%s\",\"pid\":%u,\"tid\":%u,\"cat\":\"%s\","
+		"\"name\":",
+		ph, pid, tid, cat);
+	json_string(w->f, name);
+	fputs(",\"ts\":", w->f);
+	put_us(w->f, s);
+	if (ph[0] == 'X') {
+		fputs(",\"dur\":", w->f);
+		put_us(w->f, ns_of(w, r->start + r->dur) - s);
+	} else {
+		fputs(",\"s\":\"t\"", w->f);
+	}
+	fputs(",\"args\":{", w->f);
+}
+
+static const char *left_name(uint64_t why)
+{
+	return why == 0 ? "halted" : why == 1 ? "preempted" : "run ended";
+}
+
+/* "ipi+hypercall", from the SHOOTDOWN bits; "local" for none. */
+static void action_name(char *buf, size_t len, uint64_t bits)
+{
+	static const struct {
+		uint64_t bit;
+		const char *name;
+	} names[] = {
+		{ HVTLB_SIM_TRACE_SD_IPI, "ipi" },
+		{ HVTLB_SIM_TRACE_SD_HYPERCALL, "hypercall" },
+		{ HVTLB_SIM_TRACE_SD_DEFERRED, "deferred" },
+		{ HVTLB_SIM_TRACE_SD_FELL_BACK, "fell_back" },
+		{ HVTLB_SIM_TRACE_SD_FULL, "full" },
+		{ HVTLB_SIM_TRACE_SD_LAZY, "lazy" },
+	};
+	size_t used = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if ((bits & names[i].bit) && used < len)
+			used += (size_t)snprintf(buf + used, len - used, "%s%s",
+						 used ? "+" : "",
+						 names[i].name);
+	if (!used)
+		snprintf(buf, len, "local");
+}
+
+static void write_event(struct writer *w, uint32_t vm, const struct rec *r)
+{
+	FILE *f = w->f;
+	unsigned pid = PID_VM0 + vm, vtid = 1 + r->vcpu;
+	unsigned ttid = TID_THREAD0 + r->thread;
+	char name[96];
+
+	switch ((enum hvtlb_sim_trace_kind)r->kind) {
+	case HVTLB_SIM_TRACE_VCPU_RUN:
+		snprintf(name, sizeof(name), "vm %u vcpu %u", vm, r->vcpu);
+		head(w, "X", PID_HOST, 1 + r->pcpu, "vcpu_run", name, r);
+		fprintf(f, "\"vm\":%u,\"vcpu\":%u,\"left\":\"%s\"}}", vm,
+			r->vcpu, left_name(r->arg0));
+		snprintf(name, sizeof(name), "on pcpu %u", r->pcpu);
+		head(w, "X", pid, vtid, "vcpu_run", name, r);
+		fprintf(f, "\"pcpu\":%u,\"left\":\"%s\"}}", r->pcpu,
+			left_name(r->arg0));
+		return;
+	case HVTLB_SIM_TRACE_USER:
+	case HVTLB_SIM_TRACE_KERNEL:
+		head(w, "X", pid, ttid, "mode",
+		     r->kind == HVTLB_SIM_TRACE_USER ? "user" : "kernel", r);
+		fprintf(f, "\"vcpu\":%u}}", r->vcpu);
+		return;
+	case HVTLB_SIM_TRACE_SHOOTDOWN: {
+		char act[64];
+
+		action_name(act, sizeof(act), r->arg1);
+		head(w, "X", pid, ttid, "shootdown", "shootdown", r);
+		fprintf(f, "\"vcpu\":%u,\"targets\":%" PRIu64 ",\"action\":",
+			r->vcpu, r->arg0);
+		json_string(f, act);
+		fputs("}}", f);
+		return;
+	}
+	case HVTLB_SIM_TRACE_EXIT: {
+		const char *why =
+			hvtlb_sim_exit_name((enum hvtlb_sim_exit)r->arg0);
+
+		snprintf(name, sizeof(name), "exit %s", why ? why : "?");
+		head(w, "i", pid, vtid, "exit", name, r);
+		fprintf(f, "\"reason\":\"%s\",\"count\":%" PRIu64 "}}",
+			why ? why : "?", r->arg1);
+		return;
+	}
+	case HVTLB_SIM_TRACE_FLUSH: {
+		const char *k = hvtlb_sim_flush_name(
+			(enum hvtlb_sim_flush_kind)r->arg0);
+
+		snprintf(name, sizeof(name), "flush %s", k ? k : "?");
+		head(w, "i", pid, vtid, "flush", name, r);
+		if (r->arg1)
+			fprintf(f, "\"kind\":\"%s\",\"pages\":%" PRIu64 "}}",
+				k ? k : "?", r->arg1);
+		else
+			fprintf(f, "\"kind\":\"%s\",\"pages\":\"all\"}}",
+				k ? k : "?");
+		return;
+	}
+	case HVTLB_SIM_TRACE_IPI:
+		head(w, "i", pid, vtid, "ipi", "flush ipi", r);
+		fprintf(f, "\"from_vcpu\":%" PRIu64 "}}", r->arg0);
+		return;
+	case HVTLB_SIM_TRACE_KICK:
+		head(w, "i", pid, vtid, "kick", "kick", r);
+		fprintf(f, "\"from_vcpu\":%" PRIu64 ",\"running\":%s}}",
+			r->arg0, r->arg1 ? "true" : "false");
+		return;
+	case HVTLB_SIM_TRACE_HALT:
+		head(w, "i", pid, vtid, "halt", "halt", r);
+		fputs("}}", f);
+		return;
+	case HVTLB_SIM_TRACE_WAKE:
+		head(w, "X", pid, vtid, "wake", "wake", r);
+		fputs("}}", f);
+		return;
+	case HVTLB_SIM_TRACE_VIOLATION:
+		head(w, "i", pid, vtid, "violation", "oracle violation", r);
+		fputs("\"address\":", f);
+		json_hex64(f, r->arg0);
+		fputs("}}", f);
+		return;
+	default:
+		head(w, "i", pid, vtid, "unknown", "unknown", r);
+		fputs("}}", f);
+		return;
+	}
+}
+
+/* Names the processes and the threads that have events. */
+static int write_meta(struct writer *w)
+{
+	const struct trace_json *t = w->t;
+	uint8_t *pused = calloc(t->pcpus ? t->pcpus : 1, 1);
+	uint8_t *vused = calloc(t->vcpus ? t->vcpus : 1, 1);
+	uint8_t *tused = calloc(t->threads ? t->threads : 1, 1);
+	char name[64];
+	bool host = false;
+	int rc = 0;
+
+	if (!pused || !vused || !tused) {
+		rc = -ENOMEM;
+		goto out;
+	}
+	for (uint32_t k = 0; k < t->vms; k++)
+		for (size_t i = 0; i < t->vm[k].n; i++) {
+			const struct rec *r = &t->vm[k].r[i];
+
+			if (r->kind == HVTLB_SIM_TRACE_VCPU_RUN &&
+			    r->pcpu < t->pcpus) {
+				pused[r->pcpu] = 1;
+				host = true;
+			}
+		}
+	if (host) {
+		meta(w, "process", PID_HOST, 0, "host", 0);
+		for (uint32_t p = 0; p < t->pcpus; p++) {
+			if (!pused[p])
+				continue;
+			snprintf(name, sizeof(name), "pcpu %u", p);
+			meta(w, "thread", PID_HOST, 1 + p, name, p);
+		}
+	}
+	for (uint32_t k = 0; k < t->vms; k++) {
+		const struct trace_vm *v = &t->vm[k];
+
+		if (!v->n)
+			continue;
+		memset(vused, 0, t->vcpus);
+		memset(tused, 0, t->threads);
+		for (size_t i = 0; i < v->n; i++) {
+			const struct rec *r = &v->r[i];
+
+			if (r->thread < t->threads &&
+			    (r->kind == HVTLB_SIM_TRACE_USER ||
+			     r->kind == HVTLB_SIM_TRACE_KERNEL ||
+			     r->kind == HVTLB_SIM_TRACE_SHOOTDOWN))
+				tused[r->thread] = 1;
+			else if (r->vcpu < t->vcpus)
+				vused[r->vcpu] = 1;
+		}
+		snprintf(name, sizeof(name), "vm %u", k);
+		meta(w, "process", PID_VM0 + k, 0, name, 1 + k);
+		for (uint32_t i = 0; i < t->vcpus; i++) {
+			if (!vused[i])
+				continue;
+			snprintf(name, sizeof(name), "vcpu %u", i);
+			meta(w, "thread", PID_VM0 + k, 1 + i, name, i);
+		}
+		for (uint32_t j = 0; j < t->threads; j++) {
+			if (!tused[j])
+				continue;
+			snprintf(name, sizeof(name), "thread %u", j);
+			meta(w, "thread", PID_VM0 + k, TID_THREAD0 + j, name,
+			     TID_THREAD0 + j);
+		}
+	}
+out:
+	free(pused);
+	free(vused);
+	free(tused);
+	return rc;
+}
+
+int trace_json_write(const struct trace_json *t, FILE *f, const char *scenario,
+		     const char *strategy)
+{
+	struct writer w = { f, t, true };
+
+	fputs("{\"traceEvents\":[", f);
+	if (write_meta(&w))
+		return -ENOMEM;
+	for (uint32_t k = 0; k < t->vms; k++)
+		for (size_t i = 0; i < t->vm[k].n; i++)
+			write_event(&w, k, &t->vm[k].r[i]);
+	fputs("\n],\"displayTimeUnit\":\"ns\",\"otherData\":{\"scenario\":", f);
+	json_string(f, scenario);
+	fputs(",\"strategy\":", f);
+	json_string(f, strategy);
+	fprintf(f, ",\"clock\":\"virtual\",\"events_dropped\":%" PRIu64 "}}\n",
+		trace_json_dropped(t));
+	return ferror(f) ? -EIO : 0;
+}
+
+/* ------------------------------------------------------------ options */
+static int parse_ms(const char *s, size_t len, double *out)
+{
+	char buf[64], *end;
+	double v;
+
+	if (!len || len >= sizeof(buf))
+		return -EINVAL;
+	memcpy(buf, s, len);
+	buf[len] = '\0';
+	/* digits and at most one dot: no sign, exponent, inf or nan */
+	if (strspn(buf, "0123456789.") != len)
+		return -EINVAL;
+	errno = 0;
+	v = strtod(buf, &end);
+	if (errno || *end || !isfinite(v))
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+int trace_json_parse_window(const char *s, double *start_ms, double *end_ms)
+{
+	const char *colon = strchr(s, ':');
+	double a, b;
+
+	if (!colon || parse_ms(s, (size_t)(colon - s), &a) ||
+	    parse_ms(colon + 1, strlen(colon + 1), &b) || !(a < b))
+		return -EINVAL;
+	*start_ms = a;
+	*end_ms = b;
+	return 0;
+}
+
+int trace_json_run_path(char *buf, size_t len, const char *path,
+			const char *strategy)
+{
+	const char *slash = strrchr(path, '/');
+	const char *dot = strrchr(path, '.');
+	int n;
+
+	if (!dot || (slash && dot < slash) || dot == (slash ? slash + 1 : path))
+		n = snprintf(buf, len, "%s.%s", path, strategy);
+	else
+		n = snprintf(buf, len, "%.*s.%s%s", (int)(dot - path), path,
+			     strategy, dot);
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
