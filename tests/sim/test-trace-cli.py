@@ -202,7 +202,7 @@ with tempfile.TemporaryDirectory() as d:
     usage("missing value", ["--trace"], "--trace needs a value")
     usage("unwritable file",
           ["--trace", os.path.join(d, "no", "such", "dir.json")],
-          "cannot write")
+          "dir.json': cannot write")
     usage("limit 0", ["--trace", os.path.join(d, "x.json"),
                       "--trace-limit", "0"], "--trace-limit")
     usage("limit without trace", ["--trace-limit", "5"], "needs --trace")

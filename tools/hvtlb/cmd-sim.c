@@ -406,21 +406,22 @@ static int trace_open_all(struct trace_opts *o, const struct sim_batch *b)
 		for (size_t j = 0; j < i; j++) {
 			if (strcmp(o->paths[i], o->paths[j]))
 				continue;
-			trace_close_all(o, i, true);
-			return cli_usage_error(
+			cli_usage_error(
 				"sim",
 				"--trace: strategy '%s' listed twice in "
 				"compare (its traces would share %s)",
 				st ? st : "?", o->paths[j]);
+			trace_close_all(o, i, true);
+			return CLI_EXIT_USAGE;
 		}
 		o->files[i] = fopen(o->paths[i], "w");
 		if (!o->files[i]) {
 			int e = errno;
 
+			cli_usage_error("sim", "--trace '%s': cannot write: %s",
+					o->paths[i], strerror(e));
 			trace_close_all(o, i, true);
-			return cli_usage_error("sim",
-					       "--trace '%s': cannot write: %s",
-					       o->paths[i], strerror(e));
+			return CLI_EXIT_USAGE;
 		}
 	}
 	return 0;
