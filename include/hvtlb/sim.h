@@ -227,7 +227,8 @@ typedef void (*hvtlb_sim_log_fn)(void *data, enum hvtlb_sim_log_level level,
  * - SHOOTDOWN (complete, on the initiator): from the guest's request
  *   (hvtlb_flush()) to its reported completion. arg0: remote target vCPUs
  *   requested; arg1: HVTLB_SIM_TRACE_SD_* bits of what the strategy did.
- *   Always nested in a KERNEL event of the same thread.
+ *   One with dur > 0 nests in a KERNEL event of the same thread (virtual
+ *   time passes only in kernel work from the request on).
  * - FLUSH (instant): a TLB invalidation executed on the vCPU. arg0: enum
  *   hvtlb_sim_flush_kind (how it got there); arg1: pages invalidated, 0
  *   for a full flush.

@@ -1999,8 +1999,6 @@ static void zap_and_flush(struct task *t, uint32_t slot, bool free_slot)
 		if (s->c->fault == HVTLB_SIM_FAULT_SKIP_LAZY_FREED)
 			req.freed_tables = false;
 		s->r->shootdowns++;
-		if (TRACING(s)) /* a SHOOTDOWN nests in a KERNEL event */
-			trace_mode(s, t, ACCT_SYS);
 		if (hvtlb_flush(v->fl, &req, &out)) {
 			s->failed = true;
 			return;
@@ -2233,8 +2231,6 @@ static void kernel_free(struct task *t)
 		hvtlb_cpumask_set(&req.targets, c);
 	s->r->shootdowns++;
 	t0 = s->now;
-	if (TRACING(s))
-		trace_mode(s, t, ACCT_SYS);
 	if (hvtlb_flush(v->fl, &req, &out)) {
 		s->failed = true;
 		return;

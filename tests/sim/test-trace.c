@@ -188,8 +188,8 @@ static unsigned check_trace(const struct hvtlb_sim_config *c,
 	double mhz = cpu_mhz(c);
 	/* real_s is a double: allow a cycle of rounding */
 	uint64_t real = (uint64_t)(r->real_s * mhz * 1e6 + 1.5);
-	size_t total = 0, nrun = 0, nmode = 0;
-	struct slice *vrun, *prun, *mode;
+	size_t total = 0, nrun = 0, nmode = 0, nkern = 0;
+	struct slice *vrun, *prun, *mode, *kern;
 	unsigned seen = 0;
 
 	for (unsigned vm = 0; vm < MAX_VMS; vm++)
@@ -198,6 +198,8 @@ static unsigned check_trace(const struct hvtlb_sim_config *c,
 	vrun = calloc(total, sizeof(*vrun));
 	prun = calloc(total, sizeof(*prun));
 	mode = calloc(total, sizeof(*mode));
+	kern = calloc(total, sizeof(*kern));
+	assert_non_null(kern);
 	assert_non_null(vrun);
 	assert_non_null(prun);
 	assert_non_null(mode);
@@ -265,6 +267,8 @@ static unsigned check_trace(const struct hvtlb_sim_config *c,
 						e->thread,
 					e->start, ev_end(e)
 				};
+				if (e->kind == HVTLB_SIM_TRACE_KERNEL)
+					kern[nkern++] = mode[nmode - 1];
 				break;
 			case HVTLB_SIM_TRACE_EXIT:
 				assert_true(e->arg0 < HVTLB_SIM_EXIT_COUNT_);
@@ -322,31 +326,32 @@ static unsigned check_trace(const struct hvtlb_sim_config *c,
 	check_no_overlap(prun, nrun, "vcpu_run per pCPU");
 	check_no_overlap(mode, nmode, "user/kernel per thread");
 
-	/* Each shootdown nests in a kernel slice of its thread (mode[] is
-	 * sorted by thread, then start). */
+	/* Each shootdown that takes time nests in a kernel slice of its
+	 * thread (kern[] sorted by thread, then start). */
+	qsort(kern, nkern, sizeof(*kern), slice_cmp);
 	for (unsigned vm = 0; vm < c->vms; vm++) {
 		const struct vm_buf *b = &col->vm[vm];
 
 		for (size_t i = 0; i < b->n; i++) {
 			const struct hvtlb_sim_trace_event *e = &b->e[i];
 			uint64_t key = (uint64_t)vm * c->wl_threads + e->thread;
-			size_t lo = 0, hi = nmode;
+			size_t lo = 0, hi = nkern;
 
-			if (e->kind != HVTLB_SIM_TRACE_SHOOTDOWN)
+			if (e->kind != HVTLB_SIM_TRACE_SHOOTDOWN || !e->dur)
 				continue;
 			/* last slice of the thread starting <= e->start */
 			while (lo < hi) {
 				size_t mid = (lo + hi) / 2;
 
-				if (mode[mid].key < key ||
-				    (mode[mid].key == key &&
-				     mode[mid].start <= e->start))
+				if (kern[mid].key < key ||
+				    (kern[mid].key == key &&
+				     kern[mid].start <= e->start))
 					lo = mid + 1;
 				else
 					hi = mid;
 			}
-			if (!lo || mode[lo - 1].key != key ||
-			    mode[lo - 1].end < ev_end(e))
+			if (!lo || kern[lo - 1].key != key ||
+			    kern[lo - 1].end < ev_end(e))
 				fail_msg("vm %u shootdown [%llu, %llu) of "
 					 "thread %u outside a kernel slice",
 					 vm, (unsigned long long)e->start,
@@ -357,6 +362,7 @@ static unsigned check_trace(const struct hvtlb_sim_config *c,
 	free(vrun);
 	free(prun);
 	free(mode);
+	free(kern);
 	return seen;
 }
 
@@ -400,6 +406,16 @@ static void test_kinds(void **state)
 				"hypervisor.ipiv=1",
 				"fault=no-wait",
 				NULL };
+	/* Free system calls: a shootdown may start while the thread is
+	 * still accounted to user mode; its trace must still nest. */
+	const char *free_calls[] = { OVERCOMMIT,
+				     "strategy=ipi",
+				     "workload.kind=mix",
+				     "cost.syscall=0",
+				     "cost.madvise=0",
+				     "cost.munmap=0",
+				     "cost.unmap_per_page=0",
+				     NULL };
 	const unsigned common = KIND(VCPU_RUN) | KIND(USER) | KIND(KERNEL) |
 				KIND(EXIT) | KIND(SHOOTDOWN) | KIND(FLUSH) |
 				KIND(HALT) | KIND(WAKE);
@@ -410,6 +426,7 @@ static void test_kinds(void **state)
 	expect_kinds(kvm_pv, common);
 	expect_kinds(lazy, common);
 	expect_kinds(fault, common | KIND(IPI) | KIND(VIOLATION));
+	expect_kinds(free_calls, common | KIND(IPI));
 }
 
 /* Results are byte-identical with and without the callback. */
