@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "json.h"
 #include "trace-json.h"
 
 #define PID_HOST 1u
@@ -132,15 +131,112 @@ void trace_json_finish(struct trace_json *t)
 }
 
 /* ------------------------------------------------------------ writing */
+/* Output goes through a buffer with its own number formatting: a trace
+ * has millions of lines and printf dominated the writing time. */
 struct writer {
 	FILE *f;
 	const struct trace_json *t;
 	bool first;
+	size_t n;
+	char buf[1u << 16];
 };
+
+static void w_flush(struct writer *w)
+{
+	if (w->n)
+		fwrite(w->buf, 1, w->n, w->f);
+	w->n = 0;
+}
+
+static void w_put(struct writer *w, const char *s, size_t len)
+{
+	if (w->n + len > sizeof(w->buf)) {
+		w_flush(w);
+		if (len > sizeof(w->buf)) {
+			fwrite(s, 1, len, w->f);
+			return;
+		}
+	}
+	memcpy(w->buf + w->n, s, len);
+	w->n += len;
+}
+
+/* A string literal. */
+#define W_LIT(w, s) w_put((w), (s), sizeof(s) - 1)
+
+/* Text known to need no JSON escaping (our own names). */
+static void w_str(struct writer *w, const char *s)
+{
+	w_put(w, s, strlen(s));
+}
+
+static void w_u64(struct writer *w, uint64_t v)
+{
+	char tmp[20];
+	int i = (int)sizeof(tmp);
+
+	do
+		tmp[--i] = (char)('0' + v % 10);
+	while (v /= 10);
+	w_put(w, tmp + i, sizeof(tmp) - (size_t)i);
+}
+
+/* Microseconds with three decimals (exact nanoseconds). */
+static void w_us(struct writer *w, uint64_t ns)
+{
+	char frac[4] = { '.', (char)('0' + ns / 100 % 10),
+			 (char)('0' + ns / 10 % 10), (char)('0' + ns % 10) };
+
+	w_u64(w, ns / 1000);
+	w_put(w, frac, sizeof(frac));
+}
+
+/* A quoted JSON string with escapes (file names); NULL: null. */
+static void w_json(struct writer *w, const char *s)
+{
+	static const char hex[] = "0123456789abcdef";
+
+	if (!s) {
+		W_LIT(w, "null");
+		return;
+	}
+	W_LIT(w, "\"");
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\') {
+			char e[2] = { '\\', (char)c };
+
+			w_put(w, e, 2);
+		} else if (c < 0x20) {
+			char e[6] = { '\\', 'u',	 '0',
+				      '0',  hex[c >> 4], hex[c & 15] };
+
+			w_put(w, e, 6);
+		} else {
+			w_put(w, (const char *)&c, 1);
+		}
+	}
+	W_LIT(w, "\"");
+}
+
+static void w_hex64(struct writer *w, uint64_t v)
+{
+	static const char hex[] = "0123456789abcdef";
+	char out[20] = { '"', '0', 'x' };
+
+	for (int i = 0; i < 16; i++)
+		out[3 + i] = hex[(v >> (60 - 4 * i)) & 15];
+	out[19] = '"';
+	w_put(w, out, sizeof(out));
+}
 
 static void sep(struct writer *w)
 {
-	fputs(w->first ? "\n" : ",\n", w->f);
+	if (w->first)
+		W_LIT(w, "\n");
+	else
+		W_LIT(w, ",\n");
 	w->first = false;
 }
 
@@ -151,53 +247,79 @@ static uint64_t ns_of(const struct writer *w, uint64_t cycles)
 	return (uint64_t)llround((double)cycles * w->t->ns_per_cycle);
 }
 
-/* Microseconds with three decimals (exact nanoseconds). */
-static void put_us(FILE *f, uint64_t ns)
-{
-	fprintf(f, "%" PRIu64 ".%03u", ns / 1000, (unsigned)(ns % 1000));
-}
-
 static void meta(struct writer *w, const char *what, unsigned pid, unsigned tid,
 		 const char *name, unsigned sort)
 {
-	char key[32];
-
-	sep(w);
-	fprintf(w->f,
-		"{\"ph\":\"M\",\"pid\":%u,\"tid\":%u,\"name\":\"%s_name\","
-		"\"args\":{\"name\":",
-		pid, tid, what);
-	json_string(w->f, name);
-	fputs("}}", w->f);
-	snprintf(key, sizeof(key), "%s_sort_index", what);
-	sep(w);
-	fprintf(w->f,
-		"{\"ph\":\"M\",\"pid\":%u,\"tid\":%u,\"name\":\"%s\","
-		"\"args\":{\"sort_index\":%u}}",
-		pid, tid, key, sort);
+	for (int k = 0; k < 2; k++) {
+		sep(w);
+		W_LIT(w, "{\"ph\":\"M\",\"pid\":");
+		w_u64(w, pid);
+		W_LIT(w, ",\"tid\":");
+		w_u64(w, tid);
+		W_LIT(w, ",\"name\":\"");
+		w_str(w, what);
+		if (!k) {
+			W_LIT(w, "_name\",\"args\":{\"name\":");
+			w_json(w, name);
+			W_LIT(w, "}}");
+		} else {
+			W_LIT(w, "_sort_index\",\"args\":{\"sort_index\":");
+			w_u64(w, sort);
+			W_LIT(w, "}}");
+		}
+	}
 }
 
 /* The common head of an event, up to its args object (left open). */
-static void head(struct writer *w, const char *ph, unsigned pid, unsigned tid,
+static void head(struct writer *w, char ph, unsigned pid, unsigned tid,
 		 const char *cat, const char *name, const struct rec *r)
 {
 	uint64_t s = ns_of(w, r->start);
 
 	sep(w);
-	fprintf(w->f,
-		"{\"ph\":\"%s\",\"pid\":%u,\"tid\":%u,\"cat\":\"%s\","
-		"\"name\":",
-		ph, pid, tid, cat);
-	json_string(w->f, name);
-	fputs(",\"ts\":", w->f);
-	put_us(w->f, s);
-	if (ph[0] == 'X') {
-		fputs(",\"dur\":", w->f);
-		put_us(w->f, ns_of(w, r->start + r->dur) - s);
+	W_LIT(w, "{\"ph\":\"");
+	w_put(w, &ph, 1);
+	W_LIT(w, "\",\"pid\":");
+	w_u64(w, pid);
+	W_LIT(w, ",\"tid\":");
+	w_u64(w, tid);
+	W_LIT(w, ",\"cat\":\"");
+	w_str(w, cat);
+	W_LIT(w, "\",\"name\":\"");
+	w_str(w, name);
+	W_LIT(w, "\",\"ts\":");
+	w_us(w, s);
+	if (ph == 'X') {
+		W_LIT(w, ",\"dur\":");
+		w_us(w, ns_of(w, r->start + r->dur) - s);
 	} else {
-		fputs(",\"s\":\"t\"", w->f);
+		W_LIT(w, ",\"s\":\"t\"");
 	}
-	fputs(",\"args\":{", w->f);
+	W_LIT(w, ",\"args\":{");
+}
+
+/* A "key":number member, with a leading comma unless @p first. */
+static void arg_u64(struct writer *w, const char *key, uint64_t v, bool first)
+{
+	if (!first)
+		W_LIT(w, ",");
+	W_LIT(w, "\"");
+	w_str(w, key);
+	W_LIT(w, "\":");
+	w_u64(w, v);
+}
+
+/* A "key":"text" member (text needs no escaping). */
+static void arg_str(struct writer *w, const char *key, const char *v,
+		    bool first)
+{
+	if (!first)
+		W_LIT(w, ",");
+	W_LIT(w, "\"");
+	w_str(w, key);
+	W_LIT(w, "\":\"");
+	w_str(w, v);
+	W_LIT(w, "\"");
 }
 
 static const char *left_name(uint64_t why)
@@ -233,91 +355,85 @@ static void action_name(char *buf, size_t len, uint64_t bits)
 
 static void write_event(struct writer *w, uint32_t vm, const struct rec *r)
 {
-	FILE *f = w->f;
 	unsigned pid = PID_VM0 + vm, vtid = 1 + r->vcpu;
 	unsigned ttid = TID_THREAD0 + r->thread;
+	const char *nm;
 	char name[96];
 
 	switch ((enum hvtlb_sim_trace_kind)r->kind) {
 	case HVTLB_SIM_TRACE_VCPU_RUN:
 		snprintf(name, sizeof(name), "vm %u vcpu %u", vm, r->vcpu);
-		head(w, "X", PID_HOST, 1 + r->pcpu, "vcpu_run", name, r);
-		fprintf(f, "\"vm\":%u,\"vcpu\":%u,\"left\":\"%s\"}}", vm,
-			r->vcpu, left_name(r->arg0));
+		head(w, 'X', PID_HOST, 1 + r->pcpu, "vcpu_run", name, r);
+		arg_u64(w, "vm", vm, true);
+		arg_u64(w, "vcpu", r->vcpu, false);
+		arg_str(w, "left", left_name(r->arg0), false);
+		W_LIT(w, "}}");
 		snprintf(name, sizeof(name), "on pcpu %u", r->pcpu);
-		head(w, "X", pid, vtid, "vcpu_run", name, r);
-		fprintf(f, "\"pcpu\":%u,\"left\":\"%s\"}}", r->pcpu,
-			left_name(r->arg0));
-		return;
+		head(w, 'X', pid, vtid, "vcpu_run", name, r);
+		arg_u64(w, "pcpu", r->pcpu, true);
+		arg_str(w, "left", left_name(r->arg0), false);
+		break;
 	case HVTLB_SIM_TRACE_USER:
 	case HVTLB_SIM_TRACE_KERNEL:
-		head(w, "X", pid, ttid, "mode",
+		head(w, 'X', pid, ttid, "mode",
 		     r->kind == HVTLB_SIM_TRACE_USER ? "user" : "kernel", r);
-		fprintf(f, "\"vcpu\":%u}}", r->vcpu);
-		return;
-	case HVTLB_SIM_TRACE_SHOOTDOWN: {
-		char act[64];
-
-		action_name(act, sizeof(act), r->arg1);
-		head(w, "X", pid, ttid, "shootdown", "shootdown", r);
-		fprintf(f, "\"vcpu\":%u,\"targets\":%" PRIu64 ",\"action\":",
-			r->vcpu, r->arg0);
-		json_string(f, act);
-		fputs("}}", f);
-		return;
-	}
-	case HVTLB_SIM_TRACE_EXIT: {
-		const char *why =
-			hvtlb_sim_exit_name((enum hvtlb_sim_exit)r->arg0);
-
-		snprintf(name, sizeof(name), "exit %s", why ? why : "?");
-		head(w, "i", pid, vtid, "exit", name, r);
-		fprintf(f, "\"reason\":\"%s\",\"count\":%" PRIu64 "}}",
-			why ? why : "?", r->arg1);
-		return;
-	}
-	case HVTLB_SIM_TRACE_FLUSH: {
-		const char *k = hvtlb_sim_flush_name(
-			(enum hvtlb_sim_flush_kind)r->arg0);
-
-		snprintf(name, sizeof(name), "flush %s", k ? k : "?");
-		head(w, "i", pid, vtid, "flush", name, r);
+		arg_u64(w, "vcpu", r->vcpu, true);
+		break;
+	case HVTLB_SIM_TRACE_SHOOTDOWN:
+		action_name(name, sizeof(name), r->arg1);
+		head(w, 'X', pid, ttid, "shootdown", "shootdown", r);
+		arg_u64(w, "vcpu", r->vcpu, true);
+		arg_u64(w, "targets", r->arg0, false);
+		arg_str(w, "action", name, false);
+		break;
+	case HVTLB_SIM_TRACE_EXIT:
+		nm = hvtlb_sim_exit_name((enum hvtlb_sim_exit)r->arg0);
+		nm = nm ? nm : "?";
+		snprintf(name, sizeof(name), "exit %s", nm);
+		head(w, 'i', pid, vtid, "exit", name, r);
+		arg_str(w, "reason", nm, true);
+		arg_u64(w, "count", r->arg1, false);
+		break;
+	case HVTLB_SIM_TRACE_FLUSH:
+		nm = hvtlb_sim_flush_name((enum hvtlb_sim_flush_kind)r->arg0);
+		nm = nm ? nm : "?";
+		snprintf(name, sizeof(name), "flush %s", nm);
+		head(w, 'i', pid, vtid, "flush", name, r);
+		arg_str(w, "kind", nm, true);
 		if (r->arg1)
-			fprintf(f, "\"kind\":\"%s\",\"pages\":%" PRIu64 "}}",
-				k ? k : "?", r->arg1);
+			arg_u64(w, "pages", r->arg1, false);
 		else
-			fprintf(f, "\"kind\":\"%s\",\"pages\":\"all\"}}",
-				k ? k : "?");
-		return;
-	}
+			arg_str(w, "pages", "all", false);
+		break;
 	case HVTLB_SIM_TRACE_IPI:
-		head(w, "i", pid, vtid, "ipi", "flush ipi", r);
-		fprintf(f, "\"from_vcpu\":%" PRIu64 "}}", r->arg0);
-		return;
+		head(w, 'i', pid, vtid, "ipi", "flush ipi", r);
+		arg_u64(w, "from_vcpu", r->arg0, true);
+		break;
 	case HVTLB_SIM_TRACE_KICK:
-		head(w, "i", pid, vtid, "kick", "kick", r);
-		fprintf(f, "\"from_vcpu\":%" PRIu64 ",\"running\":%s}}",
-			r->arg0, r->arg1 ? "true" : "false");
-		return;
+		head(w, 'i', pid, vtid, "kick", "kick", r);
+		arg_u64(w, "from_vcpu", r->arg0, true);
+		W_LIT(w, ",\"running\":");
+		if (r->arg1)
+			W_LIT(w, "true");
+		else
+			W_LIT(w, "false");
+		break;
 	case HVTLB_SIM_TRACE_HALT:
-		head(w, "i", pid, vtid, "halt", "halt", r);
-		fputs("}}", f);
-		return;
+		head(w, 'i', pid, vtid, "halt", "halt", r);
+		break;
 	case HVTLB_SIM_TRACE_WAKE:
-		head(w, "X", pid, vtid, "wake", "wake", r);
-		fputs("}}", f);
-		return;
+		head(w, 'X', pid, vtid, "wake", "wake", r);
+		break;
 	case HVTLB_SIM_TRACE_VIOLATION:
-		head(w, "i", pid, vtid, "violation", "oracle violation", r);
-		fputs("\"address\":", f);
-		json_hex64(f, r->arg0);
-		fputs("}}", f);
-		return;
+		head(w, 'i', pid, vtid, "violation", "oracle violation", r);
+		W_LIT(w, "\"address\":");
+		w_hex64(w, r->arg0);
+		break;
 	default:
-		head(w, "i", pid, vtid, "unknown", "unknown", r);
-		fputs("}}", f);
-		return;
+		head(w, 'i', pid, vtid, "unknown", "unknown", r);
+		break;
 	}
+	W_LIT(w, "}}");
 }
 
 /* Names the processes and the threads that have events. */
@@ -398,20 +514,31 @@ out:
 int trace_json_write(const struct trace_json *t, FILE *f, const char *scenario,
 		     const char *strategy)
 {
-	struct writer w = { f, t, true };
+	struct writer *w = malloc(sizeof(*w));
+	int rc;
 
-	fputs("{\"traceEvents\":[", f);
-	if (write_meta(&w))
+	if (!w)
 		return -ENOMEM;
-	for (uint32_t k = 0; k < t->vms; k++)
+	w->f = f;
+	w->t = t;
+	w->first = true;
+	w->n = 0;
+	W_LIT(w, "{\"traceEvents\":[");
+	rc = write_meta(w);
+	for (uint32_t k = 0; !rc && k < t->vms; k++)
 		for (size_t i = 0; i < t->vm[k].n; i++)
-			write_event(&w, k, &t->vm[k].r[i]);
-	fputs("\n],\"displayTimeUnit\":\"ns\",\"otherData\":{\"scenario\":", f);
-	json_string(f, scenario);
-	fputs(",\"strategy\":", f);
-	json_string(f, strategy);
-	fprintf(f, ",\"clock\":\"virtual\",\"events_dropped\":%" PRIu64 "}}\n",
-		trace_json_dropped(t));
+			write_event(w, k, &t->vm[k].r[i]);
+	W_LIT(w, "\n],\"displayTimeUnit\":\"ns\",\"otherData\":{\"scenario\":");
+	w_json(w, scenario);
+	W_LIT(w, ",\"strategy\":");
+	w_json(w, strategy);
+	W_LIT(w, ",\"clock\":\"virtual\",\"events_dropped\":");
+	w_u64(w, trace_json_dropped(t));
+	W_LIT(w, "}}\n");
+	w_flush(w);
+	free(w);
+	if (rc)
+		return rc;
 	return ferror(f) ? -EIO : 0;
 }
 
