@@ -318,6 +318,10 @@ struct hvtlb_sim_trace_event {
  * host threads and calls for different VMs may be concurrent; without
  * partition one thread emits everything. Within each VM the sequence of
  * events is the same whatever `threads` is.
+ *
+ * The callback runs inside the engine's loop, between simulated events:
+ * keep it short, and do not touch the run's config from it. It cannot
+ * change the simulation (results are byte-identical with and without).
  */
 typedef void (*hvtlb_sim_trace_fn)(void *data,
 				   const struct hvtlb_sim_trace_event *e);
