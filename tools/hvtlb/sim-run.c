@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include <errno.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -189,35 +191,68 @@ int sim_batch_configure(struct sim_batch *b, unsigned default_threads)
 	return 0;
 }
 
+int sim_batch_run_one_report(struct sim_batch *b, size_t i)
+{
+	snprintf(b->sc.err, sizeof(b->sc.err), "%s: run %zu (%s) failed: %s",
+		 b->sc.path ? b->sc.path : "scenario", i + 1,
+		 b->strategy[i] ? b->strategy[i] : "as configured",
+		 b->run_rc[i] == -ETIME ? "virtual time limit "
+					  "(engine.max_virtual_s) reached"
+					: strerror(-b->run_rc[i]));
+	return b->run_rc[i];
+}
+
 int sim_batch_run_one(struct sim_batch *b, size_t i, bool report)
 {
 	b->run_rc[i] = hvtlb_sim_run(&b->cfg[i], &b->res[i]);
 	if (b->run_rc[i]) {
 		b->res[i] = NULL;
 		if (report)
-			snprintf(b->sc.err, sizeof(b->sc.err),
-				 "%s: run %zu (%s) failed: %s",
-				 b->sc.path ? b->sc.path : "scenario", i + 1,
-				 b->strategy[i] ? b->strategy[i]
-						: "as configured",
-				 b->run_rc[i] == -ETIME
-					 ? "virtual time limit "
-					   "(engine.max_virtual_s) "
-					   "reached"
-					 : strerror(-b->run_rc[i]));
+			sim_batch_run_one_report(b, i);
 	}
 	return b->run_rc[i];
 }
 
+/* The runs of a batch are independent simulations: workers take them in
+ * index order from a shared counter. */
+struct batch_pool {
+	struct sim_batch *b;
+	atomic_size_t next;
+};
+
+static void *batch_worker(void *arg)
+{
+	struct batch_pool *p = arg;
+	size_t i;
+
+	while ((i = atomic_fetch_add(&p->next, 1)) < p->b->nruns)
+		sim_batch_run_one(p->b, i, false);
+	return NULL;
+}
+
 int sim_batch_run(struct sim_batch *b)
 {
-	int first = 0;
+	struct batch_pool pool = { .b = b };
+	pthread_t tid[SCENARIO_COMPARE_MAX];
+	size_t workers = b->nruns, started = 0;
 
-	for (size_t i = 0; i < b->nruns; i++) {
-		int rc = sim_batch_run_one(b, i, !first);
+	/* As many runs at once as the engine may use host threads (the
+	 * scenario's "threads", --threads, or the host's cores). */
+	if (b->nruns && workers > b->cfg[0].threads)
+		workers = b->cfg[0].threads ? b->cfg[0].threads : 1;
+	atomic_init(&pool.next, 0);
+	for (; workers > 1 && started < workers - 1; started++)
+		if (pthread_create(&tid[started], NULL, batch_worker, &pool))
+			break;
+	batch_worker(&pool); /* this thread works too */
+	for (size_t t = 0; t < started; t++)
+		pthread_join(tid[t], NULL);
 
-		if (rc && !first)
-			first = rc;
-	}
-	return first;
+	/* Report the first failure in run order, whichever finished first. */
+	for (size_t i = 0; i < b->nruns; i++)
+		if (b->run_rc[i]) {
+			b->res[i] = NULL;
+			return sim_batch_run_one_report(b, i);
+		}
+	return 0;
 }

@@ -48,11 +48,17 @@ void sim_batch_finish(struct sim_batch *b);
 int sim_batch_configure(struct sim_batch *b, unsigned default_threads);
 
 /**
- * Runs every configured run in order. Returns 0 if all ran, else the first
- * failing hvtlb_sim_run() code (message in b->sc.err); results of the runs
- * that succeeded stay available.
+ * Runs every configured run, several at once on up to b->cfg[0].threads
+ * host threads (the runs are independent and deterministic, so the results
+ * are those of running them in order). Returns 0 if all ran, else the
+ * failing hvtlb_sim_run() code of the first run, in run order, that
+ * failed (message in b->sc.err); results of the runs that succeeded stay
+ * available.
  */
 int sim_batch_run(struct sim_batch *b);
+
+/** Writes run @p i's failure to b->sc.err; returns its code. */
+int sim_batch_run_one_report(struct sim_batch *b, size_t i);
 
 /**
  * Runs run @p i alone (sim_batch_run() runs them all through it). On
