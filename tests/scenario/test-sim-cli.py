@@ -221,6 +221,10 @@ def reproduce(*args):
 
 for args, what in [(["--iterations", "0"], "--iterations '0'"),
                    (["--iterations"], "needs a value"),
+                   (["--seeds", "0"], "--seeds '0'"),
+                   (["--seeds", "65"], "--seeds '65': at most 64"),
+                   (["--seed", "18446744073709551615", "--seeds", "2"],
+                    "passes 2^64"),
                    (["--full"], "unknown argument '--full'")]:
     rc, out, err = reproduce(*args)
     check(f"reproduce {args} exits 2", rc == 2 and what in err, err)
@@ -237,6 +241,30 @@ check("reproduce --json: 3 experiments x real/sys with the documented keys",
           isinstance(r["simulated_ratio"], (int, float)) for r in rows) and
       abs(rows[0]["published_ratio"] - 213.118 / 139.920) < 1e-3,
       f"rc={rc} {err!r}")
+
+# --seeds N: each ratio is the mean of the N seeds' ratios, which are the
+# ratios of N single-seed runs; min <= mean <= max
+one = []
+for sd in ("3", "4"):
+    rc, out, err = reproduce("--iterations", "2", "--seed", sd, "--json")
+    one.append({(r["id"], r["metric"]): r["simulated_ratio"]
+                for r in json.loads(out)["rows"]} if rc == 0 else {})
+rc, out, err = reproduce("--iterations", "2", "--seed", "3", "--seeds", "2",
+                         "--json")
+multi = json.loads(out)["rows"] if rc == 0 else []
+check("reproduce --seeds 2: mean and range of the two single-seed runs",
+      rc == 0 and len(multi) == 6 and all(
+          r["seeds"] == 2 and
+          abs(r["simulated_ratio"] - (one[0][(r["id"], r["metric"])] +
+                                      one[1][(r["id"], r["metric"])]) / 2)
+          < 1e-4 and
+          abs(r["simulated_ratio_min"] - min(one[0][(r["id"], r["metric"])],
+                                             one[1][(r["id"], r["metric"])]))
+          < 1e-4 and
+          abs(r["simulated_ratio_max"] - max(one[0][(r["id"], r["metric"])],
+                                             one[1][(r["id"], r["metric"])]))
+          < 1e-4
+          for r in multi), f"rc={rc} {err!r}")
 
 # --- hvtlb sweep --svg: a well-formed plot, the CSV unchanged -------------
 import xml.etree.ElementTree as ET

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * hvtlb reproduce [--json] [--iterations N] [--seed N] [--threads N]
- *                 [--dir DIR]
+ * hvtlb reproduce [--json] [--iterations N] [--seed N] [--seeds N]
+ *                 [--threads N] [--dir DIR]
  *
  * Runs the three published experiments of calibration.md §2 (IPI shootdown
  * against the Hyper-V flush hypercall, each from its scenario file) and
@@ -64,15 +64,22 @@ static const struct experiment experiments[] = {
 
 #define NEXP (sizeof(experiments) / sizeof(experiments[0]))
 
+/* Most seeds one invocation runs (--seeds). */
+#define SEEDS_MAX 64
+
+/* One experiment's runs: times are means over the seeds; ratio[m][k] is
+ * seed k's ratio of metric m (0 real, 1 sys). */
 struct outcome {
 	double ipi_real, ipi_sys, hv_real, hv_sys;
+	double ratio[2][SEEDS_MAX];
+	unsigned nseeds;
 	uint64_t iterations;
 	uint64_t violations;
 };
 
 static const char usage_text[] =
 	"usage: hvtlb reproduce [--json] [--iterations N] [--seed N]\n"
-	"                       [--threads N] [--dir DIR]\n"
+	"                       [--seeds N] [--threads N] [--dir DIR]\n"
 	"\n"
 	"Runs the published experiments (scenarios/hyperv-16vcpu.ini,\n"
 	"kvm-128on12.ini, kvm-12on12.ini) with IPI shootdowns and with the\n"
@@ -81,6 +88,9 @@ static const char usage_text[] =
 	"--iterations sets the rounds per thread of all three: a quick look\n"
 	"only (seed 000's ratio barely depends on it, the seed 001 rows do;\n"
 	"docs/calibration-notes.md).\n"
+	"  --seed N        the seed (default: the library's, 1)\n"
+	"  --seeds N       run seeds --seed .. --seed + N - 1 (N <= 64) and\n"
+	"                  report each ratio's mean over them, with its range\n"
 	"  --dir DIR       where scenarios/ and profiles/ are (default: the\n"
 	"                  source tree, or $HVTLB_DATA_DIR)\n";
 
@@ -95,6 +105,7 @@ static int run_one(const struct experiment *e, const char *dir,
 {
 	char path[4096], arg[64];
 	struct sim_batch b;
+	unsigned k;
 	int rc;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, e->file);
@@ -125,14 +136,47 @@ static int run_one(const struct experiment *e, const char *dir,
 		sim_batch_finish(&b);
 		return CLI_EXIT_FAIL;
 	}
-	out->ipi_real = b.res[0]->real_s;
-	out->ipi_sys = b.res[0]->sys_s;
-	out->hv_real = b.res[1]->real_s;
-	out->hv_sys = b.res[1]->sys_s;
+	k = out->nseeds++;
+	out->ipi_real += b.res[0]->real_s;
+	out->ipi_sys += b.res[0]->sys_s;
+	out->hv_real += b.res[1]->real_s;
+	out->hv_sys += b.res[1]->sys_s;
+	out->ratio[0][k] = ratio(b.res[0]->real_s, b.res[1]->real_s);
+	out->ratio[1][k] = ratio(b.res[0]->sys_s, b.res[1]->sys_s);
 	out->iterations = iterations;
-	out->violations = b.res[0]->violations + b.res[1]->violations;
+	out->violations += b.res[0]->violations + b.res[1]->violations;
 	sim_batch_finish(&b);
 	return CLI_EXIT_OK;
+}
+
+/* Mean, least and greatest of metric @p m's per-seed ratios. */
+static double ratio_mean(const struct outcome *o, int m)
+{
+	double sum = 0;
+
+	for (unsigned k = 0; k < o->nseeds; k++)
+		sum += o->ratio[m][k];
+	return o->nseeds ? sum / o->nseeds : 0;
+}
+
+static double ratio_min(const struct outcome *o, int m)
+{
+	double r = o->nseeds ? o->ratio[m][0] : 0;
+
+	for (unsigned k = 1; k < o->nseeds; k++)
+		if (o->ratio[m][k] < r)
+			r = o->ratio[m][k];
+	return r;
+}
+
+static double ratio_max(const struct outcome *o, int m)
+{
+	double r = o->nseeds ? o->ratio[m][0] : 0;
+
+	for (unsigned k = 1; k < o->nseeds; k++)
+		if (o->ratio[m][k] > r)
+			r = o->ratio[m][k];
+	return r;
 }
 
 static int in_target(const struct experiment *e, int sys, double r)
@@ -154,8 +198,7 @@ static void print_json(const struct outcome *o)
 			double pub =
 				sys ? ratio(e->pub.ipi_sys, e->pub.hv_sys)
 				    : ratio(e->pub.ipi_real, e->pub.hv_real);
-			double sim = sys ? ratio(o[i].ipi_sys, o[i].hv_sys)
-					 : ratio(o[i].ipi_real, o[i].hv_real);
+			double sim = ratio_mean(&o[i], sys);
 
 			printf("%s{\"id\":\"%s\",\"metric\":\"%s\","
 			       "\"published_ratio\":%.6g,"
@@ -175,7 +218,9 @@ static void print_json(const struct outcome *o)
 			       "\"hypercall\":%.6g},"
 			       "\"published_s\":{\"ipi\":%.6g,"
 			       "\"hypercall\":%.6g},"
-			       "\"violations\":%llu}",
+			       "\"violations\":%llu,\"seeds\":%u,"
+			       "\"simulated_ratio_min\":%.6g,"
+			       "\"simulated_ratio_max\":%.6g}",
 			       in_target(e, sys, sim) ? "true" : "false",
 			       (unsigned long long)o[i].iterations,
 			       (unsigned long long)e->full_iterations,
@@ -183,7 +228,8 @@ static void print_json(const struct outcome *o)
 			       sys ? o[i].hv_sys : o[i].hv_real,
 			       sys ? e->pub.ipi_sys : e->pub.ipi_real,
 			       sys ? e->pub.hv_sys : e->pub.hv_real,
-			       (unsigned long long)o[i].violations);
+			       (unsigned long long)o[i].violations, o[i].nseeds,
+			       ratio_min(&o[i], sys), ratio_max(&o[i], sys));
 			first = 0;
 		}
 	}
@@ -206,7 +252,7 @@ static void print_table(const struct outcome *o)
 			double ph = sys ? e->pub.hv_sys : e->pub.hv_real;
 			double si = sys ? o[i].ipi_sys : o[i].ipi_real;
 			double sh = sys ? o[i].hv_sys : o[i].hv_real;
-			double r = ratio(si, sh);
+			double r = ratio_mean(&o[i], sys);
 			char target[32] = "-";
 
 			if (!sys)
@@ -229,6 +275,16 @@ static void print_table(const struct outcome *o)
 		}
 	}
 	putchar('\n');
+	if (o[0].nseeds > 1) {
+		printf("Simulated times and ratios are means over %u seeds; "
+		       "each ratio's range over them:\n",
+		       o[0].nseeds);
+		for (size_t i = 0; i < NEXP; i++)
+			printf("  %-14s real %.2f..%.2f  sys %.2f..%.2f\n",
+			       experiments[i].id, ratio_min(&o[i], 0),
+			       ratio_max(&o[i], 0), ratio_min(&o[i], 1),
+			       ratio_max(&o[i], 1));
+	}
 	for (size_t i = 0; i < NEXP; i++) {
 		if (o[i].iterations != experiments[i].full_iterations)
 			printf("%s ran %llu of %llu iterations per thread: "
@@ -248,8 +304,8 @@ int cmd_reproduce(int argc, char **argv)
 {
 	const char *dir = getenv("HVTLB_DATA_DIR");
 	const char *seed = NULL, *threads = NULL;
-	uint64_t iterations = 0;
-	struct outcome out[NEXP];
+	uint64_t iterations = 0, seeds = 1, base = 1;
+	static struct outcome out[NEXP];
 	int json = 0;
 
 	if (!dir || !*dir)
@@ -264,7 +320,8 @@ int cmd_reproduce(int argc, char **argv)
 		} else if (!strcmp(a, "--json")) {
 			json = 1;
 		} else if (!strcmp(a, "--iterations") || !strcmp(a, "--seed") ||
-			   !strcmp(a, "--threads") || !strcmp(a, "--dir")) {
+			   !strcmp(a, "--seeds") || !strcmp(a, "--threads") ||
+			   !strcmp(a, "--dir")) {
 			const char *v;
 
 			if (i + 1 >= argc)
@@ -275,16 +332,23 @@ int cmd_reproduce(int argc, char **argv)
 				dir = v;
 				continue;
 			}
-			if (parse_u64(v, &n) || (n == 0 && a[2] != 's'))
+			if (parse_u64(v, &n) || (n == 0 && strcmp(a, "--seed")))
 				return cli_usage_error(
 					"reproduce",
 					"%s '%s': not a positive "
 					"number",
 					a, v);
-			if (a[2] == 'i')
+			if (!strcmp(a, "--seeds") && n > SEEDS_MAX)
+				return cli_usage_error("reproduce",
+						       "--seeds '%s': at most "
+						       "%d",
+						       v, SEEDS_MAX);
+			if (!strcmp(a, "--iterations"))
 				iterations = n;
-			else if (a[2] == 's')
-				seed = v;
+			else if (!strcmp(a, "--seeds"))
+				seeds = n;
+			else if (!strcmp(a, "--seed"))
+				seed = v, base = n;
 			else
 				threads = v;
 		} else {
@@ -292,13 +356,28 @@ int cmd_reproduce(int argc, char **argv)
 					       "unknown argument '%s'", a);
 		}
 	}
+	if (seeds > 1 && base > UINT64_MAX - (seeds - 1))
+		return cli_usage_error("reproduce",
+				       "--seed + --seeds passes 2^64");
 	for (size_t i = 0; i < NEXP; i++) {
 		const struct experiment *e = &experiments[i];
 		uint64_t n = iterations ? iterations : e->full_iterations;
-		int rc = run_one(e, dir, n, seed, threads, &out[i]);
 
-		if (rc)
-			return rc;
+		for (uint64_t k = 0; k < seeds; k++) {
+			char sv[24];
+			int rc;
+
+			snprintf(sv, sizeof(sv), "%llu",
+				 (unsigned long long)(base + k));
+			rc = run_one(e, dir, n, seeds > 1 ? sv : seed, threads,
+				     &out[i]);
+			if (rc)
+				return rc;
+		}
+		out[i].ipi_real /= (double)seeds;
+		out[i].ipi_sys /= (double)seeds;
+		out[i].hv_real /= (double)seeds;
+		out[i].hv_sys /= (double)seeds;
 	}
 	if (json)
 		print_json(out);
