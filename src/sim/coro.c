@@ -11,6 +11,54 @@
 
 #include "sim/sim-private.h"
 
+#if defined(__SANITIZE_THREAD__)
+#define CORO_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define CORO_TSAN 1
+#endif
+#endif
+
+#ifdef CORO_TSAN
+#include <sanitizer/tsan_interface.h>
+
+static void tsan_make(struct coro *c)
+{
+	c->tsan_fiber = __tsan_create_fiber(0);
+}
+
+/* Tells TSan that this thread now runs @p to's stack. */
+static void tsan_switch(struct coro *from, struct coro *to)
+{
+	if (!from->tsan_fiber)
+		from->tsan_fiber = __tsan_get_current_fiber();
+	__tsan_switch_to_fiber(to->tsan_fiber, 0);
+}
+
+void coro_finish(struct coro *c)
+{
+	if (c->tsan_fiber)
+		__tsan_destroy_fiber(c->tsan_fiber);
+	c->tsan_fiber = NULL;
+}
+#else
+static void tsan_make(struct coro *c)
+{
+	c->tsan_fiber = NULL;
+}
+
+static void tsan_switch(struct coro *from, struct coro *to)
+{
+	(void)from;
+	(void)to;
+}
+
+void coro_finish(struct coro *c)
+{
+	(void)c;
+}
+#endif
+
 #if defined(__x86_64__)
 
 void hvtlb_sim_coro_switch_(void **from_sp, void *to_sp);
@@ -60,10 +108,12 @@ void coro_make(struct coro *c, void *stack, size_t size, void (*fn)(void *),
 	sp[4] = (uint64_t)(uintptr_t)arg;
 	sp[6] = (uint64_t)(uintptr_t)hvtlb_sim_coro_start_;
 	c->sp = sp;
+	tsan_make(c);
 }
 
 void coro_switch(struct coro *from, struct coro *to)
 {
+	tsan_switch(from, to);
 	hvtlb_sim_coro_switch_(&from->sp, to->sp);
 }
 
@@ -89,10 +139,12 @@ void coro_make(struct coro *c, void *stack, size_t size, void (*fn)(void *),
 		&c->uc, (void (*)(void))coro_tramp, 4, (unsigned)(uintptr_t)arg,
 		(unsigned)((uintptr_t)arg >> 16 >> 16), (unsigned)(uintptr_t)fn,
 		(unsigned)((uintptr_t)fn >> 16 >> 16));
+	tsan_make(c);
 }
 
 void coro_switch(struct coro *from, struct coro *to)
 {
+	tsan_switch(from, to);
 	swapcontext(&from->uc, &to->uc);
 }
 

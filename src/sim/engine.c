@@ -2723,6 +2723,7 @@ static void teardown(struct sim *s)
 	if (s->t)
 		for (uint32_t i = 0; i < s->ntasks; i++) {
 			if (s->t[i].stack) {
+				coro_finish(&s->t[i].ctx);
 #ifdef HAVE_VALGRIND
 				VALGRIND_STACK_DEREGISTER(s->t[i].vg_stack);
 #endif

@@ -31,6 +31,11 @@ struct coro {
 #else
 	ucontext_t uc;
 #endif
+	/* Under ThreadSanitizer, the coroutine's fiber (tsan_interface.h):
+	 * without it TSan loses track of the thread after the first stack
+	 * switch and misses races. NULL for a context that coro_make() did
+	 * not prepare (the engine's own): set at its first switch away. */
+	void *tsan_fiber;
 };
 
 /* Prepares @p c to run fn(arg) on [stack, stack + size) at its first
@@ -39,6 +44,8 @@ void coro_make(struct coro *c, void *stack, size_t size, void (*fn)(void *),
 	       void *arg);
 /* Saves the current context in @p from and resumes @p to. */
 void coro_switch(struct coro *from, struct coro *to);
+/* Frees what coro_make() set up beyond the stack (the caller's). */
+void coro_finish(struct coro *c);
 
 /* ---------------------------------------------------------------- TLB */
 struct tlb_entry {
