@@ -715,6 +715,20 @@ __attribute__((noinline)) static bool gva_iter_slow(struct hvtlb_gva_iter *it,
 	return false;
 }
 
+/* log2 of the 4 KiB pages in the lower canonical half of @p d's space. */
+static unsigned gva_low_bits(const struct hvtlb_decoded *d)
+{
+	return d->va_bits == 57 ? 44 : 35;
+}
+
+/* Whether simple-format entry @p e is wholly in the lower canonical half:
+ * its last page, first + additional, is below 2^low_bits. Nonzero means
+ * no. The fast paths of the GVA iterators take the entries it passes. */
+static inline uint64_t gva_raw_outside(uint64_t e, unsigned low_bits)
+{
+	return ((e >> 12) + (e & HV_GVA_SIMPLE_COUNT_MASK)) >> low_bits;
+}
+
 bool hvtlb_gva_iter_next(struct hvtlb_gva_iter *it, struct hvtlb_gva_range *r)
 {
 	const struct hvtlb_decoded *d;
@@ -727,14 +741,12 @@ bool hvtlb_gva_iter_next(struct hvtlb_gva_iter *it, struct hvtlb_gva_range *r)
 	if (!it->has_pending && !d->extended && it->index < d->gva_count &&
 	    d->gva) {
 		uint64_t e = hv_ld64(d->gva + 8u * it->index);
-		uint64_t count = (e & HV_GVA_SIMPLE_COUNT_MASK) + 1;
-		uint64_t low = d->va_bits == 57 ? 1ULL << 44 : 1ULL << 35;
 
-		if ((e >> 12) + count <= low) {
+		if (!gva_raw_outside(e, gva_low_bits(d))) {
 			it->index++;
 			if (r) {
 				r->gva = e & ~HV_PAGE_OFFSET_MASK;
-				r->pages = count;
+				r->pages = (e & HV_GVA_SIMPLE_COUNT_MASK) + 1;
 				r->size = HVTLB_PAGE_4K;
 			}
 			return true;
@@ -756,19 +768,17 @@ size_t hvtlb_gva_iter_fill(struct hvtlb_gva_iter *it,
 		/* The common case in a tight loop: simple-format entries wholly
 		 * in the lower canonical half (as in hvtlb_gva_iter_next). */
 		if (!it->has_pending && !d->extended && d->gva) {
-			uint64_t low =
-				d->va_bits == 57 ? 1ULL << 44 : 1ULL << 35;
+			const unsigned low_bits = gva_low_bits(d);
 			uint32_t i = it->index, end = d->gva_count;
 
 			for (; n < max && i < end; n++, i++) {
 				uint64_t e = hv_ld64(d->gva + 8u * i);
-				uint64_t count =
-					(e & HV_GVA_SIMPLE_COUNT_MASK) + 1;
 
-				if ((e >> 12) + count > low)
+				if (gva_raw_outside(e, low_bits))
 					break;
 				out[n].gva = e & ~HV_PAGE_OFFSET_MASK;
-				out[n].pages = count;
+				out[n].pages =
+					(e & HV_GVA_SIMPLE_COUNT_MASK) + 1;
 				out[n].size = HVTLB_PAGE_4K;
 			}
 			it->index = i;
@@ -797,14 +807,6 @@ static uint64_t gva_entry_of(const struct hvtlb_gva_range *r, bool extended)
 	return e;
 }
 
-/* Whether simple-format entry @p e is wholly in the lower canonical half:
- * its last page, first + additional, is below 2^low_bits. Nonzero means
- * no. */
-static inline uint64_t gva_raw_outside(uint64_t e, unsigned low_bits)
-{
-	return ((e >> 12) + (e & HV_GVA_SIMPLE_COUNT_MASK)) >> low_bits;
-}
-
 /*
  * The fast path of hvtlb_gva_iter_fill_raw(), gva_raw_copy_lower(): see
  * gva-raw.h. With GCC or clang on a little-endian host it is vector code:
@@ -812,7 +814,7 @@ static inline uint64_t gva_raw_outside(uint64_t e, unsigned low_bits)
  * AVX2. An x86-64 build that may use SSE but not AVX2 also carries an AVX2
  * instance and picks it at run time when CPUID and XCR0 say the CPU and the
  * OS support AVX2 (a build with -mno-sse, as kernels use, gets neither).
- * Elsewhere it is the scalar loop below.
+ * Elsewhere there is no fast path.
  */
 #if defined(__GNUC__) && defined(__BYTE_ORDER__) &&                            \
 	__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
@@ -833,6 +835,7 @@ typedef uint64_t gva_v32 __attribute__((vector_size(32)));
 #include "gva-raw.h"
 
 #if defined(__x86_64__) && defined(__SSE2__)
+#define GVA_RAW_DISPATCH 1 /* two instances, chosen at run time */
 #define GVA_RAW_FN gva_raw_copy_avx2
 #define GVA_RAW_ATTR __attribute__((target("avx2")))
 #define GVA_RAW_VEC gva_v32
@@ -899,30 +902,20 @@ static size_t gva_raw_copy_lower(uint64_t *dst, const uint8_t *src,
 #endif
 #endif
 #else
+/* Without vectors a block test saves nothing over the exact one: the
+ * caller's entry-by-entry loop does it all. */
 static size_t gva_raw_copy_lower(uint64_t *dst, const uint8_t *src,
 				 size_t count, unsigned low_bits)
 {
-	size_t i = 0;
-
-	for (; count - i >= 32; i += 32) {
-		uint64_t t = 0;
-
-		for (unsigned k = 0; k < 32; k++) {
-			uint64_t v = hv_ld64(src + 8 * (i + k));
-
-			t |= v | (v + (1ULL << 24));
-			dst[i + k] = v;
-		}
-		if (t >> (low_bits + 12))
-			break;
-	}
-	return i;
+	(void)dst;
+	(void)src;
+	(void)count;
+	(void)low_bits;
+	return 0;
 }
 #endif
 
-#if !defined(__GNUC__) || !defined(__BYTE_ORDER__) ||                          \
-	__BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__ || defined(__AVX2__) ||      \
-	!defined(__x86_64__) || !defined(__SSE2__)
+#ifndef GVA_RAW_DISPATCH
 int hv_gva_raw_select(int which)
 {
 	(void)which;
@@ -943,13 +936,13 @@ size_t hvtlb_gva_iter_fill_raw(struct hvtlb_gva_iter *it, uint64_t *out,
 		struct hvtlb_gva_range r;
 
 		/* Simple-format entries wholly in the lower canonical half are
-		 * passed on as they are: by fours while well below its top,
-		 * then one by one. Each entry is loaded once and the value
+		 * passed on as they are: in vector blocks while well below its
+		 * top, then one by one. Each entry is loaded once and the value
 		 * checked is the value stored, so a guest that rewrites its
 		 * input meanwhile gains nothing. The first entry that fails
 		 * is redone by the general path. */
 		if (!it->has_pending && !d->extended && d->gva) {
-			const unsigned low_bits = d->va_bits == 57 ? 44 : 35;
+			const unsigned low_bits = gva_low_bits(d);
 			uint32_t i = it->index;
 			size_t todo = d->gva_count - i, k;
 
