@@ -23,26 +23,9 @@
 
 #include "sim/sim-private.h"
 
+#include "sim-test.h"
+
 static const char *golden_dir = ".";
-
-/* Applies "key=value" pairs (NULL-terminated) to a default config. */
-static void cfg_apply(struct hvtlb_sim_config *c, const char *const *kv)
-{
-	hvtlb_sim_config_init(c);
-	for (; *kv; kv++) {
-		char key[128];
-		const char *eq = strchr(*kv, '=');
-
-		assert_non_null(eq);
-		assert_true((size_t)(eq - *kv) < sizeof(key));
-		memcpy(key, *kv, (size_t)(eq - *kv));
-		key[eq - *kv] = 0;
-		int rc = hvtlb_sim_config_set(c, key, eq + 1);
-
-		if (rc)
-			fail_msg("set %s: %d", *kv, rc);
-	}
-}
 
 static struct hvtlb_sim_results *run_cfg(const struct hvtlb_sim_config *c)
 {
@@ -61,18 +44,6 @@ static struct hvtlb_sim_results *run_kv(const char *const *kv)
 
 	cfg_apply(&c, kv);
 	return run_cfg(&c);
-}
-
-static char *to_json(const struct hvtlb_sim_results *r)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-
-	assert_non_null(f);
-	assert_int_equal(hvtlb_sim_results_write_json(r, f), 0);
-	fclose(f);
-	return buf;
 }
 
 /* ---------------------------------------------------------- config */

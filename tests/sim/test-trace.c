@@ -23,6 +23,8 @@
 
 #include <hvtlb/sim.h>
 
+#include "sim-test.h"
+
 #define MAX_VMS 8u
 
 /* Per-VM event buffers: the callback for one VM runs on one thread, so a
@@ -70,22 +72,6 @@ static void collector_free(struct collector *c)
 	memset(c, 0, sizeof(*c));
 }
 
-static void cfg_apply(struct hvtlb_sim_config *c, const char *const *kv)
-{
-	hvtlb_sim_config_init(c);
-	for (; *kv; kv++) {
-		char key[128];
-		const char *eq = strchr(*kv, '=');
-
-		assert_non_null(eq);
-		assert_true((size_t)(eq - *kv) < sizeof(key));
-		memcpy(key, *kv, (size_t)(eq - *kv));
-		key[eq - *kv] = 0;
-		if (hvtlb_sim_config_set(c, key, eq + 1))
-			fail_msg("set %s", *kv);
-	}
-}
-
 static double cpu_mhz(const struct hvtlb_sim_config *c)
 {
 	const char *n;
@@ -95,18 +81,6 @@ static double cpu_mhz(const struct hvtlb_sim_config *c)
 			return c->cost[i];
 	fail_msg("no cost cpu_mhz");
 	return 0;
-}
-
-static char *to_json(const struct hvtlb_sim_results *r)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-
-	assert_non_null(f);
-	assert_int_equal(hvtlb_sim_results_write_json(r, f), 0);
-	fclose(f);
-	return buf;
 }
 
 /* Runs @p kv with a collector; returns the results. */

@@ -9,6 +9,7 @@
  * time / hypercall time.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -149,7 +150,7 @@ static int run_one(const struct experiment *e, const char *dir,
 	return CLI_EXIT_OK;
 }
 
-/* Mean, least and greatest of metric @p m's per-seed ratios. */
+/* Mean of metric @p m's per-seed ratios (0 real, 1 sys). */
 static double ratio_mean(const struct outcome *o, int m)
 {
 	double sum = 0;
@@ -159,22 +160,13 @@ static double ratio_mean(const struct outcome *o, int m)
 	return o->nseeds ? sum / o->nseeds : 0;
 }
 
-static double ratio_min(const struct outcome *o, int m)
+/* The least (@p most false) or greatest of metric @p m's per-seed ratios. */
+static double ratio_bound(const struct outcome *o, int m, bool most)
 {
 	double r = o->nseeds ? o->ratio[m][0] : 0;
 
 	for (unsigned k = 1; k < o->nseeds; k++)
-		if (o->ratio[m][k] < r)
-			r = o->ratio[m][k];
-	return r;
-}
-
-static double ratio_max(const struct outcome *o, int m)
-{
-	double r = o->nseeds ? o->ratio[m][0] : 0;
-
-	for (unsigned k = 1; k < o->nseeds; k++)
-		if (o->ratio[m][k] > r)
+		if (most ? o->ratio[m][k] > r : o->ratio[m][k] < r)
 			r = o->ratio[m][k];
 	return r;
 }
@@ -229,7 +221,8 @@ static void print_json(const struct outcome *o)
 			       sys ? e->pub.ipi_sys : e->pub.ipi_real,
 			       sys ? e->pub.hv_sys : e->pub.hv_real,
 			       (unsigned long long)o[i].violations, o[i].nseeds,
-			       ratio_min(&o[i], sys), ratio_max(&o[i], sys));
+			       ratio_bound(&o[i], sys, false),
+			       ratio_bound(&o[i], sys, true));
 			first = 0;
 		}
 	}
@@ -281,9 +274,10 @@ static void print_table(const struct outcome *o)
 		       o[0].nseeds);
 		for (size_t i = 0; i < NEXP; i++)
 			printf("  %-14s real %.2f..%.2f  sys %.2f..%.2f\n",
-			       experiments[i].id, ratio_min(&o[i], 0),
-			       ratio_max(&o[i], 0), ratio_min(&o[i], 1),
-			       ratio_max(&o[i], 1));
+			       experiments[i].id, ratio_bound(&o[i], 0, false),
+			       ratio_bound(&o[i], 0, true),
+			       ratio_bound(&o[i], 1, false),
+			       ratio_bound(&o[i], 1, true));
 	}
 	for (size_t i = 0; i < NEXP; i++) {
 		if (o[i].iterations != experiments[i].full_iterations)

@@ -239,7 +239,7 @@ int sim_batch_run(struct sim_batch *b)
 	/* As many runs at once as the engine may use host threads (the
 	 * scenario's "threads", --threads, or the host's cores). */
 	if (b->nruns && workers > b->cfg[0].threads)
-		workers = b->cfg[0].threads ? b->cfg[0].threads : 1;
+		workers = b->cfg[0].threads; /* validated: >= 1 */
 	atomic_init(&pool.next, 0);
 	for (; workers > 1 && started < workers - 1; started++)
 		if (pthread_create(&tid[started], NULL, batch_worker, &pool))
@@ -250,9 +250,7 @@ int sim_batch_run(struct sim_batch *b)
 
 	/* Report the first failure in run order, whichever finished first. */
 	for (size_t i = 0; i < b->nruns; i++)
-		if (b->run_rc[i]) {
-			b->res[i] = NULL;
+		if (b->run_rc[i])
 			return sim_batch_run_one_report(b, i);
-		}
 	return 0;
 }
