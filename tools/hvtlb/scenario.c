@@ -423,23 +423,16 @@ static int parse_line(struct scenario *s, const char *path, unsigned ln,
 			     value);
 }
 
-static int load_file(struct scenario *s, const char *path, enum file_kind kind)
+/* Reads @p f to its end; @p path names it in messages. */
+static int load_stream(struct scenario *s, FILE *f, const char *path,
+		       enum file_kind kind)
 {
 	char buf[SCENARIO_LINE_MAX + 2];
 	char section[64] = "";
 	int have_section = 0;
 	unsigned ln = 0;
-	FILE *f;
 	int rc = 0;
 
-	f = fopen(path, "r");
-	if (!f) {
-		rc = -errno;
-		err_at(s, path, 0, "cannot read %s: %s",
-		       kind == KIND_PROFILE ? "profile" : "scenario",
-		       strerror(errno));
-		return rc;
-	}
 	while (fgets(buf, sizeof(buf), f)) {
 		size_t n = strlen(buf);
 
@@ -468,6 +461,22 @@ static int load_file(struct scenario *s, const char *path, enum file_kind kind)
 		err_at(s, path, ln + 1, "read error");
 		rc = -EIO;
 	}
+	return rc;
+}
+
+static int load_file(struct scenario *s, const char *path, enum file_kind kind)
+{
+	FILE *f = fopen(path, "r");
+	int rc;
+
+	if (!f) {
+		rc = -errno;
+		err_at(s, path, 0, "cannot read %s: %s",
+		       kind == KIND_PROFILE ? "profile" : "scenario",
+		       strerror(errno));
+		return rc;
+	}
+	rc = load_stream(s, f, path, kind);
 	fclose(f);
 	return rc;
 }
@@ -479,6 +488,15 @@ int scenario_load(struct scenario *s, const char *path)
 	if (!s->path)
 		return -ENOMEM;
 	return load_file(s, s->path, KIND_SCENARIO);
+}
+
+int scenario_load_stream(struct scenario *s, FILE *f, const char *path)
+{
+	free(s->path);
+	s->path = strdup(path);
+	if (!s->path)
+		return -ENOMEM;
+	return load_stream(s, f, s->path, KIND_SCENARIO);
 }
 
 int scenario_add_override(struct scenario *s, const char *arg)

@@ -28,6 +28,7 @@
 #define HVTLB_TOOL_SCENARIO_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #define SCENARIO_ERR_MAX 512
 #define SCENARIO_LINE_MAX 1024
@@ -78,6 +79,13 @@ void scenario_finish(struct scenario *s);
  * -ENOMEM, with the message in s->err.
  */
 int scenario_load(struct scenario *s, const char *path);
+
+/**
+ * Reads a scenario from the open stream @p f (not closed) as if it were the
+ * file @p path: messages name @p path, and a `profile` is resolved against
+ * its directory. Same returns as scenario_load(). Used by the fuzz target.
+ */
+int scenario_load_stream(struct scenario *s, FILE *f, const char *path);
 
 /**
  * Adds a --set override "key=value" (the key is a library key or one of the
