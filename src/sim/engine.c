@@ -85,6 +85,8 @@ struct event {
 	uint64_t arg;
 };
 
+#define SIMTIME_MAX UINT64_MAX
+
 /* ------------------------------------------------------------ objects */
 enum hstate { H_RUNNING, H_READY, H_HALTED, H_WAKING };
 enum act { ACT_NONE, ACT_WORK, ACT_SPIN, ACT_IDLE };
@@ -196,6 +198,14 @@ struct pcpu {
 	uint32_t *rq; /* ring of vCPU ids */
 	uint32_t rq_head, rq_n, rq_cap;
 	uint64_t slice_token;
+	/* The current slice's end and queue key, and whether its EV_SLICE is
+	 * queued; slice_q EV_SLICE events of this pCPU are queued, the
+	 * earliest at slice_q_min if known (SIMTIME_MAX: unknown). */
+	simtime slice_end;
+	uint64_t slice_seq;
+	bool slice_queued;
+	uint32_t slice_q;
+	simtime slice_q_min;
 	simtime min_vruntime; /* hypervisor.cfs */
 	uint32_t skip;	      /* hypervisor.cfs: yielded, pick another */
 };
@@ -235,6 +245,8 @@ struct sim {
 	uint64_t seq;
 	struct event *heap;
 	size_t nheap, capheap;
+	struct event hold; /* the earliest event, if held */
+	bool held;
 	uint32_t nvcpus, npcpus, ntasks, nmms;
 	struct vcpu *v;
 	struct pcpu *p;
@@ -321,14 +333,18 @@ static simtime flush_cost(struct sim *s, bool all, uint64_t pages)
 	       (simtime)(s->cost[SIM_COST_flush_per_page] * (double)pages);
 }
 
-/* Min-heap on (t, seq). */
+/*
+ * The event queue: a min-heap on (t, seq) plus one held event, the
+ * earliest of all when present. An event pushed ahead of everything else
+ * (typically the segment a task just started on its vCPU) waits there and
+ * is popped without touching the heap; order is exactly the heap's.
+ */
 static bool ev_less(const struct event *a, const struct event *b)
 {
 	return a->t < b->t || (a->t == b->t && a->seq < b->seq);
 }
 
-static void ev_push(struct sim *s, simtime t, enum ev_kind k, uint32_t obj,
-		    uint64_t arg)
+static void heap_push(struct sim *s, const struct event *e)
 {
 	if (s->nheap == s->capheap) {
 		size_t n = s->capheap ? s->capheap * 2 : 1024;
@@ -341,22 +357,60 @@ static void ev_push(struct sim *s, simtime t, enum ev_kind k, uint32_t obj,
 		s->heap = h;
 		s->capheap = n;
 	}
-	struct event e = { t < s->now ? s->now : t, s->seq++, k, obj, arg };
 	size_t i = s->nheap++;
 
 	while (i > 0) {
 		size_t p = (i - 1) / 2;
 
-		if (!ev_less(&e, &s->heap[p]))
+		if (!ev_less(e, &s->heap[p]))
 			break;
 		s->heap[i] = s->heap[p];
 		i = p;
 	}
-	s->heap[i] = e;
+	s->heap[i] = *e;
 }
 
+/* Queues an event under a key taken earlier (s->seq++): it is popped
+ * exactly where an event pushed at that moment would have been. */
+static void ev_push_seq(struct sim *s, simtime t, uint64_t seq, enum ev_kind k,
+			uint32_t obj, uint64_t arg)
+{
+	struct event e = { t < s->now ? s->now : t, seq, k, obj, arg };
+
+	if (s->held) {
+		if (ev_less(&e, &s->hold)) {
+			heap_push(s, &s->hold);
+			s->hold = e;
+		} else {
+			heap_push(s, &e);
+		}
+	} else if (!s->nheap || ev_less(&e, &s->heap[0])) {
+		s->hold = e;
+		s->held = true;
+	} else {
+		heap_push(s, &e);
+	}
+}
+
+static void ev_push(struct sim *s, simtime t, enum ev_kind k, uint32_t obj,
+		    uint64_t arg)
+{
+	ev_push_seq(s, t, s->seq++, k, obj, arg);
+}
+
+static bool ev_pending(const struct sim *s)
+{
+	return s->held || s->nheap;
+}
+
+/* Pops the earliest event; the queue must not be empty. */
 static struct event ev_pop(struct sim *s)
 {
+	if (s->held) {
+		s->held = false;
+		return s->hold;
+	}
+
 	struct event top = s->heap[0];
 	struct event last = s->heap[--s->nheap];
 	size_t i = 0, n = s->nheap;
@@ -799,6 +853,45 @@ static void lazy_apply(struct sim *s, struct vcpu *v)
 	v->lz_min_epoch = UINT64_MAX;
 }
 
+static void slice_queue(struct sim *s, struct pcpu *p)
+{
+	ev_push_seq(s, p->slice_end, p->slice_seq, EV_SLICE,
+		    (uint32_t)(p - s->p), p->slice_token);
+	if (!p->slice_q++ || p->slice_end < p->slice_q_min)
+		p->slice_q_min = p->slice_end;
+	p->slice_queued = true;
+}
+
+/*
+ * Starts a host time slice on @p p ending at @p end. A vCPU that halts
+ * soon after it entered leaves its slice event behind; rather than queue
+ * one more per entry, the new slice waits behind an earlier queued one,
+ * which queues it when it fires (slice_fired). Its key is taken now, so
+ * events are popped in exactly the order of queueing every slice.
+ */
+static void slice_arm(struct sim *s, struct pcpu *p, simtime end)
+{
+	p->slice_token++;
+	p->slice_end = end;
+	p->slice_seq = s->seq++;
+	p->slice_queued = false;
+	if (!p->slice_q || p->slice_q_min > end)
+		slice_queue(s, p);
+}
+
+/* An EV_SLICE of @p p was popped; false if it was not the current one. */
+static bool slice_fired(struct sim *s, struct pcpu *p, uint64_t token)
+{
+	p->slice_q--;
+	p->slice_q_min = SIMTIME_MAX; /* the others' times are not kept */
+	if (token == p->slice_token)
+		return p->cur != NONE_ID;
+	/* A stale one: the current slice waited behind it. */
+	if (p->cur != NONE_ID && !p->slice_queued)
+		slice_queue(s, p);
+	return false;
+}
+
 static void vcpu_enter(struct sim *s, struct vcpu *v)
 {
 	struct pcpu *p = &s->p[v->pcpu];
@@ -814,10 +907,8 @@ static void vcpu_enter(struct sim *s, struct vcpu *v)
 		h += cyc(s, SIM_COST_vcpu_switch);
 	p->last = v->gid;
 	v->hs = H_RUNNING;
-	p->slice_token++;
 	v->run_start = s->now;
-	ev_push(s, s->now + host_slice(s, p), EV_SLICE, v->pcpu,
-		p->slice_token);
+	slice_arm(s, p, s->now + host_slice(s, p));
 	if (v->cur != NONE_ID && s->c->steal_accounting) {
 		struct task *t = &s->t[v->cur];
 
@@ -2372,11 +2463,10 @@ static void on_event(struct sim *s, const struct event *e)
 	case EV_SLICE: {
 		struct pcpu *p = &s->p[e->obj];
 
-		if (e->arg != p->slice_token || p->cur == NONE_ID)
+		if (!slice_fired(s, p, e->arg))
 			return;
 		if (!p->rq_n) {
-			ev_push(s, s->now + host_slice(s, p), EV_SLICE, e->obj,
-				++p->slice_token);
+			slice_arm(s, p, s->now + host_slice(s, p));
 			return;
 		}
 		count_exit(s, &s->v[p->cur], HVTLB_SIM_EXIT_PREEMPTION, 1);
@@ -2820,7 +2910,7 @@ static int run_part(struct part *pt)
 			ev_push(s, 0, EV_WAKE, i, 0);
 		}
 	}
-	while (s->nheap && s->tasks_left && !s->failed) {
+	while (ev_pending(s) && s->tasks_left && !s->failed) {
 		struct event e = ev_pop(s);
 
 		if (e.t > s->limit) {
