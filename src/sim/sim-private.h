@@ -63,6 +63,9 @@ struct tlb_level {
 struct tlb {
 	uint32_t epoch;	 /* non-global entries; full flush = epoch++ */
 	uint32_t gepoch; /* global entries; flush with globals bumps both */
+	/* a 2 MiB or 1 GiB entry may be live; without one, an INVLPG of a
+	 * 4 KiB page need not probe the large-page sets */
+	bool large;
 	struct tlb_level lv[2]; /* lv[1].sets == 0: no STLB */
 };
 

@@ -72,6 +72,7 @@ int tlb_init(struct tlb *t, const struct hvtlb_sim_config *c)
 {
 	t->epoch = 1;
 	t->gepoch = 1;
+	t->large = false;
 	t->lv[0].e = t->lv[1].e = NULL;
 	t->lv[0].victim = t->lv[1].victim = NULL;
 	t->lv[0].sets = t->lv[1].sets = 0;
@@ -180,6 +181,8 @@ void tlb_fill(struct tlb *t, uint64_t key, uint64_t vpn, uint32_t gen,
 
 	if (global)
 		key &= ~KEY_ASID_MASK;
+	if (key & (3ULL << KEY_SIZE_SHIFT))
+		t->large = true;
 	level_fill(t, &t->lv[0], epoch, key, vpn, gen);
 	if (tlb_nlevels(t) > 1 && !find(t, &t->lv[1], key, vpn))
 		level_fill(t, &t->lv[1], epoch, key, vpn, gen);
@@ -229,6 +232,8 @@ void tlb_invalidate(struct tlb *t, uint64_t va, uint64_t n, unsigned shift,
 		uint64_t p1g = p & ~((1ULL << 30) - 1);
 
 		inval_one(t, p, 12, a, mask);
+		if (!t->large)
+			continue;
 		if (p2m != last2m) {
 			inval_one(t, p2m, 21, a, mask);
 			last2m = p2m;
@@ -264,6 +269,7 @@ void tlb_flush_all(struct tlb *t, bool global)
 	}
 	if (!global)
 		return;
+	t->large = false; /* nothing is live any more */
 	t->gepoch = (t->gepoch + 1) & EPOCH_MASK;
 	if (t->gepoch == 0) {
 		clear_class(t, true);

@@ -336,6 +336,52 @@ static void test_tlb_global(void **state)
 	tlb_finish(&t);
 }
 
+/*
+ * INVLPG of a 4 KiB page drops the 2 MiB or 1 GiB entry that covers it,
+ * including a global one that survived a CR3 write (the TLB skips the
+ * large-page probes only while it holds no large entry).
+ */
+static void test_tlb_large(void **state)
+{
+	struct hvtlb_sim_config c;
+	struct tlb t;
+	uint64_t va2m = 0x00007f0000200000ULL, va1g = 0x00007f0040000000ULL;
+	uint64_t k2m = tlb_key(va2m, 21, 1), k1g = tlb_key(va1g, 30, 1);
+	uint32_t gen;
+
+	(void)state;
+	hvtlb_sim_config_init(&c);
+	assert_int_equal(tlb_init(&t, &c), 0);
+	/* 4 KiB entries only: a 4 KiB invalidation still works. */
+	tlb_fill(&t, tlb_key(va2m, 12, 1), va2m >> 12, 1, false);
+	tlb_invalidate(&t, va2m, 1, 12, 1);
+	assert_int_equal(tlb_probe(&t, tlb_key(va2m, 12, 1), va2m >> 12, &gen),
+			 0);
+	/* A page inside each large page drops it. */
+	tlb_fill(&t, k2m, va2m >> 21, 2, false);
+	tlb_fill(&t, k1g, va1g >> 30, 3, false);
+	tlb_invalidate(&t, va2m + 0x5000, 1, 12, 1);
+	assert_int_equal(tlb_probe(&t, k2m, va2m >> 21, &gen), 0);
+	assert_int_equal(tlb_probe(&t, k1g, va1g >> 30, &gen), 1);
+	tlb_invalidate(&t, va1g + 0x12345000, 1, 12, ~0u);
+	assert_int_equal(tlb_probe(&t, k1g, va1g >> 30, &gen), 0);
+	/* A global 2 MiB entry outlives a non-global full flush, and the next
+	 * 4 KiB invalidation inside it must still find it. */
+	tlb_fill(&t, k2m, va2m >> 21, 4, true);
+	tlb_flush_all(&t, false);
+	assert_int_equal(tlb_probe(&t, tlb_key(va2m, 21, 2), va2m >> 21, &gen),
+			 1);
+	tlb_invalidate(&t, va2m + 0x1000, 1, 12, 2);
+	assert_int_equal(tlb_probe(&t, tlb_key(va2m, 21, 2), va2m >> 21, &gen),
+			 0);
+	/* After a flush with globals, a new large entry is found again. */
+	tlb_flush_all(&t, true);
+	tlb_fill(&t, k2m, va2m >> 21, 5, false);
+	tlb_invalidate(&t, va2m + 0x1ff000, 1, 12, 1);
+	assert_int_equal(tlb_probe(&t, k2m, va2m >> 21, &gen), 0);
+	tlb_finish(&t);
+}
+
 /* No fault: every strategy on every workload, overcommitted and not. */
 static void test_no_violations(void **state)
 {
@@ -968,6 +1014,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_fault_global_survives),
 		cmocka_unit_test(test_kernel_pages),
 		cmocka_unit_test(test_tlb_global),
+		cmocka_unit_test(test_tlb_large),
 		cmocka_unit_test(test_no_violations),
 		cmocka_unit_test(test_random_configs),
 		cmocka_unit_test(test_strategies_backend),
