@@ -110,6 +110,11 @@ struct mm {
 	uint32_t pages; /* per slot */
 	uint32_t nslots;
 	struct pte *pte;
+	/* per slot: the pages (0..pages-1) made present since its last zap,
+	 * in plist[slot * pages ...], pn[slot] of them; a zap visits only
+	 * these instead of every PTE of the slot */
+	uint32_t *plist;
+	uint32_t *pn;
 	uint32_t *free_stack;
 	uint8_t *live; /* slot mapped and not being unmapped */
 	uint32_t nfree;
@@ -231,8 +236,10 @@ struct task {
 	simtime done_at;
 	unsigned vg_stack; /* valgrind stack id */
 	uint32_t *covered; /* per page of a slot: generation a zap covers */
-	uint32_t kpage;	   /* kernel page held, or NONE_ID */
-	uint32_t kage;	   /* operations since it was mapped */
+	uint32_t *zidx; /* pages of the last zap (covered[] is 0 elsewhere) */
+	uint32_t nz;
+	uint32_t kpage; /* kernel page held, or NONE_ID */
+	uint32_t kage;	/* operations since it was mapped */
 	/* tracing only: the mode (enum acct) of the open USER/KERNEL event */
 	uint8_t tr_mode;
 	simtime tr_since;
@@ -1519,6 +1526,12 @@ static bool t_access(struct task *t, uint64_t va, simtime *user, simtime *sys,
 			*sys += (simtime)(s->cost[SIM_COST_zero_page] *
 					  (double)(1ULL << (m->shift - 12)));
 		m->pte[idx].gen++;
+		{
+			uint64_t slot = idx / m->pages;
+
+			m->plist[slot * m->pages + m->pn[slot]++] =
+				(uint32_t)(idx - slot * m->pages);
+		}
 	}
 	tlb_fill(&v->tlb, key, vpn, m->pte[idx].gen, false);
 	return true;
@@ -1959,15 +1972,29 @@ static bool lazy_epoch_done(struct sim *s, uint32_t vm, uint64_t epoch)
 	return true;
 }
 
-/* The flush of a zap is complete: entries older than what it covered
- * (@p covered, per page; NULL: the current generation) are stale now. */
-static void mark_flushed(struct mm *m, uint32_t slot, const uint32_t *covered)
+/* The flush of a slot's zap is complete (lazy strategy, at reuse):
+ * entries older than the current generation are stale now. */
+static void mark_slot_flushed(struct mm *m, uint32_t slot)
 {
 	uint64_t base = (uint64_t)slot * m->pages;
 
 	for (uint32_t i = 0; i < m->pages; i++) {
 		struct pte *p = &m->pte[base + i];
-		uint32_t g = covered ? covered[i] : p->gen;
+
+		if (p->gen > p->flushed)
+			p->flushed = p->gen;
+	}
+}
+
+/* The flush of @p t's last zap of @p slot is complete: entries older
+ * than the generation it covered are stale now. */
+static void mark_zapped_flushed(struct task *t, struct mm *m, uint32_t slot)
+{
+	uint64_t base = (uint64_t)slot * m->pages;
+
+	for (uint32_t k = 0; k < t->nz; k++) {
+		struct pte *p = &m->pte[base + t->zidx[k]];
+		uint32_t g = t->covered[t->zidx[k]];
 
 		if (g > p->flushed)
 			p->flushed = g;
@@ -1985,7 +2012,7 @@ static uint32_t alloc_slot(struct task *t)
 
 			if (lazy_epoch_done(s, t->vm, q->epoch)) {
 				/* The lazy flush is complete only now. */
-				mark_flushed(m, q->slot, NULL);
+				mark_slot_flushed(m, q->slot);
 				m->free_stack[m->nfree++] = q->slot;
 				m->qhead = (m->qhead + 1) % m->nslots;
 				m->qn--;
@@ -2046,6 +2073,27 @@ static void touch(struct task *t, uint32_t slot, enum hvtlb_sim_touch how,
 	t_work(t, user, ACCT_USER);
 }
 
+/* The lowest page of @p t's last zap (slot at @p va) that @p o still
+ * translates through an entry older than the zap, or NONE_ID. */
+static uint32_t stale_zapped_page(const struct task *t, const struct mm *m,
+				  struct vcpu *o, uint64_t va)
+{
+	uint32_t low = NONE_ID;
+
+	for (uint32_t k = 0; k < t->nz; k++) {
+		uint32_t p = t->zidx[k];
+		uint64_t a = va + ((uint64_t)p << m->shift);
+		uint32_t g;
+
+		if (p < low &&
+		    tlb_probe(&o->tlb, tlb_key(a, m->shift, m->id),
+			      a >> m->shift, &g) &&
+		    g < t->covered[p])
+			low = p;
+	}
+	return low;
+}
+
 /* Zaps the slot's PTEs and flushes; with @p free the slot is unmapped. */
 static void zap_and_flush(struct task *t, uint32_t slot, bool free_slot)
 {
@@ -2056,13 +2104,18 @@ static void zap_and_flush(struct task *t, uint32_t slot, bool free_slot)
 	uint64_t va = slot_va(m, slot);
 	uint64_t bytes = (uint64_t)m->pages << m->shift;
 
-	for (uint32_t i = 0; i < m->pages; i++) {
-		t->covered[i] = 0;
-		if (m->pte[base + i].gen & 1) {
-			t->covered[i] = ++m->pte[base + i].gen;
-			present++;
-		}
+	/* The pages made present since the slot's last zap (copied: with a
+	 * read lock, others may fault the slot in again while this zap waits
+	 * for its flush). covered[] is read only at these pages. */
+	t->nz = m->pn[slot];
+	m->pn[slot] = 0;
+	for (uint32_t k = 0; k < t->nz; k++) {
+		uint32_t i = m->plist[base + k];
+
+		t->zidx[k] = i;
+		t->covered[i] = ++m->pte[base + i].gen;
 	}
+	present = t->nz;
 	t_work(t,
 	       cyc(s, free_slot ? SIM_COST_munmap : SIM_COST_madvise) +
 		       (simtime)(s->cost[SIM_COST_unmap_per_page] *
@@ -2115,7 +2168,7 @@ static void zap_and_flush(struct task *t, uint32_t slot, bool free_slot)
 			while (!lazy_epoch_done(s, t->vm, out.reuse_epoch))
 				sleep_timer(s, t, s->tick);
 		}
-		mark_flushed(m, slot, t->covered);
+		mark_zapped_flushed(t, m, slot);
 		if (freed) {
 			/* Freed page tables: a lazy CPU may walk them
 			 * speculatively at any time, so it must not hold
@@ -2128,20 +2181,12 @@ static void zap_and_flush(struct task *t, uint32_t slot, bool free_slot)
 				    (o->steal & HVTLB_KVM_VCPU_FLUSH_TLB) ||
 				    hvtlb_flushq_pending(&o->fq))
 					continue;
-				for (uint32_t p = 0; p < m->pages; p++) {
-					uint64_t a =
-						va + ((uint64_t)p << m->shift);
-					uint32_t g;
+				uint32_t p = stale_zapped_page(t, m, o, va);
 
-					if (tlb_probe(
-						    &o->tlb,
-						    tlb_key(a, m->shift, m->id),
-						    a >> m->shift, &g) &&
-					    g < t->covered[p]) {
-						violation(s, o, a);
-						break;
-					}
-				}
+				if (p != NONE_ID)
+					violation(
+						s, o,
+						va + ((uint64_t)p << m->shift));
 			}
 		}
 	}
@@ -2744,14 +2789,16 @@ static int setup(struct sim *s)
 		m->nslots = nslots;
 		m->writer = NONE_ID;
 		m->pte = calloc((size_t)nslots * m->pages, sizeof(*m->pte));
+		m->plist = calloc((size_t)nslots * m->pages, sizeof(*m->plist));
+		m->pn = calloc(nslots, sizeof(*m->pn));
 		m->free_stack = calloc(nslots, sizeof(*m->free_stack));
 		m->quar = calloc(nslots, sizeof(*m->quar));
 		m->live = calloc(nslots, sizeof(*m->live));
 		m->spinners = calloc(per_mm + 1, sizeof(*m->spinners));
 		m->wq_cap = per_mm + 1;
 		m->waiters = calloc(m->wq_cap, sizeof(*m->waiters));
-		if (!m->pte || !m->free_stack || !m->quar || !m->waiters ||
-		    !m->live || !m->spinners)
+		if (!m->pte || !m->plist || !m->pn || !m->free_stack ||
+		    !m->quar || !m->waiters || !m->live || !m->spinners)
 			return -ENOMEM;
 		m->nfree = 0;
 		for (uint32_t k = nslots; k-- > (c->wl_shared ? 1u : 0u);)
@@ -2770,7 +2817,8 @@ static int setup(struct sim *s)
 		t->kpage = NONE_ID;
 		sim_rng_init(&t->rng, c->seed, 1 + s->stream_base + i);
 		t->covered = calloc(c->wl_pages, sizeof(*t->covered));
-		if (!t->covered)
+		t->zidx = calloc(c->wl_pages, sizeof(*t->zidx));
+		if (!t->covered || !t->zidx)
 			return -ENOMEM;
 		t->stack = mmap(
 			NULL, STACK_GUARD + STACK_BYTES, PROT_READ | PROT_WRITE,
@@ -2821,10 +2869,13 @@ static void teardown(struct sim *s)
 				       STACK_GUARD + STACK_BYTES);
 			}
 			free(s->t[i].covered);
+			free(s->t[i].zidx);
 		}
 	if (s->mm)
 		for (uint32_t i = 0; i < s->nmms; i++) {
 			free(s->mm[i].pte);
+			free(s->mm[i].plist);
+			free(s->mm[i].pn);
 			free(s->mm[i].free_stack);
 			free(s->mm[i].quar);
 			free(s->mm[i].live);
