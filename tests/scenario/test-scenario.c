@@ -164,6 +164,9 @@ static void test_syntax_errors(void **state)
 		{ "ke y = 1\n", 1, "bad key", -EINVAL },
 		{ "compare = ipi,,\n", 1, "bad strategy name", -EINVAL },
 		{ "profile = does-not-exist\n", 1, "not found", -ENOENT },
+		/* a directory (or device) of that name is no profile */
+		{ "profile = /\n", 1, "not found", -ENOENT },
+		{ "profile = ../profiles\n", 1, "not found", -ENOENT },
 	};
 
 	(void)state;
@@ -200,6 +203,11 @@ static void test_unreadable(void **state)
 	assert_int_equal(scenario_load(&s, tmp_path("scenarios/none.ini")),
 			 -ENOENT);
 	assert_non_null(strstr(s.err, "none.ini: cannot read scenario"));
+	scenario_finish(&s);
+	/* A directory opens, but is no scenario. */
+	scenario_init(&s, sections);
+	assert_int_equal(scenario_load(&s, tmp_path("scenarios")), -EISDIR);
+	assert_non_null(strstr(s.err, "scenarios: cannot read scenario: "));
 	scenario_finish(&s);
 }
 

@@ -91,6 +91,9 @@ with tempfile.TemporaryDirectory() as d:
 rc, out, err = run("/nonexistent/dir/s.ini")
 check("unreadable file", rc == 2 and err.startswith(
     "/nonexistent/dir/s.ini: cannot read scenario"), f"rc={rc} {err!r}")
+rc, out, err = run(os.path.join(ROOT, "scenarios"))
+check("a directory as scenario", rc == 2 and "scenarios: cannot read "
+      "scenario: Is a directory" in err, f"rc={rc} {err!r}")
 
 # --- --set and option errors name the bad argument -----------------------
 default = os.path.join(ROOT, "scenarios", "default.ini")

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include <ctype.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "scenario.h"
@@ -187,6 +189,15 @@ static char *join(const char *a, const char *b, const char *c)
 	return r;
 }
 
+/* A regular file we may read (not a directory, device or pipe). */
+static bool is_readable_file(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode) &&
+	       access(path, R_OK) == 0;
+}
+
 /* Finds the profile file for @p name; NULL if none is readable. */
 static char *resolve_profile(const char *name, const char *scenario_path)
 {
@@ -211,7 +222,7 @@ static char *resolve_profile(const char *name, const char *scenario_path)
 		free(file);
 	}
 	for (size_t i = 0; i < 4; i++) {
-		if (!found && cand[i] && access(cand[i], R_OK) == 0)
+		if (!found && cand[i] && is_readable_file(cand[i]))
 			found = cand[i];
 		else
 			free(cand[i]);
@@ -467,8 +478,14 @@ static int load_stream(struct scenario *s, FILE *f, const char *path,
 static int load_file(struct scenario *s, const char *path, enum file_kind kind)
 {
 	FILE *f = fopen(path, "r");
+	struct stat st;
 	int rc;
 
+	if (f && fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+		fclose(f);
+		f = NULL;
+		errno = EISDIR;
+	}
 	if (!f) {
 		rc = -errno;
 		err_at(s, path, 0, "cannot read %s: %s",

@@ -72,8 +72,10 @@ void scenario_init(struct scenario *s, const char *const *sections);
 void scenario_finish(struct scenario *s);
 
 /**
- * Reads the scenario at @p path and the profile it names.
- * Returns 0, -ENOENT/-EACCES/-EIO (unreadable file), -EINVAL (syntax: a line
+ * Reads the scenario at @p path and the profile it names. A profile must be
+ * a regular file (a directory or device of that name is "not found").
+ * Returns 0, -ENOENT/-EACCES/-EISDIR/-EIO (unreadable file, or a scenario
+ * path that is a directory), -EINVAL (syntax: a line
  * without '=', an empty key or value, a bad section header, an unknown
  * section, a profile line without a source), -E2BIG (a line too long) or
  * -ENOMEM, with the message in s->err.
