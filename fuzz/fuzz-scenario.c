@@ -57,17 +57,14 @@ static void shrink(struct hvtlb_sim_config *c)
 	CLAMP(c->l2_sets, 256u);
 	CLAMP(c->l1_ways, 16u);
 	CLAMP(c->l2_ways, 16u);
-	if (c->wl_page_shift > 21)
-		c->wl_page_shift =
-			21; /* a 1 GiB mapping of 64 pages is 64 GiB */
+	/* 64 pages of 1 GiB would be 64 GiB of page tables to walk */
+	CLAMP(c->wl_page_shift, 21u);
 	CLAMP(c->max_virtual_s, 0.5);
 }
 
 static void check_config_error(const struct sim_batch *b, int rc)
 {
-	const char *e = b->sc.err;
-
-	const char *prof = b->sc.profile_path;
+	const char *e = b->sc.err, *prof = b->sc.profile_path;
 
 	FUZZ_CHECK(rc == -EINVAL || rc == -ERANGE || rc == -ENOENT ||
 		   rc == -E2BIG || rc == -EACCES || rc == -EISDIR ||
@@ -80,11 +77,10 @@ static void check_config_error(const struct sim_batch *b, int rc)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	static const char *const avoid[] = { "dev/", "proc/", "sys/", "run/" };
 	struct sim_batch b;
 	FILE *f;
 	int rc;
-
-	static const char *const avoid[] = { "dev/", "proc/", "sys/", "run/" };
 
 	if (!size || size > 8192)
 		return 0;
