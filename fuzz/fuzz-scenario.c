@@ -57,8 +57,6 @@ static void shrink(struct hvtlb_sim_config *c)
 	CLAMP(c->l2_sets, 256u);
 	CLAMP(c->l1_ways, 16u);
 	CLAMP(c->l2_ways, 16u);
-	/* 64 pages of 1 GiB would be 64 GiB of page tables to walk */
-	CLAMP(c->wl_page_shift, 21u);
 	CLAMP(c->max_virtual_s, 0.5);
 }
 
