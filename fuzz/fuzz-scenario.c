@@ -6,8 +6,9 @@
  *
  * The input is a scenario file's text, read as if it were
  * FUZZ_SCENARIO_DIR/fuzz.ini, so `profile = kvm-2018` finds the shipped
- * profiles. Inputs that mention dev/, proc/, sys/ or run/ are skipped: a
- * profile path could name a device or pipe that blocks (/dev/stdin).
+ * profiles. Inputs that mention dev/, proc/, sys/ or run/ are skipped:
+ * a profile must be a regular file, but some files there are regular and
+ * still block on read (/proc/kmsg).
  *
  * Invariants:
  * - configuration fails only with a documented code and a message that
