@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include <ctype.h>
 #include <errno.h>
-#include <stdbool.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
