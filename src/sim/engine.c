@@ -607,6 +607,15 @@ static bool mm_pte_index(const struct mm *m, uint64_t va, uint64_t *idx)
 	return true;
 }
 
+/* PTE @p idx just became present: its slot's next zap must visit it. */
+static void mm_list_present(struct mm *m, uint64_t idx)
+{
+	uint64_t slot = idx / m->pages;
+
+	m->plist[slot * m->pages + m->pn[slot]++] =
+		(uint32_t)(idx - slot * m->pages);
+}
+
 /* ------------------------------------------------- TLB side effects */
 static void vcpu_tlb_ready(struct sim *s, struct vcpu *v)
 {
@@ -1526,12 +1535,7 @@ static bool t_access(struct task *t, uint64_t va, simtime *user, simtime *sys,
 			*sys += (simtime)(s->cost[SIM_COST_zero_page] *
 					  (double)(1ULL << (m->shift - 12)));
 		m->pte[idx].gen++;
-		{
-			uint64_t slot = idx / m->pages;
-
-			m->plist[slot * m->pages + m->pn[slot]++] =
-				(uint32_t)(idx - slot * m->pages);
-		}
+		mm_list_present(m, idx);
 	}
 	tlb_fill(&v->tlb, key, vpn, m->pte[idx].gen, false);
 	return true;
@@ -2073,6 +2077,28 @@ static void touch(struct task *t, uint32_t slot, enum hvtlb_sim_touch how,
 	t_work(t, user, ACCT_USER);
 }
 
+/* Issues @p req from @p t's vCPU through its strategy and records the
+ * shootdown: count, latency, trace. False (the run failed) if the
+ * strategy failed. */
+static bool shootdown(struct task *t, const struct hvtlb_flush_request *req,
+		      struct hvtlb_flush_outcome *out)
+{
+	struct sim *s = t->s;
+	simtime t0 = s->now;
+
+	s->r->shootdowns++;
+	if (hvtlb_flush(s->v[t->vcpu].fl, req, out)) {
+		s->failed = true;
+		return false;
+	}
+	if (t->debt)
+		t_work(t, 0, ACCT_SYS);
+	hist_add(s, s->now - t0);
+	if (TRACING(s))
+		trace_shootdown(s, t, t0, req, out);
+	return true;
+}
+
 /* The lowest page of @p t's last zap (slot at @p va) that @p o still
  * translates through an entry older than the zap, or NONE_ID. */
 static uint32_t stale_zapped_page(const struct task *t, const struct mm *m,
@@ -2100,7 +2126,7 @@ static void zap_and_flush(struct task *t, uint32_t slot, bool free_slot)
 	struct sim *s = t->s;
 	struct mm *m = &s->mm[t->mm];
 	struct vcpu *v = &s->v[t->vcpu];
-	uint64_t base = (uint64_t)slot * m->pages, present = 0;
+	uint64_t base = (uint64_t)slot * m->pages;
 	uint64_t va = slot_va(m, slot);
 	uint64_t bytes = (uint64_t)m->pages << m->shift;
 
@@ -2115,13 +2141,12 @@ static void zap_and_flush(struct task *t, uint32_t slot, bool free_slot)
 		t->zidx[k] = i;
 		t->covered[i] = ++m->pte[base + i].gen;
 	}
-	present = t->nz;
 	t_work(t,
 	       cyc(s, free_slot ? SIM_COST_munmap : SIM_COST_madvise) +
 		       (simtime)(s->cost[SIM_COST_unmap_per_page] *
-				 (double)present),
+				 (double)t->nz),
 	       ACCT_SYS);
-	if (present) {
+	if (t->nz) {
 		struct hvtlb_flush_request req = {
 			.ncpus = s->c->vcpus,
 			.initiator = v->idx,
@@ -2135,23 +2160,14 @@ static void zap_and_flush(struct task *t, uint32_t slot, bool free_slot)
 		};
 		struct hvtlb_flush_outcome out;
 		bool freed = req.freed_tables;
-		simtime t0 = s->now;
 
 		m->tlb_gen++;
 		req.targets = m->cpumask;
 		hvtlb_cpumask_set(&req.targets, v->idx);
 		if (s->c->fault == HVTLB_SIM_FAULT_SKIP_LAZY_FREED)
 			req.freed_tables = false;
-		s->r->shootdowns++;
-		if (hvtlb_flush(v->fl, &req, &out)) {
-			s->failed = true;
+		if (!shootdown(t, &req, &out))
 			return;
-		}
-		if (t->debt)
-			t_work(t, 0, ACCT_SYS);
-		hist_add(s, s->now - t0);
-		if (TRACING(s))
-			trace_shootdown(s, t, t0, &req, &out);
 		if (s->c->strategy.kind == HVTLB_STRATEGY_LAZY &&
 		    out.reuse_epoch && free_slot) {
 			/* Complete when every CPU passed the epoch: the slot
@@ -2346,7 +2362,6 @@ static void kernel_free(struct task *t)
 	struct pte *pt = kpte_of(s, t->vm, p);
 	struct hvtlb_flush_outcome out;
 	struct vcpu *v;
-	simtime t0;
 
 	covered = ++pt->gen; /* even: not present */
 	t->kpage = NONE_ID;
@@ -2365,17 +2380,8 @@ static void kernel_free(struct task *t)
 
 	for (uint32_t c = 0; c < s->c->vcpus; c++)
 		hvtlb_cpumask_set(&req.targets, c);
-	s->r->shootdowns++;
-	t0 = s->now;
-	if (hvtlb_flush(v->fl, &req, &out)) {
-		s->failed = true;
+	if (!shootdown(t, &req, &out))
 		return;
-	}
-	if (t->debt)
-		t_work(t, 0, ACCT_SYS);
-	hist_add(s, s->now - t0);
-	if (TRACING(s))
-		trace_shootdown(s, t, t0, &req, &out);
 	if (covered > pt->flushed)
 		pt->flushed = covered;
 	s->kfree[(size_t)t->vm * s->c->wl_kernel_pages + s->knfree[t->vm]++] =
