@@ -10,19 +10,6 @@
 
 #include "sim/cost.h"
 
-_Static_assert(SIM_COST_COUNT <= HVTLB_SIM_COST_SLOTS, "too many costs");
-
-static const struct {
-	const char *name;
-	double def;
-	const char *unit;
-	const char *source;
-} cost_table[] = {
-#define HVTLB_X_(n, d, u, s) { #n, d, u, s },
-	HVTLB_SIM_COST_MAP(HVTLB_X_)
-#undef HVTLB_X_
-};
-
 static const char *const fault_names[] = {
 #define HVTLB_X_(n, s) s,
 	HVTLB_SIM_FAULT_MAP(HVTLB_X_)
@@ -202,7 +189,7 @@ void hvtlb_sim_config_init(struct hvtlb_sim_config *c)
 	c->max_virtual_s = 3600.0;
 	c->max_violations = 16;
 	for (size_t i = 0; i < SIM_COST_COUNT; i++)
-		c->cost[i] = cost_table[i].def;
+		c->cost[i] = hvtlb_sim_cost_default(i);
 }
 
 static int parse_u64(const char *v, uint64_t *out)
@@ -495,7 +482,7 @@ int hvtlb_sim_config_set(struct hvtlb_sim_config *c, const char *key,
 	}
 	if (!strncmp(key, "cost.", 5)) {
 		for (size_t i = 0; i < SIM_COST_COUNT; i++) {
-			if (strcmp(key + 5, cost_table[i].name))
+			if (strcmp(key + 5, hvtlb_sim_cost_name(i)))
 				continue;
 			double d;
 			int r = parse_double(value, &d);
@@ -608,31 +595,6 @@ const char *hvtlb_sim_config_key_name(size_t i)
 	if (i < SIM_COST_COUNT)
 		return cost_keys[i];
 	return NULL;
-}
-
-size_t hvtlb_sim_cost_count(void)
-{
-	return SIM_COST_COUNT;
-}
-
-const char *hvtlb_sim_cost_name(size_t i)
-{
-	return i < SIM_COST_COUNT ? cost_table[i].name : NULL;
-}
-
-const char *hvtlb_sim_cost_unit(size_t i)
-{
-	return i < SIM_COST_COUNT ? cost_table[i].unit : NULL;
-}
-
-const char *hvtlb_sim_cost_source(size_t i)
-{
-	return i < SIM_COST_COUNT ? cost_table[i].source : NULL;
-}
-
-double hvtlb_sim_cost_default(size_t i)
-{
-	return i < SIM_COST_COUNT ? cost_table[i].def : 0;
 }
 
 const char *hvtlb_sim_fault_name(enum hvtlb_sim_fault f)
