@@ -21,7 +21,7 @@
 
 #include <hvtlb/sim.h>
 
-#include "sim/sim-private.h"
+#include "sim/tlb.h"
 
 #include "sim-test.h"
 
