@@ -33,5 +33,6 @@ int cmd_plan(int argc, char **argv);
 int cmd_sim(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
 int cmd_reproduce(int argc, char **argv);
+int cmd_keys(int argc, char **argv);
 
 #endif
