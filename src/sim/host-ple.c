@@ -30,7 +30,7 @@ void host_on_ple(struct sim *s, const struct event *e)
 		return;
 	count_exit(s, v, HVTLB_SIM_EXIT_PLE, 1);
 	/* kvm_vcpu_on_spin: a directed yield needs a candidate of the VM;
-	 * before KVM 5.2 only a vCPU preempted while running qualifies, not
+	 * before KVM 5.3 only a vCPU preempted while running qualifies, not
 	 * one woken from halt (vcpu->ready). The spinner then keeps its pCPU
 	 * (no re-arm: no candidate can appear while it runs; a new wake-up
 	 * re-arms). */
