@@ -392,7 +392,7 @@ int hvtlb_rep_call(uint64_t control, const void *input, size_t len,
  * host at one named version (docs/hosts.md has the per-input table).
  */
 #define HVTLB_PROFILE_MAP(X)                                                   \
-	X(STRICT, "strict", "Hyper-V TLFS, strictest reading where silent")     \
+	X(STRICT, "strict", "Hyper-V TLFS, strictest reading where silent")    \
 	X(KVM, "kvm",                                                          \
 	  "Linux 6.12.117 arch/x86/kvm/hyperv.c (Debian 6.12.117-1~deb12u1)")  \
 	X(XEN, "xen",                                                          \
