@@ -129,6 +129,7 @@ uint64_t op_hypercall(void *user, uint64_t control, const void *input,
 		.profile = s->c->decoder,
 		.vp_count = s->c->vcpus,
 		.va_bits = 48,
+		.caller_vp = v->idx,
 	};
 	struct hvtlb_input in = {
 		.data = input,
