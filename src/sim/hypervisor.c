@@ -241,5 +241,5 @@ void hv_on_kick(struct sim *s, const struct event *e)
 		h += vcpu_service_fq(s, v);
 		at = vcpu_steal(s, v, h);
 	}
-	ev_push(s, at, EV_ACK, from, seq);
+	ack_post(s, from, seq, at);
 }
