@@ -132,6 +132,13 @@ struct vcpu {
 	simtime busy_until;
 	uint64_t run_token;
 	bool armed; /* an EV_RUN for run_token is pending */
+	/* The EV_RUN last queued (its token and time); when a steal moved the
+	 * segment's end later, it waits for that one to fire and is queued
+	 * then under the key it was given (defer_seq). */
+	uint64_t runq_token;
+	uint64_t defer_seq;
+	simtime runq_t;
+	bool deferred;
 	uint64_t ple_token;
 	bool ple_armed;
 	bool tick_armed;
