@@ -36,8 +36,8 @@ static void vpmask_place_banks(const struct hvtlb_decoded *d, uint64_t valid,
 	low = ~valid ? (unsigned)__builtin_ctzll(~valid) : HVTLB_VPSET_BANKS;
 	if (low > n)
 		low = n;
-	memcpy(out->bits, d->banks, 8u * low);
-	memset(out->bits + low, 0, 8u * (HVTLB_VPSET_BANKS - low));
+	hv_copy_words(out->bits, d->banks, low);
+	hv_zero_words(out->bits + low, HVTLB_VPSET_BANKS - low);
 	if (low < HVTLB_VPSET_BANKS)
 		valid &= ~hv_bits_below(low);
 	else
@@ -58,14 +58,14 @@ int hvtlb_decoded_vpmask(const struct hvtlb_decoded *d,
 	if (!out)
 		return -HVTLB_EINVAL;
 	if (!d) {
-		memset(out, 0, sizeof(*out));
+		hv_zero_words(out->bits, HVTLB_VPSET_BANKS);
 		return -HVTLB_EINVAL;
 	}
 	lim = d->vp_count < HVTLB_MAX_VPS ? d->vp_count : HVTLB_MAX_VPS;
 	words = (lim + 63) / 64; /* words that hold a VP below lim */
 	if (d->all_vps) {
-		memset(out->bits, 0xff, 8u * words);
-		memset(out->bits + words, 0, 8u * (HVTLB_VPSET_BANKS - words));
+		memset(out->bits, 0xff, hv_opaque_size(8u * words));
+		hv_zero_words(out->bits + words, HVTLB_VPSET_BANKS - words);
 	} else {
 		uint64_t valid = d->valid_mask;
 
