@@ -659,7 +659,7 @@ __attribute__((noinline)) static bool gva_iter_slow(struct hvtlb_gva_iter *it,
 		return false;
 	va_bits = d->va_bits == 57 ? 57 : 48;
 	while (it->index < d->gva_count) {
-		uint64_t e = hv_ld64(d->gva + 8u * it->index);
+		uint64_t e = hv_ld64_once(d->gva + 8u * it->index);
 		uint64_t first, count, pages, low, high, end;
 		unsigned shift;
 
@@ -745,7 +745,7 @@ bool hvtlb_gva_iter_next(struct hvtlb_gva_iter *it, struct hvtlb_gva_range *r)
 	 * half, the common case; everything else takes the general path. */
 	if (!it->has_pending && !d->extended && it->index < d->gva_count &&
 	    d->gva) {
-		uint64_t e = hv_ld64(d->gva + 8u * it->index);
+		uint64_t e = hv_ld64_once(d->gva + 8u * it->index);
 
 		if (!gva_raw_outside(e, gva_low_bits(d))) {
 			it->index++;
@@ -777,7 +777,7 @@ size_t hvtlb_gva_iter_fill(struct hvtlb_gva_iter *it,
 			uint32_t i = it->index, end = d->gva_count;
 
 			for (; n < max && i < end; n++, i++) {
-				uint64_t e = hv_ld64(d->gva + 8u * i);
+				uint64_t e = hv_ld64_once(d->gva + 8u * i);
 
 				if (gva_raw_outside(e, low_bits))
 					break;
@@ -825,17 +825,21 @@ static uint64_t gva_entry_of(const struct hvtlb_gva_range *r, bool extended)
 	__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 typedef uint64_t gva_v16 __attribute__((vector_size(16)));
 typedef uint64_t gva_v32 __attribute__((vector_size(32)));
+typedef gva_v16 gva_v16u __attribute__((aligned(1)));
+typedef gva_v32 gva_v32u __attribute__((aligned(1)));
 
 #if defined(__AVX2__)
 #define GVA_RAW_FN gva_raw_copy_lower
 #define GVA_RAW_ATTR
 #define GVA_RAW_VEC gva_v32
+#define GVA_RAW_UVEC gva_v32u
 #define GVA_RAW_VW 4
 #include "gva-raw.h"
 #else
 #define GVA_RAW_FN gva_raw_copy_v16
 #define GVA_RAW_ATTR
 #define GVA_RAW_VEC gva_v16
+#define GVA_RAW_UVEC gva_v16u
 #define GVA_RAW_VW 2
 #include "gva-raw.h"
 
@@ -844,6 +848,7 @@ typedef uint64_t gva_v32 __attribute__((vector_size(32)));
 #define GVA_RAW_FN gva_raw_copy_avx2
 #define GVA_RAW_ATTR __attribute__((target("avx2")))
 #define GVA_RAW_VEC gva_v32
+#define GVA_RAW_UVEC gva_v32u
 #define GVA_RAW_VW 4
 #include "gva-raw.h"
 
@@ -956,7 +961,8 @@ size_t hvtlb_gva_iter_fill_raw(struct hvtlb_gva_iter *it, uint64_t *out,
 			k = gva_raw_copy_lower(out + n, d->gva + 8u * i, todo,
 					       low_bits);
 			for (; k < todo; k++) {
-				uint64_t e = hv_ld64(d->gva + 8u * (i + k));
+				uint64_t e =
+					hv_ld64_once(d->gva + 8u * (i + k));
 
 				if (gva_raw_outside(e, low_bits))
 					break;

@@ -5,6 +5,7 @@
  *   GVA_RAW_FN    the function's name
  *   GVA_RAW_ATTR  attributes for it (for example a target ISA), or nothing
  *   GVA_RAW_VEC   a GCC vector type of uint64_t
+ *   GVA_RAW_UVEC  the same type with alignment 1
  *   GVA_RAW_VW    the entries in one GVA_RAW_VEC
  *
  * GVA_RAW_FN(dst, src, count, low_bits) copies simple-format entries from
@@ -15,8 +16,12 @@
  * that, within @p count. (e + 2^24) | e has a bit at or above
  * low_bits + 12 set exactly when e is not below that bound (the | catches
  * the wrap of e near 2^64). Adds and ors only, on one load of each entry:
- * the value checked is the value stored.
+ * the value checked is the value stored. The loads are volatile because
+ * nothing else stops a compiler from loading the guest's bytes again for
+ * the store.
  */
+#define GVA_RAW_LOAD(p) (*(const volatile GVA_RAW_UVEC *)(const void *)(p))
+
 GVA_RAW_ATTR static size_t GVA_RAW_FN(uint64_t *dst, const uint8_t *src,
 				      size_t count, unsigned low_bits)
 {
@@ -31,10 +36,10 @@ GVA_RAW_ATTR static size_t GVA_RAW_FN(uint64_t *dst, const uint8_t *src,
 		GVA_RAW_VEC a = zero, b = zero;
 
 		for (unsigned k = 0; k < 32; k += 2 * GVA_RAW_VW) {
-			GVA_RAW_VEC v, w;
+			GVA_RAW_VEC v = GVA_RAW_LOAD(src + 8 * (i + k));
+			GVA_RAW_VEC w =
+				GVA_RAW_LOAD(src + 8 * (i + k + GVA_RAW_VW));
 
-			memcpy(&v, src + 8 * (i + k), sizeof(v));
-			memcpy(&w, src + 8 * (i + k + GVA_RAW_VW), sizeof(w));
 			a |= v | (v + carry);
 			b |= w | (w + carry);
 			memcpy(dst + i + k, &v, sizeof(v));
@@ -48,9 +53,8 @@ GVA_RAW_ATTR static size_t GVA_RAW_FN(uint64_t *dst, const uint8_t *src,
 	}
 	/* The rest (or the block that failed), one vector at a time. */
 	for (; count - i >= GVA_RAW_VW; i += GVA_RAW_VW) {
-		GVA_RAW_VEC v, t;
+		GVA_RAW_VEC v = GVA_RAW_LOAD(src + 8 * i), t;
 
-		memcpy(&v, src + 8 * i, sizeof(v));
 		t = (v | (v + carry)) >> (low_bits + 12);
 		for (unsigned k = 1; k < GVA_RAW_VW; k++)
 			t[0] |= t[k];
@@ -61,7 +65,9 @@ GVA_RAW_ATTR static size_t GVA_RAW_FN(uint64_t *dst, const uint8_t *src,
 	return i;
 }
 
+#undef GVA_RAW_LOAD
 #undef GVA_RAW_FN
 #undef GVA_RAW_ATTR
 #undef GVA_RAW_VEC
+#undef GVA_RAW_UVEC
 #undef GVA_RAW_VW

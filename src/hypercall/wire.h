@@ -58,6 +58,29 @@ static inline uint64_t hv_ld64(const uint8_t *p)
 #endif
 }
 
+/*
+ * hv_ld64() of a GVA entry: exactly one load, so that what is checked is
+ * what is used. Without volatile a compiler may load the guest's bytes
+ * again after the check, and a guest that rewrites its input meanwhile
+ * would get an unchecked value through.
+ */
+static inline uint64_t hv_ld64_once(const uint8_t *p)
+{
+#if defined(__GNUC__) && defined(__BYTE_ORDER__) &&                            \
+	__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	typedef uint64_t u64_unaligned __attribute__((aligned(1)));
+
+	return *(const volatile u64_unaligned *)(const void *)p;
+#else
+	const volatile uint8_t *b = p;
+
+	return (uint64_t)b[0] | (uint64_t)b[1] << 8 | (uint64_t)b[2] << 16 |
+	       (uint64_t)b[3] << 24 | (uint64_t)b[4] << 32 |
+	       (uint64_t)b[5] << 40 | (uint64_t)b[6] << 48 |
+	       (uint64_t)b[7] << 56;
+#endif
+}
+
 static inline uint32_t hv_ld32(const uint8_t *p)
 {
 	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
