@@ -20,9 +20,10 @@ void *memset(void *dst, int c, size_t n);
 
 /*
  * Which instance of the raw GVA fast path hvtlb_gva_iter_fill_raw() uses,
- * for tests: 1 the 16-byte vectors, 2 AVX2 (1 if the CPU lacks it), 0 ask
- * the CPU at the next call. Returns the choice made, or 0 in builds that
- * have only one instance. Not thread-safe with concurrent fills.
+ * for tests: 1 the 16-byte vectors, 2 AVX2, 3 AVX-512 (each lowered to the
+ * widest below it that the CPU runs well), 0 ask the CPU at the next call.
+ * Returns the choice made, or 0 in builds that have only one instance.
+ * Not thread-safe with concurrent fills.
  */
 int hv_gva_raw_select(int which);
 
