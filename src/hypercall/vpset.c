@@ -37,11 +37,10 @@ static void vpmask_place_banks(const struct hvtlb_decoded *d, uint64_t valid,
 	if (low > n)
 		low = n;
 	hv_copy_words(out->bits, d->banks, low);
+	if (low == HVTLB_VPSET_BANKS)
+		return;
 	hv_zero_words(out->bits + low, HVTLB_VPSET_BANKS - low);
-	if (low < HVTLB_VPSET_BANKS)
-		valid &= ~hv_bits_below(low);
-	else
-		valid = 0;
+	valid &= ~hv_bits_below(low);
 	/* The rest one bank at a time; banks[] past n are not read. */
 	for (i = low; valid && i < n; i++) {
 		out->bits[__builtin_ctzll(valid)] = d->banks[i];
