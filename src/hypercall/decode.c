@@ -817,8 +817,9 @@ static uint64_t gva_entry_of(const struct hvtlb_gva_range *r, bool extended)
  * gva-raw.h. With GCC or clang on a little-endian host it is vector code:
  * 16-byte vectors (SSE2, NEON), or 32-byte ones when the build targets
  * AVX2. An x86-64 build that may use SSE but not AVX2 also carries an AVX2
- * and an AVX-512 instance and picks the widest the CPU and the OS support
- * at run time (a build with -mno-sse, as kernels use, gets none of them).
+ * and an AVX-512 instance and picks at run time the widest that the CPU
+ * and the OS support and the CPU runs at full clock (a build with -mno-sse,
+ * as kernels use, gets neither).
  * Elsewhere there is no fast path.
  */
 #if defined(__GNUC__) && defined(__BYTE_ORDER__) &&                            \
@@ -847,12 +848,8 @@ typedef gva_v32 gva_v32u __attribute__((aligned(1)));
 #define GVA_RAW_ANY GVA_V16_ANY
 #include "gva-raw.h"
 
-#if defined(__x86_64__) && defined(__SSE2__) && defined(__has_builtin)
-#if __has_builtin(__builtin_shufflevector)
-#define GVA_RAW_DISPATCH 1 /* three instances, chosen at run time */
-typedef uint64_t gva_v64 __attribute__((vector_size(64)));
-typedef gva_v64 gva_v64u __attribute__((aligned(1)));
-
+#if defined(__x86_64__) && defined(__SSE2__)
+#define GVA_RAW_DISPATCH 1 /* instances chosen at run time */
 #define GVA_RAW_FN gva_raw_copy_avx2
 #define GVA_RAW_ATTR __attribute__((target("avx2")))
 #define GVA_RAW_VEC gva_v32
@@ -860,6 +857,13 @@ typedef gva_v64 gva_v64u __attribute__((aligned(1)));
 #define GVA_RAW_VW 4
 #define GVA_RAW_ANY GVA_V32_ANY
 #include "gva-raw.h"
+
+/* The 64-byte instance needs __builtin_shufflevector (GCC 12, clang). */
+#if defined(__has_builtin)
+#if __has_builtin(__builtin_shufflevector)
+#define GVA_RAW_HAVE_AVX512 1
+typedef uint64_t gva_v64 __attribute__((vector_size(64)));
+typedef gva_v64 gva_v64u __attribute__((aligned(1)));
 
 /* Lane by lane, GCC takes a 64-byte vector apart through memory; folded
  * in halves it stays in registers. */
@@ -876,6 +880,8 @@ typedef gva_v64 gva_v64u __attribute__((aligned(1)));
 #define GVA_RAW_VW 8
 #define GVA_RAW_ANY GVA_V64_ANY
 #include "gva-raw.h"
+#endif
+#endif
 
 static void hv_cpuid(uint32_t leaf, uint32_t sub, uint32_t r[4])
 {
@@ -884,6 +890,7 @@ static void hv_cpuid(uint32_t leaf, uint32_t sub, uint32_t r[4])
 			 : "a"(leaf), "c"(sub));
 }
 
+#ifdef GVA_RAW_HAVE_AVX512
 /* Intel cores whose clock drops for a while after 512-bit instructions:
  * Skylake-SP and its successors up to Ice Lake and Tiger Lake (family 6
  * models; the Linux kernel keeps the same list as X86_FEATURE_PREFER_YMM
@@ -904,12 +911,13 @@ static bool hv_cpu_zmm_throttles(const uint32_t id0[4], uint32_t sig)
 			return true;
 	return false;
 }
+#endif
 
 /*
- * The widest instance this CPU and OS run well: 3 AVX-512 (CPUID.7.0:EBX
- * AVX512F, XCR0 saving opmask and ZMM state, and no clock penalty), 2 AVX2
- * (CPUID.1:ECX OSXSAVE and AVX, XCR0 saving SSE and AVX state,
- * CPUID.7.0:EBX AVX2), else 1. Intel SDM vol. 1, 14.3 and 15.2.
+ * The widest instance this build has and this CPU and OS run well: 3
+ * AVX-512 (CPUID.7.0:EBX AVX512F, XCR0 saving opmask and ZMM state, and no
+ * clock penalty), 2 AVX2 (CPUID.1:ECX OSXSAVE and AVX, XCR0 saving SSE and
+ * AVX state, CPUID.7.0:EBX AVX2), else 1. Intel SDM vol. 1, 14.3 and 15.2.
  */
 static int hv_cpu_gva_raw_level(void)
 {
@@ -929,9 +937,13 @@ static int hv_cpu_gva_raw_level(void)
 	hv_cpuid(7, 0, r);
 	if (!(r[1] & (1u << 5)))
 		return 1;
+#ifdef GVA_RAW_HAVE_AVX512
 	if ((r[1] & (1u << 16)) && (lo & 0xe6u) == 0xe6u &&
 	    !hv_cpu_zmm_throttles(id0, sig))
 		return 3;
+#else
+	(void)sig;
+#endif
 	return 2;
 }
 
@@ -963,13 +975,14 @@ static size_t gva_raw_copy_lower(uint64_t *dst, const uint8_t *src,
 		have = hv_cpu_gva_raw_level();
 		__atomic_store_n(&gva_raw_isa, have, __ATOMIC_RELAXED);
 	}
+#ifdef GVA_RAW_HAVE_AVX512
 	if (have == 3)
 		return gva_raw_copy_avx512(dst, src, count, low_bits);
+#endif
 	if (have == 2)
 		return gva_raw_copy_avx2(dst, src, count, low_bits);
 	return gva_raw_copy_v16(dst, src, count, low_bits);
 }
-#endif
 #endif
 #ifndef GVA_RAW_DISPATCH
 #define gva_raw_copy_lower gva_raw_copy_v16
