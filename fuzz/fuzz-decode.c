@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Fuzzes hvtlb_decode and both iterators. Input layout:
+ * Fuzzes hvtlb_decode, both iterators and the bulk VP mask. Input layout:
  *   [0]      profile (mod the number of profiles)
  *   [1..8]   control word, little-endian
  *   [9..10]  vp_count, little-endian (mod 4097)
@@ -38,22 +38,32 @@ static bool canonical(uint64_t va, unsigned bits)
 	return top == 0 || top == (~0ULL >> (bits - 1));
 }
 
+/* The VPs of the single-step iterator: ascending, below the VP count, the
+ * ones hvtlb_decoded_has_vp() names and exactly the bulk mask's bits. */
 static void check_vps(const struct hvtlb_decoded *d)
 {
 	struct hvtlb_vp_iter it;
+	struct hvtlb_vpmask mask, seen;
 	uint32_t vp, prev = 0, n = 0;
 
+	memset(&mask, 0xa5, sizeof(mask));
+	FUZZ_CHECK(hvtlb_decoded_vpmask(d, &mask) == 0);
+	memset(&seen, 0, sizeof(seen));
 	hvtlb_vp_iter_init(&it, d);
 	while (hvtlb_vp_iter_next(&it, &vp)) {
 		FUZZ_CHECK(vp < d->vp_count && vp < HVTLB_MAX_VPS);
 		FUZZ_CHECK(n == 0 || vp > prev);
 		FUZZ_CHECK(hvtlb_decoded_has_vp(d, vp));
 		FUZZ_CHECK(++n <= HVTLB_MAX_VPS);
+		hvtlb_vpmask_set(&seen, vp);
 		prev = vp;
 	}
 	if (d->all_vps)
 		FUZZ_CHECK(n == d->vp_count);
 	FUZZ_CHECK(!hvtlb_decoded_has_vp(d, d->vp_count));
+	/* Bits at or above the VP count are clear because the iterator
+	 * returns none there. */
+	FUZZ_CHECK(memcmp(&mask, &seen, sizeof(mask)) == 0);
 }
 
 /* The raw batch form names the same @p n ranges as the iterator, in

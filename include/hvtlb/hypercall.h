@@ -550,6 +550,20 @@ uint64_t hvtlb_decode(const struct hvtlb_host *host, uint64_t control,
  *  NULL @p d. O(1). */
 bool hvtlb_decoded_has_vp(const struct hvtlb_decoded *d, uint32_t vp);
 
+/**
+ * The bulk form, for hosts that keep VP masks: stores in @p out the target
+ * VPs of @p d that are below d->vp_count (bit v of out->bits[v / 64]); every
+ * bit at or above d->vp_count is clear. The same set as hvtlb_vp_iter_next()
+ * returns, in one step per bank word, never per VP. Reads only d (not the
+ * guest's input) and only d->banks[0 .. min(nbanks, 64)). Thread-safe for
+ * distinct @p out objects.
+ *
+ * Returns 0, or -HVTLB_EINVAL when @p d or @p out is NULL (a non-NULL
+ * @p out is then cleared).
+ */
+int hvtlb_decoded_vpmask(const struct hvtlb_decoded *d,
+			 struct hvtlb_vpmask *out);
+
 /** Iterates the target VPs of a decoded call in ascending order. */
 struct hvtlb_vp_iter {
 	const struct hvtlb_decoded *d;

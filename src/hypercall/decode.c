@@ -419,7 +419,7 @@ __attribute__((noinline)) static bool gva_iter_slow(struct hvtlb_gva_iter *it,
 		return false;
 	va_bits = d->va_bits == 57 ? 57 : 48;
 	while (it->index < d->gva_count) {
-		uint64_t e = hv_ld64(d->gva + 8u * it->index);
+		uint64_t e = hv_ld64_once(d->gva + 8u * it->index);
 		uint64_t first, count, pages, low, high, end;
 		unsigned shift;
 
@@ -505,7 +505,7 @@ bool hvtlb_gva_iter_next(struct hvtlb_gva_iter *it, struct hvtlb_gva_range *r)
 	 * half, the common case; everything else takes the general path. */
 	if (!it->has_pending && !d->extended && it->index < d->gva_count &&
 	    d->gva) {
-		uint64_t e = hv_ld64(d->gva + 8u * it->index);
+		uint64_t e = hv_ld64_once(d->gva + 8u * it->index);
 
 		if (!gva_raw_outside(e, gva_low_bits(d))) {
 			it->index++;
@@ -537,7 +537,7 @@ size_t hvtlb_gva_iter_fill(struct hvtlb_gva_iter *it,
 			uint32_t i = it->index, end = d->gva_count;
 
 			for (; n < max && i < end; n++, i++) {
-				uint64_t e = hv_ld64(d->gva + 8u * i);
+				uint64_t e = hv_ld64_once(d->gva + 8u * i);
 
 				if (gva_raw_outside(e, low_bits))
 					break;
@@ -577,35 +577,71 @@ static uint64_t gva_entry_of(const struct hvtlb_gva_range *r, bool extended)
  * gva-raw.h. With GCC or clang on a little-endian host it is vector code:
  * 16-byte vectors (SSE2, NEON), or 32-byte ones when the build targets
  * AVX2. An x86-64 build that may use SSE but not AVX2 also carries an AVX2
- * instance and picks it at run time when CPUID and XCR0 say the CPU and the
- * OS support AVX2 (a build with -mno-sse, as kernels use, gets neither).
+ * and an AVX-512 instance and picks at run time the widest that the CPU
+ * and the OS support and the CPU runs at full clock (a build with -mno-sse,
+ * as kernels use, gets neither).
  * Elsewhere there is no fast path.
  */
 #if defined(__GNUC__) && defined(__BYTE_ORDER__) &&                            \
 	__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 typedef uint64_t gva_v16 __attribute__((vector_size(16)));
 typedef uint64_t gva_v32 __attribute__((vector_size(32)));
+typedef gva_v16 gva_v16u __attribute__((aligned(1)));
+typedef gva_v32 gva_v32u __attribute__((aligned(1)));
+#define GVA_V16_ANY(v) ((v)[0] | (v)[1])
+#define GVA_V32_ANY(v) ((v)[0] | (v)[1] | (v)[2] | (v)[3])
 
 #if defined(__AVX2__)
 #define GVA_RAW_FN gva_raw_copy_lower
 #define GVA_RAW_ATTR
 #define GVA_RAW_VEC gva_v32
+#define GVA_RAW_UVEC gva_v32u
 #define GVA_RAW_VW 4
+#define GVA_RAW_ANY GVA_V32_ANY
 #include "gva-raw.h"
 #else
 #define GVA_RAW_FN gva_raw_copy_v16
 #define GVA_RAW_ATTR
 #define GVA_RAW_VEC gva_v16
+#define GVA_RAW_UVEC gva_v16u
 #define GVA_RAW_VW 2
+#define GVA_RAW_ANY GVA_V16_ANY
 #include "gva-raw.h"
 
 #if defined(__x86_64__) && defined(__SSE2__)
-#define GVA_RAW_DISPATCH 1 /* two instances, chosen at run time */
+#define GVA_RAW_DISPATCH 1 /* instances chosen at run time */
 #define GVA_RAW_FN gva_raw_copy_avx2
 #define GVA_RAW_ATTR __attribute__((target("avx2")))
 #define GVA_RAW_VEC gva_v32
+#define GVA_RAW_UVEC gva_v32u
 #define GVA_RAW_VW 4
+#define GVA_RAW_ANY GVA_V32_ANY
 #include "gva-raw.h"
+
+/* The 64-byte instance needs __builtin_shufflevector (GCC 12, clang). */
+#if defined(__has_builtin)
+#if __has_builtin(__builtin_shufflevector)
+#define GVA_RAW_HAVE_AVX512 1
+typedef uint64_t gva_v64 __attribute__((vector_size(64)));
+typedef gva_v64 gva_v64u __attribute__((aligned(1)));
+
+/* Lane by lane, GCC takes a 64-byte vector apart through memory; folded
+ * in halves it stays in registers. */
+#define GVA_V64_FOLD(v, ...) ((v) | __builtin_shufflevector(v, v, __VA_ARGS__))
+#define GVA_V64_HALVES(v) GVA_V64_FOLD(v, 4, 5, 6, 7, 0, 1, 2, 3)
+#define GVA_V64_QUARTERS(v) GVA_V64_FOLD(v, 2, 3, 0, 1, 6, 7, 4, 5)
+#define GVA_V64_PAIRS(v) GVA_V64_FOLD(v, 1, 0, 3, 2, 5, 4, 7, 6)
+#define GVA_V64_ANY(v) GVA_V64_PAIRS(GVA_V64_QUARTERS(GVA_V64_HALVES(v)))[0]
+
+#define GVA_RAW_FN gva_raw_copy_avx512
+#define GVA_RAW_ATTR __attribute__((target("avx512f")))
+#define GVA_RAW_VEC gva_v64
+#define GVA_RAW_UVEC gva_v64u
+#define GVA_RAW_VW 8
+#define GVA_RAW_ANY GVA_V64_ANY
+#include "gva-raw.h"
+#endif
+#endif
 
 static void hv_cpuid(uint32_t leaf, uint32_t sub, uint32_t r[4])
 {
@@ -614,37 +650,78 @@ static void hv_cpuid(uint32_t leaf, uint32_t sub, uint32_t r[4])
 			 : "a"(leaf), "c"(sub));
 }
 
-/* CPUID.1:ECX.OSXSAVE and .AVX, XCR0 saving SSE and AVX state, and
- * CPUID.7.0:EBX.AVX2 (Intel SDM vol. 1, 14.3). */
-static bool hv_cpu_avx2(void)
+#ifdef GVA_RAW_HAVE_AVX512
+/* Intel cores whose clock drops for a while after 512-bit instructions:
+ * Skylake-SP and its successors up to Ice Lake and Tiger Lake (family 6
+ * models; the Linux kernel keeps the same list as X86_FEATURE_PREFER_YMM
+ * and uses 256-bit code on them). */
+static bool hv_cpu_zmm_throttles(const uint32_t id0[4], uint32_t sig)
 {
-	uint32_t r[4], lo, hi;
+	static const uint8_t models[] = { 0x55, 0x6a, 0x6c, 0x7d,
+					  0x7e, 0x9d, 0x8c, 0x8d };
+	uint32_t family = (sig >> 8) & 0xf;
+	uint32_t model = ((sig >> 4) & 0xf) | ((sig >> 12) & 0xf0);
 
-	hv_cpuid(0, 0, r);
-	if (r[0] < 7)
+	/* "GenuineIntel" in EBX, EDX, ECX. */
+	if (id0[1] != 0x756e6547 || id0[3] != 0x49656e69 ||
+	    id0[2] != 0x6c65746e || family != 6)
 		return false;
+	for (unsigned i = 0; i < sizeof(models); i++)
+		if (model == models[i])
+			return true;
+	return false;
+}
+#endif
+
+/*
+ * The widest instance this build has and this CPU and OS run well: 3
+ * AVX-512 (CPUID.7.0:EBX AVX512F, XCR0 saving opmask and ZMM state, and no
+ * clock penalty), 2 AVX2 (CPUID.1:ECX OSXSAVE and AVX, XCR0 saving SSE and
+ * AVX state, CPUID.7.0:EBX AVX2), else 1. Intel SDM vol. 1, 14.3 and 15.2.
+ */
+static int hv_cpu_gva_raw_level(void)
+{
+	uint32_t id0[4], r[4], lo, hi, sig;
+
+	hv_cpuid(0, 0, id0);
+	if (id0[0] < 7)
+		return 1;
 	hv_cpuid(1, 0, r);
+	sig = r[0];
 	if ((r[2] & (3u << 27)) != (3u << 27))
-		return false;
+		return 1;
 	__asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
 	(void)hi;
 	if ((lo & 6u) != 6u)
-		return false;
+		return 1;
 	hv_cpuid(7, 0, r);
-	return r[1] & (1u << 5);
+	if (!(r[1] & (1u << 5)))
+		return 1;
+#ifdef GVA_RAW_HAVE_AVX512
+	if ((r[1] & (1u << 16)) && (lo & 0xe6u) == 0xe6u &&
+	    !hv_cpu_zmm_throttles(id0, sig))
+		return 3;
+#else
+	(void)sig;
+#endif
+	return 2;
 }
 
-/* 0: not asked yet, 1: the 16-byte instance, 2: the AVX2 one. Asking is
- * idempotent, so a race only asks twice; CPUID is a VM exit, hence the
+/* 0: not asked yet, 1: the 16-byte instance, 2: AVX2, 3: AVX-512. Asking
+ * is idempotent, so a race only asks twice; CPUID is a VM exit, hence the
  * cache. */
 static int gva_raw_isa;
 
 int hv_gva_raw_select(int which)
 {
-	if (which == 2 && !hv_cpu_avx2())
-		which = 1;
-	if (which < 0 || which > 2)
+	if (which < 0 || which > 3) {
 		which = 0;
+	} else if (which > 1) {
+		int best = hv_cpu_gva_raw_level();
+
+		if (which > best)
+			which = best;
+	}
 	__atomic_store_n(&gva_raw_isa, which, __ATOMIC_RELAXED);
 	return which;
 }
@@ -655,14 +732,19 @@ static size_t gva_raw_copy_lower(uint64_t *dst, const uint8_t *src,
 	int have = __atomic_load_n(&gva_raw_isa, __ATOMIC_RELAXED);
 
 	if (!have) {
-		have = hv_cpu_avx2() ? 2 : 1;
+		have = hv_cpu_gva_raw_level();
 		__atomic_store_n(&gva_raw_isa, have, __ATOMIC_RELAXED);
 	}
+#ifdef GVA_RAW_HAVE_AVX512
+	if (have == 3)
+		return gva_raw_copy_avx512(dst, src, count, low_bits);
+#endif
 	if (have == 2)
 		return gva_raw_copy_avx2(dst, src, count, low_bits);
 	return gva_raw_copy_v16(dst, src, count, low_bits);
 }
-#else
+#endif
+#ifndef GVA_RAW_DISPATCH
 #define gva_raw_copy_lower gva_raw_copy_v16
 #endif
 #endif
@@ -716,7 +798,8 @@ size_t hvtlb_gva_iter_fill_raw(struct hvtlb_gva_iter *it, uint64_t *out,
 			k = gva_raw_copy_lower(out + n, d->gva + 8u * i, todo,
 					       low_bits);
 			for (; k < todo; k++) {
-				uint64_t e = hv_ld64(d->gva + 8u * (i + k));
+				uint64_t e =
+					hv_ld64_once(d->gva + 8u * (i + k));
 
 				if (gva_raw_outside(e, low_bits))
 					break;

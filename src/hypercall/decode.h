@@ -54,18 +54,23 @@ static inline void hv_read_banks(const struct hv_ctx *c, size_t off, unsigned n,
 {
 	if (n > HVTLB_VPSET_BANKS)
 		n = HVTLB_VPSET_BANKS;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	/* The wire's byte order is the host's: one copy. */
+	hv_copy_words(out->banks, c->data + off, n);
+#else
 	for (unsigned i = 0; i < n; i++)
 		out->banks[i] = hv_ld64(c->data + off + 8 * i);
+#endif
 	out->nbanks = n;
 }
 
+/* Stops at the first non-empty bank: at once for any set a guest means. */
 static inline bool hv_set_empty(const struct hvtlb_decoded *d)
 {
-	uint64_t any = 0;
-
 	for (unsigned i = 0; i < d->nbanks; i++)
-		any |= d->banks[i];
-	return any == 0;
+		if (d->banks[i])
+			return false;
+	return true;
 }
 
 /* A one-bank set for the non-Ex calls. */
