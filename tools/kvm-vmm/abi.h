@@ -69,6 +69,9 @@ struct kvmvmm_image_header {
 #define KVMVMM_PORT_NOP 0x0e8u
 /** The vCPU stays out of the guest for a while (a descheduled vCPU). */
 #define KVMVMM_PORT_DESCHEDULE 0x0ecu
+/** A waiting vCPU gives its host CPU away (sched_yield()), as KVM does
+ *  for a vCPU caught spinning: it matters when vCPUs outnumber CPUs. */
+#define KVMVMM_PORT_YIELD 0x0f8u
 /** One byte of console output (debugging). */
 #define KVMVMM_PORT_CONSOLE 0x0f0u
 /** The vCPU is done; the value is 0 or a KVMVMM_FAIL_* code. */
@@ -161,7 +164,8 @@ struct kvmvmm_shared {
 	/** Stale mode: every n-th round a target deschedules itself
 	 *  (0 = never), to exercise the deferred path. */
 	uint32_t deschedule_every;
-	uint64_t spin_limit; /**< TSC cycles a guest wait spins, then fails */
+	uint64_t spin_limit;   /**< TSC cycles a guest wait spins, then fails */
+	uint64_t yield_cycles; /**< ... spins before it yields each time */
 	/** IPI_HALTED: TSC cycles the target stays halted before the IPI. */
 	uint64_t idle_cycles;
 	/* results */

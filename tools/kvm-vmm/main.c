@@ -28,7 +28,8 @@ static const char usage_text[] =
 	"[--idle-us US]\n"
 	"common options:  [--vcpus N] [--xapic] [--profile "
 	"strict|kvm|xen|openvmm]\n"
-	"                 [--device PATH] [--samples-out FILE]\n";
+	"                 [--yield-us US] [--device PATH] "
+	"[--samples-out FILE]\n";
 
 static const struct {
 	const char *name;
@@ -184,6 +185,8 @@ int main(int argc, char **argv)
 			c.deschedule_us = u;
 		} else if (!strcmp(a, "--idle-us")) {
 			c.idle_us = u;
+		} else if (!strcmp(a, "--yield-us")) {
+			c.yield_us = u;
 		} else {
 			return usage("unknown option '%s'", a);
 		}
@@ -231,10 +234,10 @@ int main(int argc, char **argv)
 	printf("vmm: %" PRIu64 " exits, %" PRIu64 " hypercalls, %" PRIu64
 	       " kicks, %" PRIu64 " kick exits, %" PRIu64 " services (%" PRIu64
 	       " deferred), %" PRIu64 " timeouts, %" PRIu64
-	       " dropped targets\n",
+	       " dropped targets, %" PRIu64 " yields\n",
 	       r.stats.exits, r.stats.hypercalls, r.stats.kicks,
 	       r.stats.kick_exits, r.stats.services, r.stats.deferred,
-	       r.stats.timeouts, r.stats.dropped_targets);
+	       r.stats.timeouts, r.stats.dropped_targets, r.stats.yields);
 	free(r.samples);
 	return status;
 }

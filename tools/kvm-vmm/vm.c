@@ -12,6 +12,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -384,6 +385,10 @@ static int handle_io(struct vcpu *v)
 	case KVMVMM_PORT_DESCHEDULE:
 		sleep_us(v->vm->cfg.deschedule_us);
 		break;
+	case KVMVMM_PORT_YIELD:
+		v->stats.yields++;
+		sched_yield();
+		break;
 	case KVMVMM_PORT_CONSOLE:
 		console_put(v, (uint8_t)value);
 		break;
@@ -547,6 +552,7 @@ static void collect(struct vm *vm, struct kvmvmm_result *res)
 		t->deferred += v->stats.deferred;
 		t->timeouts += v->stats.timeouts;
 		t->dropped_targets += v->stats.dropped_targets;
+		t->yields += v->stats.yields;
 		if (!res->guest_fail && v->fail)
 			res->guest_fail = v->fail;
 	}
@@ -586,6 +592,8 @@ int kvmvmm_run(const struct kvmvmm_config *cfg, struct kvmvmm_result *res)
 	if (ret < 0)
 		return ret;
 	vm->shared->spin_limit = (khz ? khz : 3000000) * 1000ull * 10;
+	vm->shared->yield_cycles =
+		(khz ? khz : 3000000) * (c.yield_us ? c.yield_us : 500) / 1000;
 	vm->shared->idle_cycles = (khz ? khz : 3000000) * c.idle_us / 1000;
 	res->tsc_khz = khz;
 

@@ -42,7 +42,10 @@ struct kvmvmm_config {
 	uint32_t deschedule_us;
 	/** KVM_CAP_HALT_POLL for this VM in ns; negative: host default. */
 	int64_t halt_poll_ns;
-	uint32_t idle_us;    /**< IPI_HALTED: time halted before the IPI */
+	uint32_t idle_us; /**< IPI_HALTED: time halted before the IPI */
+	/** A guest wait spins this long, then yields the host CPU at every
+	 *  check; 0: 500 us. */
+	uint32_t yield_us;
 	uint32_t timeout_ms; /**< whole run; 0: 60000 */
 };
 
@@ -56,6 +59,7 @@ struct kvmvmm_stats {
 	uint64_t deferred;	  /**< ... of which not after a kick exit */
 	uint64_t timeouts;	  /**< doorbells that gave up waiting */
 	uint64_t dropped_targets; /**< left out by KVMVMM_FAULT_DROP_TARGET */
+	uint64_t yields;	  /**< waiting vCPUs that gave their CPU away */
 };
 
 /** What came out. */

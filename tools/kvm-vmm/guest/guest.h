@@ -135,8 +135,8 @@ static inline void sys(enum guest_sys nr, uint64_t a0, uint64_t a1)
 void user_main(uint32_t index);
 void *memcpy(void *dst, const void *src, size_t n);
 void *memset(void *dst, int c, size_t n);
-/** Spins until *p == v; after shared.spin_limit cycles reports a timeout
- *  and stops the vCPU. */
+/** Spins until *p == v, yielding the host CPU after shared.yield_cycles;
+ *  after shared.spin_limit cycles reports a timeout and stops the vCPU. */
 void wait_eq(const volatile uint32_t *p, uint32_t v);
 /** Reports @p code to the VMM and stops this vCPU for good. Either mode. */
 __attribute__((no_caller_saved_registers)) _Noreturn void

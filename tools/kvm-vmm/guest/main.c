@@ -38,12 +38,15 @@ _Noreturn void guest_fail(uint32_t code)
 
 void wait_eq(const volatile uint32_t *p, uint32_t v)
 {
-	uint64_t start = rdtsc_ordered();
+	uint64_t start = rdtsc_ordered(), now;
 
 	while (load_acquire(p) != v) {
 		cpu_relax();
-		if (rdtsc_ordered() - start > shared.spin_limit)
+		now = rdtsc_ordered();
+		if (now - start > shared.spin_limit)
 			guest_fail(KVMVMM_FAIL_TIMEOUT);
+		if (now - start > shared.yield_cycles)
+			vmm_out(KVMVMM_PORT_YIELD, 0);
 	}
 }
 
