@@ -47,6 +47,8 @@ int cli_once(const char *cmd, bool *seen, const char *name)
 	return 0;
 }
 
+int cmd_calibrate(int argc, char **argv);
+
 static const struct {
 	const char *name;
 	int (*run)(int argc, char **argv);
@@ -62,6 +64,7 @@ static const struct {
 	{ "sweep", cmd_sweep, "simulate a grid of scenarios" },
 	{ "reproduce", cmd_reproduce,
 	  "published results beside simulated ones" },
+	{ "calibrate", cmd_calibrate, "measure this host's costs on KVM" },
 };
 
 static void usage(FILE *out)
