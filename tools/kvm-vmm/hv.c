@@ -23,6 +23,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <time.h>
 
 #include <hvtlb/flushq.h>
 #include <hvtlb/hypercall.h>
@@ -149,6 +150,14 @@ static size_t fast_input(struct vcpu *v, uint8_t out[HVTLB_FAST_BYTES])
 	return HVTLB_FAST_BYTES;
 }
 
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
 void hv_doorbell(struct vcpu *v)
 {
 	struct kvm_regs *regs = &v->run->s.regs.regs;
@@ -160,7 +169,7 @@ void hv_doorbell(struct vcpu *v)
 	uint8_t page[HVTLB_PAGE_BYTES];
 	struct hvtlb_input in = { page, 0, regs->rdx };
 	struct hvtlb_decoded d;
-	uint64_t result;
+	uint64_t result, t0 = now_ns(), t1;
 
 	/* The input runs from its GPA to the end of that page; a GPA
 	 * outside guest RAM leaves an empty span, which the decoder
@@ -172,6 +181,8 @@ void hv_doorbell(struct vcpu *v)
 		memcpy(page, vm->mem + in.gpa, in.len);
 	}
 	result = hvtlb_decode(&host, regs->rcx, &in, &d);
+	t1 = now_ns();
+	v->stats.decode_ns += t1 - t0;
 	if (hvtlb_result_status(result) == HVTLB_STATUS_SUCCESS) {
 		if (hvtlb_call_is_flush(d.call))
 			result = flush_call(v, &d, result);
@@ -181,4 +192,5 @@ void hv_doorbell(struct vcpu *v)
 	}
 	regs->rax = result;
 	v->run->kvm_dirty_regs |= KVM_SYNC_X86_REGS;
+	v->stats.post_ns += now_ns() - t1;
 }

@@ -238,6 +238,14 @@ int main(int argc, char **argv)
 	       r.stats.exits, r.stats.hypercalls, r.stats.kicks,
 	       r.stats.kick_exits, r.stats.services, r.stats.deferred,
 	       r.stats.timeouts, r.stats.dropped_targets, r.stats.yields);
+	if (r.stats.hypercalls)
+		printf("vmm per doorbell: %.2f us copying and decoding, %.2f "
+		       "us "
+		       "posting and waiting\n",
+		       (double)r.stats.decode_ns / 1000.0 /
+			       (double)r.stats.hypercalls,
+		       (double)r.stats.post_ns / 1000.0 /
+			       (double)r.stats.hypercalls);
 	free(r.samples);
 	return status;
 }

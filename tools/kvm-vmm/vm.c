@@ -553,6 +553,8 @@ static void collect(struct vm *vm, struct kvmvmm_result *res)
 		t->timeouts += v->stats.timeouts;
 		t->dropped_targets += v->stats.dropped_targets;
 		t->yields += v->stats.yields;
+		t->decode_ns += v->stats.decode_ns;
+		t->post_ns += v->stats.post_ns;
 		if (!res->guest_fail && v->fail)
 			res->guest_fail = v->fail;
 	}

@@ -60,6 +60,9 @@ struct kvmvmm_stats {
 	uint64_t timeouts;	  /**< doorbells that gave up waiting */
 	uint64_t dropped_targets; /**< left out by KVMVMM_FAULT_DROP_TARGET */
 	uint64_t yields;	  /**< waiting vCPUs that gave their CPU away */
+	/** VMM time in doorbells: copying and decoding the input, and
+	 *  posting, kicking and waiting for the targets (CLOCK_MONOTONIC). */
+	uint64_t decode_ns, post_ns;
 };
 
 /** What came out. */
