@@ -108,9 +108,9 @@ static struct measurement rows[ROW_COUNT] = {
 	[ROW_SEND_X2APIC] = { "IPI send (ICR write), x2APIC",
 			      KVMVMM_BENCH_IPI_SEND, true, -1, 1 },
 	[ROW_HALTED_NOPOLL] = { "IPI to a halted vCPU, halt polling off",
-				KVMVMM_BENCH_IPI_HALTED, false, 0, 4 },
+				KVMVMM_BENCH_IPI_HALTED, true, 0, 4 },
 	[ROW_HALTED_POLL] = { "IPI to a halted vCPU, host halt polling",
-			      KVMVMM_BENCH_IPI_HALTED, false, -1, 4 },
+			      KVMVMM_BENCH_IPI_HALTED, true, -1, 4 },
 	[ROW_DOORBELL_SELF] = { "flush doorbell, the caller only",
 				KVMVMM_BENCH_DOORBELL, true, -1, 2 },
 	[ROW_DOORBELL_1] = { "flush doorbell, 1 running target",
@@ -378,16 +378,32 @@ static size_t profile_lines(struct kvmvmm_profile_line *l,
 		     "the flush doorbell's transport: an OUT to the VMM and "
 		     "back, guest user mode",
 		     h);
-	add_measured(l, &n, "ipi_send", &rows[ROW_SEND_XAPIC],
-		     "one xAPIC ICR write from guest user mode, until it "
-		     "returns",
-		     h);
-	add_measured(l, &n, "ipi_latency", &rows[ROW_IPI_XAPIC],
-		     "xAPIC IPI from guest user mode until the target's "
-		     "handler acknowledged, target spinning",
-		     h);
+	/* x2APIC where the guest has it, like the figures the shipped
+	 * profiles cite; here its WRMSR needs a guest kernel entry (the
+	 * test runs in user mode), which the figure includes. */
+	if (rows[ROW_IPI_X2APIC].done && rows[ROW_SEND_X2APIC].done) {
+		add_measured(l, &n, "ipi_send", &rows[ROW_SEND_X2APIC],
+			     "one x2APIC ICR write (WRMSR) issued from guest "
+			     "user mode through a guest kernel entry, until it "
+			     "returns",
+			     h);
+		add_measured(l, &n, "ipi_latency", &rows[ROW_IPI_X2APIC],
+			     "x2APIC IPI from guest user mode until the "
+			     "target's handler acknowledged, target spinning",
+			     h);
+	} else {
+		add_measured(l, &n, "ipi_send", &rows[ROW_SEND_XAPIC],
+			     "one xAPIC ICR write from guest user mode, until "
+			     "it returns",
+			     h);
+		add_measured(
+			l, &n, "ipi_latency", &rows[ROW_IPI_XAPIC],
+			"xAPIC IPI from guest user mode until the target's "
+			"handler acknowledged, target spinning",
+			h);
+	}
 	add_derived(l, &n, "halt_wake", &rows[ROW_HALTED_NOPOLL],
-		    &rows[ROW_IPI_XAPIC], 1,
+		    &rows[ROW_IPI_X2APIC], 1,
 		    "waking a vCPU halted for 50 us, halt polling off", h);
 	add_derived(l, &n, "kick", &rows[ROW_DOORBELL_1], &rows[ROW_USER_EXIT],
 		    1,
