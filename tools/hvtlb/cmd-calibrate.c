@@ -41,6 +41,7 @@ static const char usage_text[] =
 	"\n"
 	"  --samples N   samples per measurement (default 2000, min 20)\n"
 	"  --vcpus N     VM size for the N-target doorbell (default: CPUs)\n"
+	"vCPU i runs on CPU i when there are enough CPUs.\n"
 	"  --device PATH the KVM device (default /dev/kvm)\n";
 
 #ifndef HVTLB_HAVE_KVM
@@ -257,6 +258,7 @@ static int measure(struct measurement *m, uint32_t samples, const char *device,
 		.halt_poll_ns = m->halt_poll_ns,
 		.idle_us = IDLE_US,
 		.timeout_ms = 300000,
+		.pin = true,
 	};
 	struct kvmvmm_result r;
 	uint32_t i;

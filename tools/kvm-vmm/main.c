@@ -26,7 +26,7 @@ static const char usage_text[] =
 	"                 ipi-send|ipi-halted|doorbell\n"
 	"                 [--samples N] [--targets N] [--halt-poll-ns N] "
 	"[--idle-us US]\n"
-	"common options:  [--vcpus N] [--xapic] [--profile "
+	"common options:  [--vcpus N] [--xapic] [--no-pin] [--profile "
 	"strict|kvm|xen|openvmm]\n"
 	"                 [--yield-us US] [--device PATH] "
 	"[--samples-out FILE]\n";
@@ -101,7 +101,8 @@ int main(int argc, char **argv)
 {
 	struct kvmvmm_config c = { .halt_poll_ns = -1,
 				   .decode_profile = HVTLB_PROFILE_KVM,
-				   .x2apic = true };
+				   .x2apic = true,
+				   .pin = true };
 	struct kvmvmm_result r;
 	const char *expect = NULL, *samples_out = NULL;
 	int i, ret, status = 0;
@@ -133,6 +134,10 @@ int main(int argc, char **argv)
 
 		if (!strcmp(a, "--xapic")) {
 			c.x2apic = false;
+			continue;
+		}
+		if (!strcmp(a, "--no-pin")) {
+			c.pin = false;
 			continue;
 		}
 		if (!v)

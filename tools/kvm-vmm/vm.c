@@ -460,11 +460,28 @@ static int enter(struct vcpu *v)
 	return 0;
 }
 
+/* vCPU i on CPU i, when there are at least as many CPUs as vCPUs: two
+ * spinning vCPUs never share a CPU then. */
+static void pin(struct vcpu *v)
+{
+	long ncpus = sysconf(_SC_NPROCESSORS_ONLN);
+	cpu_set_t set;
+
+	if (ncpus < (long)v->vm->nvcpus || ncpus > CPU_SETSIZE)
+		return;
+	CPU_ZERO(&set);
+	CPU_SET(v->index, &set);
+	pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
+}
+
 static void *vcpu_thread(void *arg)
 {
 	struct vcpu *v = arg;
 	struct vm *vm = v->vm;
 	int ret = 0;
+
+	if (vm->cfg.pin)
+		pin(v);
 
 	while (!atomic_load(&vm->stop)) {
 		ret = enter(v);

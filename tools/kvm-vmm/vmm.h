@@ -46,6 +46,8 @@ struct kvmvmm_config {
 	/** A guest wait spins this long, then yields the host CPU at every
 	 *  check; 0: 500 us. */
 	uint32_t yield_us;
+	/** Pin vCPU i to CPU i when the host has a CPU for every vCPU. */
+	bool pin;
 	uint32_t timeout_ms; /**< whole run; 0: 60000 */
 };
 

@@ -34,6 +34,7 @@ static struct kvmvmm_config stale_config(uint32_t strategy, uint32_t rounds)
 		.decode_profile = HVTLB_PROFILE_KVM,
 		.halt_poll_ns = -1,
 		.timeout_ms = 240000,
+		.pin = true,
 	};
 	return c;
 }
@@ -184,6 +185,7 @@ static void bench(uint32_t kind, uint32_t nvcpus, bool x2apic, uint32_t targets)
 		.halt_poll_ns = -1,
 		.idle_us = 50,
 		.timeout_ms = 60000,
+		.pin = true,
 	};
 	struct kvmvmm_result r;
 	uint32_t i;
