@@ -333,8 +333,10 @@ static void add_derived(struct kvmvmm_profile_line *l, size_t *n,
 	struct kvmvmm_profile_line *p = &l[*n];
 	uint64_t base;
 
-	if (!a->done || !b->done || *n >= MAX_LINES || a->d.p50 <= b->d.p50)
+	if (!a->done || !b->done || *n >= MAX_LINES)
 		return;
+	/* A difference within the noise can come out negative: it is then
+	 * written as 0, with the range from the spread of @p a. */
 	base = b->d.p50;
 	snprintf(sources[*n], sizeof(sources[*n]),
 		 "measured on %s (%s, %s, %s), %zu samples: %s = median of "
@@ -345,9 +347,9 @@ static void add_derived(struct kvmvmm_profile_line *l, size_t *n,
 		 b->what, b->d.n, per > 1 ? ", per additional target" : "",
 		 h->tsc_khz, h->backend);
 	p->key = key;
-	p->value = (a->d.p50 - base) / per;
+	p->value = a->d.p50 > base ? (a->d.p50 - base) / per : 0;
 	p->lo = a->d.p10 > base ? (a->d.p10 - base) / per : 0;
-	p->hi = (a->d.p90 - base) / per;
+	p->hi = a->d.p90 > base ? (a->d.p90 - base) / per : 0;
 	if (p->hi <= p->lo)
 		p->hi = p->lo + 1;
 	if (p->value < p->lo)
