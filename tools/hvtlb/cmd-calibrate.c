@@ -76,6 +76,9 @@ enum row {
 	ROW_DOORBELL_SELF,
 	ROW_DOORBELL_1,
 	ROW_DOORBELL_N,
+	ROW_FLUSH_1,
+	ROW_FLUSH_32,
+	ROW_FLUSH_ALL,
 	ROW_COUNT,
 };
 
@@ -85,6 +88,7 @@ struct measurement {
 	bool x2apic;
 	int64_t halt_poll_ns; /**< -1: the host's */
 	uint32_t sample_div;  /**< samples / this (slow ones) */
+	uint32_t pages;	      /**< FLUSH: pages, 0 = everything */
 	/* filled in */
 	bool done;
 	uint32_t nvcpus, targets;
@@ -118,6 +122,12 @@ static struct measurement rows[ROW_COUNT] = {
 			     KVMVMM_BENCH_DOORBELL, true, -1, 2 },
 	[ROW_DOORBELL_N] = { "flush doorbell, N running targets",
 			     KVMVMM_BENCH_DOORBELL, true, -1, 2 },
+	[ROW_FLUSH_1] = { "guest syscall + INVLPG of 1 page",
+			  KVMVMM_BENCH_FLUSH, true, -1, 1, 1 },
+	[ROW_FLUSH_32] = { "guest syscall + INVLPG of 32 pages",
+			   KVMVMM_BENCH_FLUSH, true, -1, 2, 32 },
+	[ROW_FLUSH_ALL] = { "guest syscall + CR3 reload", KVMVMM_BENCH_FLUSH,
+			    true, -1, 1, 0 },
 };
 
 /* Where and when: "HOST (CPU model, kernel, date)". */
@@ -253,6 +263,7 @@ static int measure(struct measurement *m, uint32_t samples, const char *device,
 		.bench = m->bench,
 		.rounds = samples / m->sample_div,
 		.targets = m->targets,
+		.pages = m->pages,
 		.x2apic = m->x2apic,
 		.decode_profile = HVTLB_PROFILE_KVM,
 		.halt_poll_ns = m->halt_poll_ns,
@@ -300,7 +311,7 @@ static void print_row(const struct measurement *m, uint64_t khz)
 }
 
 /* Source texts outlive the lines: one buffer per line. */
-#define MAX_LINES 10
+#define MAX_LINES 14
 static char sources[MAX_LINES][1024];
 
 static void add_measured(struct kvmvmm_profile_line *l, size_t *n,
@@ -324,11 +335,12 @@ static void add_measured(struct kvmvmm_profile_line *l, size_t *n,
 	(*n)++;
 }
 
-/* @p a minus the median of @p b, per target when @p per > 1. */
+/* (@p a minus the median of @p b) / @p per, minus @p minus. */
 static void add_derived(struct kvmvmm_profile_line *l, size_t *n,
 			const char *key, const struct measurement *a,
 			const struct measurement *b, uint32_t per,
-			const char *what, const struct host_info *h)
+			uint64_t minus, const char *what,
+			const struct host_info *h)
 {
 	struct kvmvmm_profile_line *p = &l[*n];
 	uint64_t base;
@@ -337,15 +349,15 @@ static void add_derived(struct kvmvmm_profile_line *l, size_t *n,
 		return;
 	/* A difference within the noise can come out negative: it is then
 	 * written as 0, with the range from the spread of @p a. */
-	base = b->d.p50;
+	base = b->d.p50 + minus * per;
 	snprintf(sources[*n], sizeof(sources[*n]),
 		 "measured on %s (%s, %s, %s), %zu samples: %s = median of "
-		 "'%s' minus median of '%s' (%zu samples)%s, TSC cycles at "
+		 "'%s' minus median of '%s' (%zu samples)%s%s, TSC cycles at "
 		 "%" PRIu64 " kHz, range from the first one's p10..p90, KVM "
 		 "backend %s",
 		 h->host, h->cpu, h->kernel, h->date, a->d.n, what, a->what,
-		 b->what, b->d.n, per > 1 ? ", per additional target" : "",
-		 h->tsc_khz, h->backend);
+		 b->what, b->d.n, per > 1 ? ", divided by the count" : "",
+		 minus ? ", minus flush_per_page" : "", h->tsc_khz, h->backend);
 	p->key = key;
 	p->value = a->d.p50 > base ? (a->d.p50 - base) / per : 0;
 	p->lo = a->d.p10 > base ? (a->d.p10 - base) / per : 0;
@@ -356,6 +368,27 @@ static void add_derived(struct kvmvmm_profile_line *l, size_t *n,
 		p->value = p->lo;
 	p->source = sources[*n];
 	(*n)++;
+}
+
+/* The guest kernel's own INVLPG and CR3 reload: what a local flush costs
+ * a guest here (the emulated kernel of a PVM host, or a real one). */
+static void add_flush_lines(struct kvmvmm_profile_line *l, size_t *n,
+			    const struct host_info *h)
+{
+	size_t before = *n;
+	uint64_t per_page;
+
+	add_derived(l, n, "flush_per_page", &rows[ROW_FLUSH_32],
+		    &rows[ROW_FLUSH_1], 31, 0,
+		    "one more page of a local INVLPG flush", h);
+	if (*n == before)
+		return;
+	per_page = l[before].value;
+	add_derived(l, n, "flush_base", &rows[ROW_FLUSH_1], &rows[ROW_SYSCALL],
+		    1, per_page, "a local INVLPG flush before its pages", h);
+	add_derived(l, n, "flush_full", &rows[ROW_FLUSH_ALL],
+		    &rows[ROW_SYSCALL], 1, 0,
+		    "a local full flush: CR3 reload, refills not included", h);
 }
 
 static size_t profile_lines(struct kvmvmm_profile_line *l,
@@ -407,17 +440,18 @@ static size_t profile_lines(struct kvmvmm_profile_line *l,
 			h);
 	}
 	add_derived(l, &n, "halt_wake", &rows[ROW_HALTED_NOPOLL],
-		    &rows[ROW_IPI_X2APIC], 1,
+		    &rows[ROW_IPI_X2APIC], 1, 0,
 		    "waking a vCPU halted for 50 us, halt polling off", h);
 	add_derived(l, &n, "kick", &rows[ROW_DOORBELL_1], &rows[ROW_USER_EXIT],
-		    1,
+		    1, 0,
 		    "kicking a running target out of the guest and servicing "
 		    "it",
 		    h);
 	if (ntargets >= 2 && !overcommitted)
 		add_derived(l, &n, "hv_per_target", &rows[ROW_DOORBELL_N],
-			    &rows[ROW_DOORBELL_1], ntargets - 1,
+			    &rows[ROW_DOORBELL_1], ntargets - 1, 0,
 			    "host work per additional running target", h);
+	add_flush_lines(l, &n, h);
 	if (h->halt_poll_ns >= 0 && n < MAX_LINES) {
 		snprintf(poll_source, sizeof(poll_source),
 			 "exact: read on %s (%s, %s, %s): "

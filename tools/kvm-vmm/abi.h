@@ -138,8 +138,9 @@ enum kvmvmm_bench {
 	KVMVMM_BENCH_IPI_SEND = 7,    /**< the sender's ICR write alone */
 	KVMVMM_BENCH_IPI_HALTED = 8,  /**< IPI to a halted vCPU and back */
 	KVMVMM_BENCH_DOORBELL = 9,    /**< flush hypercall, n targets */
+	KVMVMM_BENCH_FLUSH = 10,      /**< local flush through a syscall */
 };
-#define KVMVMM_BENCH_COUNT 10
+#define KVMVMM_BENCH_COUNT 11
 
 #define KVMVMM_FAIL_ASSERT 1u	 /**< a guest check failed */
 #define KVMVMM_FAIL_STATUS 2u	 /**< a hypercall returned a failure */
@@ -147,6 +148,7 @@ enum kvmvmm_bench {
 #define KVMVMM_FAIL_NO_X2APIC 4u /**< x2APIC asked for, not offered */
 
 #define KVMVMM_MAX_SAMPLES 65536u
+#define KVMVMM_FLUSH_MAX_PAGES 64u
 
 /**
  * Parameters (written by the VMM before the first entry) and results
@@ -161,6 +163,9 @@ struct kvmvmm_shared {
 	uint32_t x2apic;   /**< 1: x2APIC mode, 0: xAPIC (MMIO) */
 	uint32_t rounds;   /**< stale rounds or bench samples */
 	uint32_t targets;  /**< doorbell bench: target vCPUs (1..n-1) */
+	/** FLUSH bench: INVLPG of this many pages the guest just touched,
+	 *  1..KVMVMM_FLUSH_MAX_PAGES; 0: reload CR3 (everything). */
+	uint32_t pages;
 	/** Stale mode: every n-th round a target deschedules itself
 	 *  (0 = never), to exercise the deferred path. */
 	uint32_t deschedule_every;

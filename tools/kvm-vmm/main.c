@@ -23,8 +23,9 @@ static const char usage_text[] =
 	"[--deschedule-every N]\n"
 	"                 [--deschedule-us US] [--expect-stale none|some]\n"
 	"       hvtlb-kvm bench tsc|cpuid|kernel-exit|user-exit|syscall|ipi|\n"
-	"                 ipi-send|ipi-halted|doorbell\n"
-	"                 [--samples N] [--targets N] [--halt-poll-ns N] "
+	"                 ipi-send|ipi-halted|doorbell|flush\n"
+	"                 [--samples N] [--targets N] [--pages N] "
+	"[--halt-poll-ns N] "
 	"[--idle-us US]\n"
 	"common options:  [--vcpus N] [--xapic] [--no-pin] [--profile "
 	"strict|kvm|xen|openvmm]\n"
@@ -44,6 +45,7 @@ static const struct {
 	{ "ipi-send", KVMVMM_BENCH_IPI_SEND },
 	{ "ipi-halted", KVMVMM_BENCH_IPI_HALTED },
 	{ "doorbell", KVMVMM_BENCH_DOORBELL },
+	{ "flush", KVMVMM_BENCH_FLUSH },
 };
 
 static int usage(const char *fmt, const char *arg)
@@ -184,6 +186,8 @@ int main(int argc, char **argv)
 			c.rounds = u;
 		} else if (!strcmp(a, "--targets")) {
 			c.targets = u;
+		} else if (!strcmp(a, "--pages")) {
+			c.pages = u;
 		} else if (!strcmp(a, "--deschedule-every")) {
 			c.deschedule_every = u;
 		} else if (!strcmp(a, "--deschedule-us")) {

@@ -91,7 +91,8 @@ static int check_config(const struct kvmvmm_config *c)
 		return -EINVAL;
 	if (c->targets >= (c->nvcpus ? c->nvcpus : 2))
 		return -EINVAL;
-	if ((unsigned)c->decode_profile >= HVTLB_PROFILE_COUNT_)
+	if ((unsigned)c->decode_profile >= HVTLB_PROFILE_COUNT_ ||
+	    c->pages > KVMVMM_FLUSH_MAX_PAGES)
 		return -EINVAL;
 	return 0;
 }
@@ -132,6 +133,7 @@ static void write_params(struct vm *vm)
 	s->x2apic = c->x2apic;
 	s->rounds = c->rounds;
 	s->targets = c->targets;
+	s->pages = c->pages;
 	s->deschedule_every = c->deschedule_every;
 }
 

@@ -33,8 +33,10 @@ struct kvmvmm_config {
 	uint32_t bench;	    /**< enum kvmvmm_bench (bench mode) */
 	uint32_t rounds;    /**< rounds or samples; 0: 1000 */
 	uint32_t targets;   /**< doorbell bench: 0 (self) .. nvcpus-1 */
-	bool x2apic;	    /**< guest LAPIC mode */
-	unsigned faults;    /**< KVMVMM_FAULT_* */
+	/** FLUSH bench: pages, 1..KVMVMM_FLUSH_MAX_PAGES; 0 = everything */
+	uint32_t pages;
+	bool x2apic;			   /**< guest LAPIC mode */
+	unsigned faults;		   /**< KVMVMM_FAULT_* */
 	enum hvtlb_profile decode_profile; /**< how the doorbell validates */
 	/** Stale mode: every n-th round each target exits and stays out
 	 *  for deschedule_us (0: never). */

@@ -12,6 +12,8 @@
 #define PIC_ELCR1 0x4d0u
 
 volatile uint32_t ping_seq, pong;
+static uint8_t flush_pages[KVMVMM_FLUSH_MAX_PAGES][4096]
+	__attribute__((aligned(4096)));
 static volatile uint32_t halting, bench_done;
 
 static uint8_t inb(uint16_t port)
@@ -40,6 +42,11 @@ static uint64_t sample(uint32_t kind, uint32_t s)
 	uint32_t a, b, c, d;
 	uint64_t t0, send, rtt;
 
+	if (kind == KVMVMM_BENCH_FLUSH) {
+		/* Cache the translations the flush then drops. */
+		for (a = 0; a < KVMVMM_FLUSH_MAX_PAGES; a++)
+			(void)*(volatile uint8_t *)flush_pages[a];
+	}
 	t0 = rdtsc_ordered();
 	switch (kind) {
 	case KVMVMM_BENCH_TSC:
@@ -67,6 +74,13 @@ static uint64_t sample(uint32_t kind, uint32_t s)
 		while (rdtsc_ordered() - t0 < shared.idle_cycles)
 			cpu_relax();
 		return ping(s, &send);
+	case KVMVMM_BENCH_FLUSH:
+		if (shared.pages)
+			sys(SYS_INVLPG_RANGE, (uint64_t)(uintptr_t)flush_pages,
+			    shared.pages);
+		else
+			sys(SYS_FLUSH_ALL, 0, 0);
+		break;
 	case KVMVMM_BENCH_DOORBELL:
 		flush_remote(KVMVMM_STRATEGY_HYPERCALL,
 			     shared.targets ? ((2ull << shared.targets) - 2)

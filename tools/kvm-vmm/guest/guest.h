@@ -108,10 +108,12 @@ __attribute__((no_caller_saved_registers)) void mailbox_apply(void);
 /** Kernel services for user mode (sys()). */
 enum guest_sys {
 	SYS_NOP = 0,
-	SYS_INVLPG = 1,	  /**< a0: the address */
-	SYS_MAILBOX = 2,  /**< apply this vCPU's mailbox */
-	SYS_SEND_IPI = 3, /**< a0: destination, a1: vector (x2APIC) */
-	SYS_HALT = 4,	  /**< STI; HLT: until an interrupt was handled */
+	SYS_INVLPG = 1,	      /**< a0: the address */
+	SYS_MAILBOX = 2,      /**< apply this vCPU's mailbox */
+	SYS_SEND_IPI = 3,     /**< a0: destination, a1: vector (x2APIC) */
+	SYS_HALT = 4,	      /**< STI; HLT: until an interrupt was handled */
+	SYS_INVLPG_RANGE = 5, /**< a0: the first page, a1: pages (<= 64) */
+	SYS_FLUSH_ALL = 6,    /**< reload CR3 */
 };
 
 /** Arguments of one sys() call, one slot per vCPU. */

@@ -98,6 +98,18 @@ __attribute__((interrupt)) static void isr_sys(struct interrupt_frame *f)
 	case SYS_INVLPG:
 		invlpg(s->a0);
 		break;
+	case SYS_INVLPG_RANGE: {
+		uint64_t i, n = s->a1 < KVMVMM_FLUSH_MAX_PAGES
+					? s->a1
+					: KVMVMM_FLUSH_MAX_PAGES;
+
+		for (i = 0; i < n; i++)
+			invlpg(s->a0 + i * 4096);
+		break;
+	}
+	case SYS_FLUSH_ALL:
+		flush_all();
+		break;
 	case SYS_MAILBOX:
 		mailbox_apply();
 		break;
