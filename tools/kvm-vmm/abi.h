@@ -174,8 +174,9 @@ struct kvmvmm_shared {
 	/** IPI_HALTED: TSC cycles the target stays halted before the IPI. */
 	uint64_t idle_cycles;
 	/* results */
-	uint64_t stale_reads;	/**< rounds x targets that saw the old page */
-	uint64_t fresh_reads;	/**< ... that saw the new one */
+	uint64_t stale_reads; /**< rounds x targets that saw the old page */
+	uint64_t fresh_reads; /**< ... that saw the new one */
+	uint64_t stale_by_vcpu[KVMVMM_MAX_VCPUS]; /**< stale reads per target */
 	uint64_t failed_status; /**< last TLFS result word that failed */
 	uint32_t nsamples;
 	uint32_t pad;

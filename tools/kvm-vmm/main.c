@@ -230,6 +230,15 @@ int main(int argc, char **argv)
 		       r.stale_reads, reads,
 		       reads ? 100.0 * (double)r.stale_reads / (double)reads
 			     : 0.0);
+		if (r.stale_reads) {
+			uint32_t v;
+
+			printf("stale reads by target:");
+			for (v = 1; v < (c.nvcpus ? c.nvcpus : 2); v++)
+				printf(" vCPU %u: %" PRIu64, v,
+				       r.stale_by_vcpu[v]);
+			printf("\n");
+		}
 		if (expect && !strcmp(expect, "none") && r.stale_reads)
 			status = 1;
 		if (expect && !strcmp(expect, "some") && !r.stale_reads)

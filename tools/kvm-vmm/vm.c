@@ -579,6 +579,8 @@ static void collect(struct vm *vm, struct kvmvmm_result *res)
 	}
 	res->stale_reads = s->stale_reads;
 	res->fresh_reads = s->fresh_reads;
+	memcpy(res->stale_by_vcpu, s->stale_by_vcpu,
+	       sizeof(res->stale_by_vcpu));
 	res->failed_status = s->failed_status;
 	n = s->nsamples < KVMVMM_MAX_SAMPLES ? s->nsamples : KVMVMM_MAX_SAMPLES;
 	res->samples = n ? malloc(n * sizeof(uint64_t)) : NULL;

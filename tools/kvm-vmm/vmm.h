@@ -74,6 +74,7 @@ struct kvmvmm_result {
 	uint64_t tsc_khz;     /**< guest TSC frequency (KVM_GET_TSC_KHZ) */
 	uint64_t stale_reads; /**< stale mode: target reads of the old page */
 	uint64_t fresh_reads; /**< ... and of the new one */
+	uint64_t stale_by_vcpu[KVMVMM_MAX_VCPUS]; /**< per target */
 	uint32_t nsamples;
 	uint64_t *samples;	/**< TSC cycles; free() it */
 	uint32_t guest_fail;	/**< first KVMVMM_FAIL_* a vCPU reported */

@@ -86,6 +86,7 @@ static void lead(void)
 				  ? shared.rounds
 				  : KVMVMM_MAX_SAMPLES;
 	for (i = 1; i < shared.nvcpus; i++) {
+		shared.stale_by_vcpu[i] = stale[i];
 		shared.stale_reads += stale[i];
 		shared.fresh_reads += fresh[i];
 	}
