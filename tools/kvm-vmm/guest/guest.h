@@ -14,6 +14,10 @@
 
 #include "../abi.h"
 
+/* The helpers interrupt handlers use: always inlined, so a handler never
+ * calls out to code that may clobber the registers it did not save. */
+#define GUEST_INLINE static inline __attribute__((always_inline))
+
 /* start.S and the linker */
 extern uint64_t test_pt[512];
 extern char stacks[KVMVMM_MAX_VCPUS * KVMVMM_STACK_BYTES];
@@ -23,7 +27,7 @@ void kernel_main(uint32_t index);
 _Noreturn void enter_user(uint64_t rip, uint64_t rsp, uint64_t arg);
 
 /** This vCPU's index, in either mode: which stack block it runs on. */
-static inline uint32_t self(void)
+GUEST_INLINE uint32_t self(void)
 {
 	uintptr_t sp;
 
@@ -31,7 +35,7 @@ static inline uint32_t self(void)
 	return (uint32_t)((sp - (uintptr_t)stacks) / KVMVMM_STACK_BYTES);
 }
 
-static inline uint64_t rdtsc_ordered(void)
+GUEST_INLINE uint64_t rdtsc_ordered(void)
 {
 	uint32_t lo, hi;
 
@@ -40,23 +44,23 @@ static inline uint64_t rdtsc_ordered(void)
 	return (uint64_t)hi << 32 | lo;
 }
 
-static inline void cpu_relax(void)
+GUEST_INLINE void cpu_relax(void)
 {
 	__asm__ volatile("pause" ::: "memory");
 }
 
-static inline uint32_t load_acquire(const volatile uint32_t *p)
+GUEST_INLINE uint32_t load_acquire(const volatile uint32_t *p)
 {
 	return __atomic_load_n(p, __ATOMIC_ACQUIRE);
 }
 
-static inline void store_release(volatile uint32_t *p, uint32_t v)
+GUEST_INLINE void store_release(volatile uint32_t *p, uint32_t v)
 {
 	__atomic_store_n(p, v, __ATOMIC_RELEASE);
 }
 
-static inline void cpuid(uint32_t leaf, uint32_t *a, uint32_t *b, uint32_t *c,
-			 uint32_t *d)
+GUEST_INLINE void cpuid(uint32_t leaf, uint32_t *a, uint32_t *b, uint32_t *c,
+			uint32_t *d)
 {
 	__asm__ volatile("cpuid"
 			 : "=a"(*a), "=b"(*b), "=c"(*c), "=d"(*d)
@@ -75,12 +79,12 @@ void apic_init(bool x2apic);
 __attribute__((no_caller_saved_registers)) void apic_send_msr(uint32_t dest,
 							      uint32_t vector);
 
-static inline volatile uint32_t *apic_reg(uint32_t reg)
+GUEST_INLINE volatile uint32_t *apic_reg(uint32_t reg)
 {
 	return (volatile uint32_t *)(uintptr_t)(KVMVMM_APIC_GPA + reg);
 }
 
-static inline void apic_wrmsr(uint32_t msr, uint64_t v)
+GUEST_INLINE void apic_wrmsr(uint32_t msr, uint64_t v)
 {
 	__asm__ volatile("wrmsr" ::"c"(msr), "a"((uint32_t)v),
 			 "d"((uint32_t)(v >> 32))
@@ -89,7 +93,7 @@ static inline void apic_wrmsr(uint32_t msr, uint64_t v)
 
 /* Inline: an interrupt handler that calls out has to save every
  * caller-saved register, and on an emulated kernel each one costs. */
-static inline void apic_eoi(void)
+GUEST_INLINE void apic_eoi(void)
 {
 	if (apic_x2apic)
 		apic_wrmsr(APIC_MSR(APIC_EOI), 0);
@@ -123,7 +127,7 @@ struct guest_syscall {
 extern volatile struct guest_syscall guest_syscalls[KVMVMM_MAX_VCPUS];
 
 /** Enters the kernel (INT3 through a DPL 3 gate) for @p nr. */
-static inline void sys(enum guest_sys nr, uint64_t a0, uint64_t a1)
+GUEST_INLINE void sys(enum guest_sys nr, uint64_t a0, uint64_t a1)
 {
 	volatile struct guest_syscall *s = &guest_syscalls[self()];
 

@@ -19,12 +19,12 @@ volatile struct guest_syscall guest_syscalls[KVMVMM_MAX_VCPUS];
  * x86 Linux default ceiling, tlb_single_page_flush_ceiling). */
 #define FLUSH_CEILING_PAGES 33u
 
-static inline void invlpg(uint64_t gva)
+GUEST_INLINE void invlpg(uint64_t gva)
 {
 	__asm__ volatile("invlpg (%0)" ::"r"(gva) : "memory");
 }
 
-static void flush_all(void)
+GUEST_INLINE void flush_all(void)
 {
 	uint64_t cr3;
 
@@ -39,8 +39,10 @@ void mailbox_apply(void)
 
 	if (!mb->pending)
 		return;
-	if (n > KVMVMM_MAILBOX_RANGES)
-		n = 0, mb->all = 1;
+	if (n > KVMVMM_MAILBOX_RANGES) {
+		n = 0;
+		mb->all = 1;
+	}
 	for (i = 0; i < n && !mb->all; i++)
 		pages += mb->ranges[i].pages;
 	if (mb->all || pages > FLUSH_CEILING_PAGES) {
@@ -126,7 +128,8 @@ __attribute__((interrupt)) static void isr_sys(struct interrupt_frame *f)
 	}
 }
 
-static void report(const char *what, uint64_t error, uint64_t rip)
+__attribute__((no_caller_saved_registers)) static void
+report(const char *what, uint64_t error, uint64_t rip)
 {
 	uint64_t cr2;
 
