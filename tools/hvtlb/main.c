@@ -47,6 +47,7 @@ int cli_once(const char *cmd, bool *seen, const char *name)
 	return 0;
 }
 
+
 static const struct {
 	const char *name;
 	int (*run)(int argc, char **argv);
@@ -63,6 +64,7 @@ static const struct {
 	{ "reproduce", cmd_reproduce,
 	  "published results beside simulated ones" },
 	{ "keys", cmd_keys, "every scenario key: default, range, meaning" },
+	{ "calibrate", cmd_calibrate, "measure this host's costs on KVM" },
 };
 
 static void usage(FILE *out)
