@@ -47,7 +47,6 @@ int cli_once(const char *cmd, bool *seen, const char *name)
 	return 0;
 }
 
-
 static const struct {
 	const char *name;
 	int (*run)(int argc, char **argv);
