@@ -129,5 +129,59 @@ for args, what in [(["--uncertainty", "0"], "--uncertainty '0'"),
     rc, out, err = run("sim", DEFAULT, *args)
     check(f"bad {args}", rc == 2 and what in err and out == "", err)
 
+# --- hvtlb sensitivity ----------------------------------------------------
+def sens(*args):
+    return run("sensitivity", DEFAULT, *SMALL, *args)
+
+
+rc, sens_out, err = sens("--json", "--threads", "2")
+doc = json.loads(sens_out) if rc == 0 else {}
+ps = doc.get("parameters", [])
+check("sensitivity: json shape", rc == 0 and doc.get("ratio") ==
+      "ipi/hyperv" and doc.get("metric") == "real" and ps and
+      all(set(p) >= {"name", "low", "high", "ratio_at_low", "ratio_at_high"}
+          and p["low"] < p["high"] for p in ps), f"{rc} {err}")
+swings = [p["swing"] for p in ps]
+check("sensitivity: sorted by swing", swings == sorted(swings, reverse=True)
+      and swings[0] > 0, swings[:5])
+rc, out, _ = run("sim", DEFAULT, *SMALL, "--json")
+sim_ratio = json.loads(out)["ratios"][0]["real"] if rc == 0 else None
+check("sensitivity: baseline = the nominal ratio",
+      sim_ratio and abs(doc["baseline"] - sim_ratio) < 1e-5 * sim_ratio,
+      (doc.get("baseline"), sim_ratio))
+# the ends really are the parameter at its low and high value
+top = ps[0] if ps else {"name": "cost.kick", "low": 0, "high": 0}
+for end in ("low", "high"):
+    rc, out, _ = run("sim", DEFAULT, *SMALL, "--json", "--set",
+                     f"{top['name']}={top[end]}")
+    r = json.loads(out)["ratios"][0]["real"] if rc == 0 else None
+    check(f"sensitivity: ratio_at_{end} = a run with {top['name']}="
+          f"{top[end]}", r is not None and
+          abs(r - top[f"ratio_at_{end}"]) < 1e-5 * r, (r, top))
+rc, out2, _ = sens("--json", "--threads", "1")
+check("sensitivity: --threads 1 = --threads 2", out2 == sens_out,
+      "differs")
+rc, out, err = sens("--json", "--ratio", "hyperv/ipi", "--metric", "sys")
+inv = json.loads(out) if rc == 0 else {}
+check("sensitivity: --ratio B/A --metric sys", inv.get("ratio") ==
+      "hyperv/ipi" and inv.get("metric") == "sys", f"{rc} {err}")
+with tempfile.TemporaryDirectory() as d:
+    svg = os.path.join(d, "t.svg")
+    rc, out, err = sens("--svg", svg)
+    text = open(svg).read() if os.path.exists(svg) else ""
+    check("sensitivity: table and tornado svg", rc == 0 and
+          "ratio@low" in out and text.startswith("<?xml") and
+          'class="low"' in text and 'class="baseline"' in text,
+          f"{rc} {err}")
+for args, what in [(["--compare", "ipi"], "fewer than two"),
+                   (["--metric", "nope"], "--metric 'nope'"),
+                   (["--ratio", "ipi"], "want A/B"),
+                   (["--ratio", "ipi/teleport"], "unknown strategy")]:
+    if args[0] == "--compare":
+        rc, out, err = run("sensitivity", DEFAULT, "--set", "compare=ipi")
+    else:
+        rc, out, err = sens(*args)
+    check(f"sensitivity: bad {args}", rc == 2 and what in err, err)
+
 print(f"{len(failures)} failed")
 sys.exit(1 if failures else 0)

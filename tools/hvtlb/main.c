@@ -62,6 +62,8 @@ static const struct {
 	{ "sweep", cmd_sweep, "simulate a grid of scenarios" },
 	{ "reproduce", cmd_reproduce,
 	  "published results beside simulated ones" },
+	{ "sensitivity", cmd_sensitivity,
+	  "which uncertain parameters move a ratio most" },
 };
 
 static void usage(FILE *out)
