@@ -64,6 +64,8 @@ static const struct {
 	  "published results beside simulated ones" },
 	{ "sensitivity", cmd_sensitivity,
 	  "which uncertain parameters move a ratio most" },
+	{ "validate", cmd_validate,
+	  "simulated bands against published measurements" },
 };
 
 static void usage(FILE *out)

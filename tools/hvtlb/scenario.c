@@ -691,39 +691,61 @@ int scenario_load_stream(struct scenario *s, FILE *f, const char *path)
 	return load_stream(s, f, s->path, KIND_SCENARIO);
 }
 
-int scenario_add_override(struct scenario *s, const char *arg)
+/* Adds "key=value" as an override; messages name @p label (and @p line
+ * when not 0) and the setting remembers @p file and @p line. */
+static int add_override(struct scenario *s, const char *arg, const char *label,
+			const char *file, unsigned line)
 {
 	char *copy = strdup(arg);
-	char *label = join("--set '", arg, "'");
 	char *eq, *key, *value;
 	int rc = -EINVAL;
 
-	if (!copy || !label) {
-		rc = -ENOMEM;
-		goto out;
-	}
+	if (!copy)
+		return -ENOMEM;
 	eq = strchr(copy, '=');
 	if (!eq) {
-		err_at(s, label, 0, "missing '=' (expected KEY=VALUE)");
+		err_at(s, label, line, "missing '=' (expected KEY=VALUE)");
 		goto out;
 	}
 	*eq = '\0';
 	key = trim(copy);
 	value = trim(eq + 1);
 	if (!valid_name(key, 1)) {
-		err_at(s, label, 0, "bad key '%s'", key);
+		err_at(s, label, line, "bad key '%s'", key);
 		goto out;
 	}
 	if (!*value) {
-		err_at(s, label, 0, "key '%s' has no value", key);
+		err_at(s, label, line, "key '%s' has no value", key);
 		goto out;
 	}
-	if (!tool_key(s, label, 0, key, value, &rc))
-		rc = list_add(&s->set, key, value, "--set", 0, NULL);
+	if (!tool_key(s, label, line, key, value, &rc))
+		rc = list_add(&s->set, key, value, file, line, NULL);
 out:
-	free(label);
 	free(copy);
 	return rc;
+}
+
+int scenario_add_override(struct scenario *s, const char *arg)
+{
+	char *label = join("--set '", arg, "'");
+	int rc;
+
+	if (!label)
+		return -ENOMEM;
+	rc = add_override(s, arg, label, "--set", 0);
+	free(label);
+	return rc;
+}
+
+int scenario_add_override_at(struct scenario *s, const char *arg,
+			     const char *file, unsigned line)
+{
+	return add_override(s, arg, file, file, line);
+}
+
+void scenario_clear_compare(struct scenario *s)
+{
+	compare_clear(s);
 }
 
 int scenario_add_option(struct scenario *s, const char *option, const char *key,

@@ -135,6 +135,17 @@ int scenario_load_stream(struct scenario *s, FILE *f, const char *path);
 int scenario_add_override(struct scenario *s, const char *arg);
 
 /**
+ * Adds an override "key=value" as scenario_add_override() does, but one
+ * that comes from line @p line of @p file (a validation case's a, b or ci
+ * list): errors about it are reported as "file:line: message".
+ */
+int scenario_add_override_at(struct scenario *s, const char *arg,
+			     const char *file, unsigned line);
+
+/** Forgets the `compare` list (one run with the scenario's strategy). */
+void scenario_clear_compare(struct scenario *s);
+
+/**
  * Adds the override @p key = @p value that the command-line option @p option
  * (e.g. "--seed") stands for; errors about it are then reported as
  * "<option> '<value>': ...". Returns 0, -EINVAL or -ENOMEM.
