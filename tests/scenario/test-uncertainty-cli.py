@@ -129,6 +129,29 @@ for args, what in [(["--uncertainty", "0"], "--uncertainty '0'"),
     rc, out, err = run("sim", DEFAULT, *args)
     check(f"bad {args}", rc == 2 and what in err and out == "", err)
 
+# --- hvtlb sweep --uncertainty ---------------------------------------------
+GRID = ["--vary", "machine.pcpus=4,8", "--set", "workload.iterations=10",
+        "--uncertainty", "4"]
+outs = [run("sweep", DEFAULT, *GRID, "--jobs", j) for j in ("1", "3")]
+rows = list(csv.DictReader(io.StringIO(outs[0][1]))) if outs[0][0] == 0 \
+    else []
+check("sweep: band columns, --jobs 1 = --jobs 3",
+      outs[0][1] == outs[1][1] and len(rows) == 4 and all(
+          float(r["real_s_p5"]) <= float(r["real_s_p50"]) <=
+          float(r["real_s_p95"]) for r in rows) and
+      list(rows[0])[-1] == "error", outs[0][2])
+lines = [json.loads(l) for l in run("sweep", DEFAULT, *GRID, "--shard",
+                                    "1/2")[1].splitlines()]
+check("sweep --shard: each line has bands", len(lines) == 2 and all(
+    "p95" in l["bands"]["sys_s"] for l in lines), lines[:1])
+with tempfile.TemporaryDirectory() as d:
+    svg = os.path.join(d, "s.svg")
+    rc, out, err = run("sweep", DEFAULT, *GRID, "--svg", svg)
+    text = open(svg).read() if rc == 0 else ""
+    check("sweep --svg: one shaded band per series",
+          rc == 0 and text.count('class="band"') == 2 and
+          text.count('class="series"') == 2, err)
+
 # --- hvtlb sensitivity ----------------------------------------------------
 def sens(*args):
     return run("sensitivity", DEFAULT, *SMALL, *args)
