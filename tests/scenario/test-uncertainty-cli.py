@@ -152,6 +152,21 @@ with tempfile.TemporaryDirectory() as d:
           rc == 0 and text.count('class="band"') == 2 and
           text.count('class="series"') == 2, err)
 
+# --- hvtlb reproduce --uncertainty ------------------------------------------
+rc, out, err = run("reproduce", "--iterations", "2", "--uncertainty", "3",
+                   "--json", "--threads", "2")
+rrows = json.loads(out)["rows"] if rc == 0 else []
+check("reproduce --uncertainty: every row has its band",
+      len(rrows) == 6 and all(
+          r["samples"] == 3 and
+          r["bands"]["p5"] <= r["bands"]["p50"] <= r["bands"]["p95"] and
+          r["published_inside"] == (r["bands"]["p5"] <= r["published_ratio"]
+                                    <= r["bands"]["p95"]) for r in rrows),
+      f"{rc} {err}")
+rc, out, err = run("reproduce", "--seeds", "2", "--uncertainty", "2")
+check("reproduce: --seeds with --uncertainty is refused",
+      rc == 2 and "do not mix" in err, err)
+
 # --- hvtlb sensitivity ----------------------------------------------------
 def sens(*args):
     return run("sensitivity", DEFAULT, *SMALL, *args)

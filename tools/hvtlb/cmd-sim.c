@@ -441,55 +441,23 @@ static int add_overrides(struct sim_opts *o, struct sim_batch *b, int argc,
 
 /*
  * Runs the batch's nominal runs and @p o->draws draws of its uncertain
- * parameters (paired: every strategy gets the same draw) in one pool of
- * --threads host threads. The nominal results end up in b->res like a
- * plain run's. Returns 0, or an exit code (message printed).
+ * parameters (ensemble.h). Returns 0, or an exit code (message printed).
  */
 static int run_uncertain(const struct sim_opts *o, struct sim_batch *b,
 			 struct unc_plan *u, struct ensemble *e)
 {
-	struct ens_run runs[SCENARIO_COMPARE_MAX];
-	struct run_job **list;
-	char err[SCENARIO_ERR_MAX];
-	unsigned threads = b->cfg[0].threads;
-	int rc;
+	char err[2 * SCENARIO_ERR_MAX];
+	int rc = ensemble_run_batch(e, u, b, (size_t)o->draws,
+				    b->cfg[0].threads, err, sizeof(err));
 
-	rc = unc_plan_collect(u, &b->sc);
 	if (!rc)
-		rc = unc_plan_draw(u, (size_t)o->draws, b->cfg[0].seed);
-	if (rc) {
-		fprintf(stderr, "hvtlb sim: %s\n", strerror(-rc));
-		return CLI_EXIT_FAIL;
-	}
-	for (size_t i = 0; i < b->nruns; i++)
-		runs[i] = (struct ens_run){ &b->sc, &b->cfg[i],
-					    b->strategy[i] ? b->strategy[i]
-							   : "run" };
-	rc = ensemble_init(e, u, runs, b->nruns, err, sizeof(err));
-	if (rc) {
+		return 0;
+	if (rc == -ERANGE || rc == -EINVAL || rc == -ENOENT) {
 		fprintf(stderr, "%s\n", err);
 		return CLI_EXIT_USAGE;
 	}
-	list = malloc(ensemble_njobs(e) * sizeof(*list));
-	if (!list) {
-		fprintf(stderr, "hvtlb sim: out of memory\n");
-		return CLI_EXIT_FAIL;
-	}
-	ensemble_job_list(e, list);
-	runpool_run(list, ensemble_njobs(e), threads);
-	free(list);
-	if (ensemble_first_failure(e, err, sizeof(err))) {
-		fprintf(stderr, "hvtlb sim: %s: %s\n", b->sc.path, err);
-		return CLI_EXIT_FAIL;
-	}
-	for (size_t i = 0; i < b->nruns; i++) {
-		struct run_job *j = ensemble_job(e, 0, i);
-
-		b->cfg[i] = j->cfg;
-		b->res[i] = j->res;
-		j->res = NULL;
-	}
-	return 0;
+	fprintf(stderr, "hvtlb sim: %s: %s\n", b->sc.path, err);
+	return CLI_EXIT_FAIL;
 }
 
 /* Oracle violations in runs that asked for no fault: 0 or 1 (printed). */

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "ensemble.h"
+#include "sim-run.h"
 
 static int check_end(const struct unc_param *p, double x,
 		     const struct hvtlb_sim_config *cfg, char *err,
@@ -165,4 +166,47 @@ void ensemble_band(const struct ensemble *e, size_t r, const struct metric *m,
 		   struct band *out)
 {
 	ensemble_ratio_band(e, r, (size_t)-1, m, out);
+}
+
+int ensemble_run_batch(struct ensemble *e, struct unc_plan *u,
+		       struct sim_batch *b, size_t ndraws, unsigned threads,
+		       char *err, size_t errlen)
+{
+	struct ens_run runs[SCENARIO_COMPARE_MAX];
+	struct run_job **list;
+	int rc;
+
+	rc = unc_plan_collect(u, &b->sc);
+	if (!rc)
+		rc = unc_plan_draw(u, ndraws, b->cfg[0].seed);
+	if (rc) {
+		snprintf(err, errlen, "%s: %s", b->sc.path, strerror(-rc));
+		return rc;
+	}
+	for (size_t i = 0; i < b->nruns; i++)
+		runs[i] = (struct ens_run){ &b->sc, &b->cfg[i],
+					    b->strategy[i] ? b->strategy[i]
+							   : "run" };
+	rc = ensemble_init(e, u, runs, b->nruns, err, errlen);
+	if (rc)
+		return rc;
+	list = malloc(ensemble_njobs(e) * sizeof(*list));
+	if (!list) {
+		snprintf(err, errlen, "%s: out of memory", b->sc.path);
+		return -ENOMEM;
+	}
+	ensemble_job_list(e, list);
+	runpool_run(list, ensemble_njobs(e), threads);
+	free(list);
+	rc = ensemble_first_failure(e, err, errlen);
+	if (rc)
+		return rc;
+	for (size_t i = 0; i < b->nruns; i++) {
+		struct run_job *j = ensemble_job(e, 0, i);
+
+		b->cfg[i] = j->cfg;
+		b->res[i] = j->res;
+		j->res = NULL;
+	}
+	return 0;
 }

@@ -59,6 +59,21 @@ void ensemble_job_list(const struct ensemble *e, struct run_job **out);
  */
 int ensemble_first_failure(const struct ensemble *e, char *err, size_t errlen);
 
+struct sim_batch;
+
+/**
+ * The uncertain run of a configured batch (sim-run.h): collects @p u from
+ * the batch's scenario, draws @p ndraws points seeded by the batch's seed,
+ * runs every strategy on every draw (and the nominal runs) in one pool of
+ * @p threads host threads, and moves the nominal results into b->res, as
+ * a plain run would leave them. Returns 0, or -errno with the message in
+ * @p err (a range end the library rejects: -ERANGE/-EINVAL; a run that
+ * failed: its code, "STRATEGY (draw D) failed: ...").
+ */
+int ensemble_run_batch(struct ensemble *e, struct unc_plan *u,
+		       struct sim_batch *b, size_t ndraws, unsigned threads,
+		       char *err, size_t errlen);
+
 /** Band of metric @p m of run @p r over the draws. */
 void ensemble_band(const struct ensemble *e, size_t r, const struct metric *m,
 		   struct band *out);
