@@ -40,7 +40,7 @@ struct experiment {
 	const char *file; /* under the data directory */
 	uint64_t full_iterations;
 	struct published pub;
-	/* Fidelity targets on the simulated ratios (issue #4 §5). */
+	/* Fidelity targets on the simulated ratios (check-reproduce.py). */
 	double real_min, real_max, sys_min;
 };
 
