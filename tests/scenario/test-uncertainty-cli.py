@@ -5,7 +5,8 @@ output for any --threads; JSON carries bands for every run and ratio and
 the list of varied parameters; CSV has one row per draw and strategy whose
 strategies share the draw (paired); bad input is a clear error.
 
-usage: test-uncertainty-cli.py HVTLB SOURCE_ROOT
+usage: test-uncertainty-cli.py HVTLB SOURCE_ROOT [--threads-only]
+(--threads-only: just the runs on several host threads, for the TSan build)
 """
 import csv
 import io
@@ -46,6 +47,18 @@ rc, a, _ = run("sim", DEFAULT, *SMALL, "--uncertainty", "6", "--json")
 rc2, b, _ = run("sim", DEFAULT, *SMALL, "--uncertainty", "6", "--json",
                 "--seed", "2")
 check("another seed draws other points", rc == 0 and rc2 == 0 and a != b)
+
+if sys.argv[3:] == ["--threads-only"]:
+    rc1, a, _ = run("sensitivity", DEFAULT, *SMALL, "--threads", "1")
+    rc3, b, _ = run("sensitivity", DEFAULT, *SMALL, "--threads", "3")
+    check("sensitivity: --threads 1 = --threads 3", rc1 == rc3 == 0 and
+          a == b)
+    VAL = os.path.join(ROOT, "tests", "scenario", "validation")
+    rc1, a, _ = run("validate", VAL, "--uncertainty", "5", "--threads", "1")
+    rc3, b, _ = run("validate", VAL, "--uncertainty", "5", "--threads", "3")
+    check("validate: --threads 1 = --threads 3", rc1 == rc3 == 0 and a == b)
+    print(f"{len(failures)} failed")
+    sys.exit(1 if failures else 0)
 
 # --- JSON: bands everywhere, the parameters varied ----------------------
 rc, out, err = run("sim", DEFAULT, *SMALL, "--uncertainty", "8", "--json",
