@@ -268,6 +268,14 @@ void hvtlb_strategy_config_init(struct hvtlb_strategy_config *c,
 int hvtlb_strategy_config_set(struct hvtlb_strategy_config *c, const char *key,
 			      const char *value);
 
+/**
+ * Writes knob @p key of @p c as text ("true", "false" or a decimal count)
+ * into @p buf of @p len bytes, NUL-terminated. Returns 0, -ENOENT for an
+ * unknown knob, -ENOSPC if it does not fit, -EINVAL for NULL arguments.
+ */
+int hvtlb_strategy_config_get(const struct hvtlb_strategy_config *c,
+			      const char *key, char *buf, size_t len);
+
 /* ------------------------------------------------------------------ */
 /* The flusher                                                         */
 /* ------------------------------------------------------------------ */

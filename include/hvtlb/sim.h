@@ -18,121 +18,10 @@
  * distinct threads at once; one run uses up to `threads` host threads of
  * its own. Results are immutable once returned.
  *
- * Keys for hvtlb_sim_config_set() (value syntax; default):
- *
- * | key                     | meaning                                   |
- * |-------------------------|-------------------------------------------|
- * | seed                    | u64; 1. Every random choice derives from it|
- * | threads                 | host threads of the engine, 1..64; 1.      |
- * |                         | Used to run partitioned VMs in parallel    |
- * |                         | (machine.partition); one VM runs on one    |
- * |                         | thread. Never changes the results.         |
- * | fault                   | none, no-wait, lose-deferred,             |
- * |                         | skip-lazy-freed, drop-target,              |
- * |                         | global-survives (every flush keeps global  |
- * |                         | entries); none                             |
- * | strategy                | ipi, hyperv, kvm-pv, vmm-assist,          |
- * |                         | broadcast, lazy; ipi. Resets strategy.*    |
- * | strategy.<knob>         | a knob of hvtlb_strategy_config_set()      |
- * | machine.pcpus           | host CPUs, 1..4096; 16                     |
- * | machine.vms             | identical VMs sharing the pCPUs, 1..64; 1  |
- * | machine.partition       | bool: VM k runs alone on pCPUs             |
- * |                         | [k*p/vms, (k+1)*p/vms) (pcpus a multiple   |
- * |                         | of vms). VMs are then independent and run  |
- * |                         | in parallel on `threads` host threads;     |
- * |                         | false (all VMs share every pCPU, one host  |
- * |                         | thread)                                    |
- * | vm.vcpus                | vCPUs per VM, 1..4096; 16                  |
- * | hypervisor.profile      | decoder profile strict, kvm, xen, openvmm; |
- * |                         | strict                                     |
- * | hypervisor.ipiv         | bool, IPI virtualization (no sender exit); |
- * |                         | false                                      |
- * | hypervisor.ple          | bool, pause-loop exiting yields the pCPU;  |
- * |                         | true                                       |
- * | hypervisor.ple_boost_ready | bool, a PLE exit may yield to a vCPU    |
- * |                         | that was woken (halt, IPI) and waits to    |
- * |                         | run: KVM >= 5.2 (commit d73eb57b80b9,      |
- * |                         | vcpu->ready); false = KVM < 5.2: only to a |
- * |                         | vCPU preempted while running               |
- * |                         | (vcpu->preempted), otherwise the spinner   |
- * |                         | keeps its pCPU; true                       |
- * | hypervisor.cfs          | bool, the host scheduler is Linux CFS:     |
- * |                         | the pCPU runs the vCPU with the smallest   |
- * |                         | virtual runtime, a slice is sched_latency  |
- * |                         | over the runnable vCPUs (at least          |
- * |                         | min_granularity), a woken vCPU gets half a |
- * |                         | latency of sleeper credit and preempts the |
- * |                         | running one ahead by more than the wake-up |
- * |                         | granularity; Linux defaults 6 / 0.75 / 1 ms|
- * |                         | times 1 + ilog2(min(pCPUs, 8)) (kernel/    |
- * |                         | sched/fair.c); false: FIFO run queue, a    |
- * |                         | woken vCPU runs next, fixed slice          |
- * |                         | cost.host_slice_us; false                  |
- * | hypervisor.ipi_batch    | IPI destinations per sender exit (1 =      |
- * |                         | x2APIC per target, 128 = PV send-IPI); 1   |
- * | hypervisor.xmm          | bool, offer XMM fast input; true           |
- * | hypervisor.ex           | bool, offer Ex hypercalls; true            |
- * | tlb.levels              | 1 or 2; 2                                  |
- * | tlb.l1_sets, l1_ways    | L1 dTLB geometry; 16 x 4 (64 entries)      |
- * | tlb.l2_sets, l2_ways    | STLB geometry; 128 x 12 (1536 entries)     |
- * | tlb.pcid                | bool, tag entries with the address space   |
- * |                         | (PCID/ASID); true                          |
- * | guest.lazy_leave        | bool, a lazy CPU that takes a flush IPI    |
- * |                         | leaves the mm (Linux < 4.19); true         |
- * | guest.steal_accounting  | bool, host-preempted time is not counted   |
- * |                         | as guest user/sys; false                   |
- * | guest.migrate           | bool, a woken thread moves to an idle vCPU |
- * |                         | (select_idle_sibling); true                |
- * | guest.tlb_gen           | bool: the guest tracks the mm's flush      |
- * |                         | generation per CPU and a lazy CPU switching|
- * |                         | back to the mm flushes if it missed one    |
- * |                         | (Linux >= 4.14); false: it switches back   |
- * |                         | without a flush (Linux 4.12; only safe     |
- * |                         | without strategy.lazy_skip); true          |
- * | guest.lock_handoff_us   | a writer queued this long is handed the    |
- * |                         | lock at the next release instead of racing|
- * |                         | for it (Linux >= 5.3: 4000, rwsem's        |
- * |                         | RWSEM_WAIT_TIMEOUT); 0 = never; 0          |
- * | guest.fault_exclusive   | bool, a page fault takes the address-space |
- * |                         | lock exclusive, as mmap/munmap do (faults  |
- * |                         | serialize); false: shared, as Linux's      |
- * |                         | mmap lock read side; false                 |
- * | guest.lock_spin_us      | a waiter for the mmap lock spins (sys) up  |
- * |                         | to this long while the holder's vCPU runs, |
- * |                         | then sleeps; 0                             |
- * | workload.kind           | trasher, madvise, ebizzy, mix; trasher     |
- * | workload.threads        | guest threads per VM, 1..65536; 32         |
- * | workload.processes      | processes (mm) per VM, threads split       |
- * |                         | round-robin; 1                             |
- * | workload.iterations     | operations per thread, >= 1; 1000          |
- * | workload.pages          | pages per mapping, 1..1048576; 1           |
- * | workload.page_size      | 4k, 2m, 1g; 4k                             |
- * | workload.touch          | none, first, all, random (search_pages     |
- * |                         | random pages): touched after each mmap;    |
- * |                         | all. A fault takes the mmap lock (read     |
- * |                         | side; readers queue behind a writer)       |
- * | workload.touch_repeat   | times each touched page is read; 1         |
- * | workload.sleep_ns_max   | uniform random sleep in [0, max] ns after  |
- * |                         | each operation, 0 = none; 0                |
- * | workload.file_backed    | bool, file mapping (no zeroing); true      |
- * | workload.shared         | bool, madvise: all threads of a process    |
- * |                         | touch and zap one shared mapping; false    |
- * | workload.search_pages   | pages per op for touch=random, and ebizzy's|
- * |                         | searched pages per op; 64                  |
- * | workload.user_ns        | extra user-space work per op, ns; 0        |
- * | workload.kernel_pages   | kernel (global) pages per VM, 0..1048576;  |
- * |                         | each op a thread maps one if it holds none,|
- * |                         | reads it and a random mapped one, and every|
- * |                         | 4th op unmaps it with a flush of everything|
- * |                         | including globals (vfree); 0 = off; 0      |
- * | engine.max_virtual_s    | stop (error -ETIME) beyond this virtual    |
- * |                         | time, s; 3600                              |
- * | engine.max_violations   | violations recorded in detail; 16          |
- * | cost.<name>             | a cost parameter (see hvtlb_sim_cost_name) |
- *
- * Booleans take 0/1/true/false/yes/no/on/off. Integers are decimal or 0x
- * hex. hvtlb_sim_config_key_name() enumerates every key (strategy knobs
- * and costs included).
+ * Keys for hvtlb_sim_config_set(): HVTLB_SIM_KEY_MAP in <hvtlb/sim-keys.h>
+ * lists every one with its type, default, range, unit and meaning (also
+ * at run time: hvtlb_sim_key_at(), and `hvtlb keys`), plus "cost.<name>"
+ * for every cost parameter (hvtlb_sim_cost_name()).
  */
 #ifndef HVTLB_SIM_H
 #define HVTLB_SIM_H
@@ -144,6 +33,7 @@
 
 #include <hvtlb/core.h>
 #include <hvtlb/hypercall.h>
+#include <hvtlb/sim-keys.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -407,11 +297,12 @@ struct hvtlb_sim_config {
 	void *trace_data;
 };
 
-/** Fills @p c with the defaults of the table above. Never fails. */
+/** Fills @p c with the defaults of HVTLB_SIM_KEY_MAP and of the costs.
+ *  Never fails. */
 void hvtlb_sim_config_init(struct hvtlb_sim_config *c);
 
 /**
- * Sets one key (see the table above) from its text value. Not
+ * Sets one key (HVTLB_SIM_KEY_MAP, or "cost.<name>") from its text value. Not
  * thread-safe on the same @p c. Returns 0; -ENOENT for an unknown key;
  * -EINVAL for a value that does not parse (or an unknown name);
  * -ERANGE for a value that parses but is out of the key's range.
@@ -434,6 +325,45 @@ int hvtlb_sim_config_validate(const struct hvtlb_sim_config *c,
  * "cost.<name>" keys included, or NULL past the end. Static strings.
  */
 const char *hvtlb_sim_config_key_name(size_t i);
+
+/**
+ * Writes the value of @p key in @p c as text that hvtlb_sim_config_set()
+ * reads back to the same value, into @p buf of @p len bytes. Returns 0,
+ * -ENOENT for an unknown key, -ENOSPC if it does not fit, -EINVAL for
+ * NULL arguments.
+ */
+int hvtlb_sim_config_get(const struct hvtlb_sim_config *c, const char *key,
+			 char *buf, size_t len);
+
+/** One key of HVTLB_SIM_KEY_MAP. Static data: never freed. */
+struct hvtlb_sim_key {
+	/** "section.key" as in a scenario file, or a top-level key. */
+	const char *name;
+	/** The TYPE column: "U64", "U32", "POW2", "BOOL", "DOUBLE", "KNOB",
+	 *  or the kind of name ("FAULT", "STRATEGY", "PROFILE", "WORKLOAD",
+	 *  "TOUCH", "PAGE_SIZE"). */
+	const char *type;
+	/** The default as text; "" for a KNOB (the strategy's default). */
+	const char *def;
+	/** Range of U64, U32, POW2 and DOUBLE keys. */
+	double min, max;
+	/** Unit ("" if none). */
+	const char *unit;
+	/** What the key does, one paragraph. */
+	const char *meaning;
+};
+
+/** Number of keys in HVTLB_SIM_KEY_MAP (cost keys not included). */
+size_t hvtlb_sim_key_count(void);
+/** Key @p i of HVTLB_SIM_KEY_MAP, or NULL past the end. Thread-safe. */
+const struct hvtlb_sim_key *hvtlb_sim_key_at(size_t i);
+/** The key named @p name (e.g. "vm.vcpus"), or NULL. Thread-safe. */
+const struct hvtlb_sim_key *hvtlb_sim_key_find(const char *name);
+/**
+ * The @p i-th value a key of a name type, BOOL or boolean KNOB takes
+ * (from 0), or NULL past the end and for other types. Thread-safe.
+ */
+const char *hvtlb_sim_key_value(const struct hvtlb_sim_key *k, size_t i);
 
 /** Number of cost parameters. */
 size_t hvtlb_sim_cost_count(void);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* Strategy names and knobs. */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include <hvtlb/core.h>
@@ -130,6 +131,31 @@ int hvtlb_strategy_config_set(struct hvtlb_strategy_config *c, const char *key,
 			memcpy(field, &n, sizeof(n));
 		}
 		return 0;
+	}
+	return -ENOENT;
+}
+
+int hvtlb_strategy_config_get(const struct hvtlb_strategy_config *c,
+			      const char *key, char *buf, size_t len)
+{
+	if (!c || !key || !buf || !len)
+		return -EINVAL;
+	for (size_t i = 0; i < sizeof(knobs) / sizeof(knobs[0]); i++) {
+		const char *field = (const char *)c + knobs[i].offset;
+		bool b;
+		uint32_t n;
+		int w;
+
+		if (strcmp(key, knobs[i].key))
+			continue;
+		if (knobs[i].is_bool) {
+			memcpy(&b, field, sizeof(b));
+			w = snprintf(buf, len, "%s", b ? "true" : "false");
+		} else {
+			memcpy(&n, field, sizeof(n));
+			w = snprintf(buf, len, "%u", n);
+		}
+		return w < 0 || (size_t)w >= len ? -ENOSPC : 0;
 	}
 	return -ENOENT;
 }

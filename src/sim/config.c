@@ -1,7 +1,15 @@
 // SPDX-License-Identifier: MIT
-/* The simulator's configuration: defaults, key/value setting, validation. */
+/*
+ * The simulator's configuration: every scenario key comes from
+ * HVTLB_SIM_KEY_MAP (sim-keys.h), which generates the key table, the
+ * setter, the getter, the defaults and the range checks below; a key is
+ * added there and nowhere else. Cost keys ("cost.<name>") come from
+ * cost.h's list.
+ */
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -9,6 +17,26 @@
 #include <hvtlb/sim.h>
 
 #include "sim/cost.h"
+
+enum key_id {
+#define HVTLB_X_(id, ...) K_##id,
+	HVTLB_SIM_KEY_MAP(HVTLB_X_)
+#undef HVTLB_X_
+		K_COUNT
+};
+
+static const struct hvtlb_sim_key keys[K_COUNT] = {
+#define HVTLB_X_(id, name, type, field, def, lo, hi, unit, meaning)            \
+	[K_##id] = { name, #type, def, lo, hi, unit, meaning },
+	HVTLB_SIM_KEY_MAP(HVTLB_X_)
+#undef HVTLB_X_
+};
+
+static const char *const cost_keys[] = {
+#define HVTLB_X_(n, d, u, s) "cost." #n,
+	HVTLB_SIM_COST_MAP(HVTLB_X_)
+#undef HVTLB_X_
+};
 
 static const char *const fault_names[] = {
 #define HVTLB_X_(n, s) s,
@@ -24,174 +52,12 @@ static const char *const workload_names[] = {
 
 static const char *const touch_names[] = { "none", "first", "all", "random" };
 
-static const char *const strategy_knobs[] = {
-	"concurrent", "early_ack",     "lazy_skip",	  "full_flush_ceiling",
-	"xmm_fast",   "compact_vpset", "extended_ranges", "broadcast_max_pages",
-};
+static const char *const page_size_names[] = { "4k", "2m", "1g" };
+static const unsigned page_shifts[] = { 12, 21, 30 };
 
-enum key_id {
-	K_SEED,
-	K_THREADS,
-	K_FAULT,
-	K_STRATEGY,
-	K_PCPUS,
-	K_VMS,
-	K_PARTITION,
-	K_VCPUS,
-	K_PROFILE,
-	K_IPIV,
-	K_PLE,
-	K_PLE_BOOST,
-	K_CFS,
-	K_IPI_BATCH,
-	K_XMM,
-	K_EX,
-	K_TLB_LEVELS,
-	K_L1_SETS,
-	K_L1_WAYS,
-	K_L2_SETS,
-	K_L2_WAYS,
-	K_PCID,
-	K_LAZY_LEAVE,
-	K_STEAL,
-	K_MIGRATE,
-	K_LOCK_SPIN,
-	K_TLB_GEN,
-	K_LOCK_HANDOFF,
-	K_FAULT_EXCL,
-	K_WL_KIND,
-	K_WL_THREADS,
-	K_WL_PROCESSES,
-	K_WL_ITERATIONS,
-	K_WL_PAGES,
-	K_WL_PAGE_SIZE,
-	K_WL_TOUCH,
-	K_WL_TOUCH_REPEAT,
-	K_WL_SLEEP,
-	K_WL_FILE,
-	K_WL_SHARED,
-	K_WL_SEARCH,
-	K_WL_USER_NS,
-	K_WL_KERNEL_PAGES,
-	K_MAX_VIRTUAL,
-	K_MAX_VIOLATIONS,
-	K_COUNT
-};
+#define NAMES(a) (sizeof(a) / sizeof((a)[0]))
 
-static const char *const key_names[K_COUNT] = {
-	[K_SEED] = "seed",
-	[K_THREADS] = "threads",
-	[K_FAULT] = "fault",
-	[K_STRATEGY] = "strategy",
-	[K_PCPUS] = "machine.pcpus",
-	[K_VMS] = "machine.vms",
-	[K_PARTITION] = "machine.partition",
-	[K_VCPUS] = "vm.vcpus",
-	[K_PROFILE] = "hypervisor.profile",
-	[K_IPIV] = "hypervisor.ipiv",
-	[K_PLE] = "hypervisor.ple",
-	[K_PLE_BOOST] = "hypervisor.ple_boost_ready",
-	[K_CFS] = "hypervisor.cfs",
-	[K_IPI_BATCH] = "hypervisor.ipi_batch",
-	[K_XMM] = "hypervisor.xmm",
-	[K_EX] = "hypervisor.ex",
-	[K_TLB_LEVELS] = "tlb.levels",
-	[K_L1_SETS] = "tlb.l1_sets",
-	[K_L1_WAYS] = "tlb.l1_ways",
-	[K_L2_SETS] = "tlb.l2_sets",
-	[K_L2_WAYS] = "tlb.l2_ways",
-	[K_PCID] = "tlb.pcid",
-	[K_LAZY_LEAVE] = "guest.lazy_leave",
-	[K_STEAL] = "guest.steal_accounting",
-	[K_MIGRATE] = "guest.migrate",
-	[K_LOCK_SPIN] = "guest.lock_spin_us",
-	[K_TLB_GEN] = "guest.tlb_gen",
-	[K_LOCK_HANDOFF] = "guest.lock_handoff_us",
-	[K_FAULT_EXCL] = "guest.fault_exclusive",
-	[K_WL_KIND] = "workload.kind",
-	[K_WL_THREADS] = "workload.threads",
-	[K_WL_PROCESSES] = "workload.processes",
-	[K_WL_ITERATIONS] = "workload.iterations",
-	[K_WL_PAGES] = "workload.pages",
-	[K_WL_PAGE_SIZE] = "workload.page_size",
-	[K_WL_TOUCH] = "workload.touch",
-	[K_WL_TOUCH_REPEAT] = "workload.touch_repeat",
-	[K_WL_SLEEP] = "workload.sleep_ns_max",
-	[K_WL_FILE] = "workload.file_backed",
-	[K_WL_SHARED] = "workload.shared",
-	[K_WL_SEARCH] = "workload.search_pages",
-	[K_WL_USER_NS] = "workload.user_ns",
-	[K_WL_KERNEL_PAGES] = "workload.kernel_pages",
-	[K_MAX_VIRTUAL] = "engine.max_virtual_s",
-	[K_MAX_VIOLATIONS] = "engine.max_violations",
-};
-
-#define NKNOBS (sizeof(strategy_knobs) / sizeof(strategy_knobs[0]))
-
-/* "strategy.<knob>" and "cost.<name>" as static strings for enumeration. */
-static const char *const knob_keys[] = {
-	"strategy.concurrent",	    "strategy.early_ack",
-	"strategy.lazy_skip",	    "strategy.full_flush_ceiling",
-	"strategy.xmm_fast",	    "strategy.compact_vpset",
-	"strategy.extended_ranges", "strategy.broadcast_max_pages",
-};
-_Static_assert(sizeof(knob_keys) == sizeof(strategy_knobs), "knob keys");
-
-static const char *const cost_keys[] = {
-#define HVTLB_X_(n, d, u, s) "cost." #n,
-	HVTLB_SIM_COST_MAP(HVTLB_X_)
-#undef HVTLB_X_
-};
-
-void hvtlb_sim_config_init(struct hvtlb_sim_config *c)
-{
-	memset(c, 0, sizeof(*c));
-	c->seed = 1;
-	c->threads = 1;
-	c->fault = HVTLB_SIM_FAULT_NONE;
-	hvtlb_strategy_config_init(&c->strategy, HVTLB_STRATEGY_IPI);
-	c->pcpus = 16;
-	c->vms = 1;
-	c->vcpus = 16;
-	c->decoder = HVTLB_PROFILE_STRICT;
-	c->ipiv = false;
-	c->ple = true;
-	c->ple_boost_ready = true;
-	c->cfs = false;
-	c->ipi_batch = 1;
-	c->offer_xmm = true;
-	c->offer_ex = true;
-	c->tlb_levels = 2;
-	c->l1_sets = 16;
-	c->l1_ways = 4;
-	c->l2_sets = 128;
-	c->l2_ways = 12;
-	c->pcid = true;
-	c->lazy_leave = true;
-	c->steal_accounting = false;
-	c->migrate = true;
-	c->tlb_gen = true;
-	c->lock_handoff_us = 0;
-	c->fault_exclusive = false;
-	c->workload = HVTLB_SIM_WORKLOAD_TRASHER;
-	c->wl_threads = 32;
-	c->wl_processes = 1;
-	c->wl_iterations = 1000;
-	c->wl_pages = 1;
-	c->wl_page_shift = 12;
-	c->wl_touch = HVTLB_SIM_TOUCH_ALL;
-	c->wl_touch_repeat = 1;
-	c->wl_sleep_ns_max = 0;
-	c->wl_file_backed = true;
-	c->wl_search_pages = 64;
-	c->wl_user_ns = 0;
-	c->wl_kernel_pages = 0;
-	c->max_virtual_s = 3600.0;
-	c->max_violations = 16;
-	for (size_t i = 0; i < SIM_COST_COUNT; i++)
-		c->cost[i] = hvtlb_sim_cost_default(i);
-}
-
+/* ------------------------------------------------------------- parsing */
 static int parse_u64(const char *v, uint64_t *out)
 {
 	char *end;
@@ -205,20 +71,6 @@ static int parse_u64(const char *v, uint64_t *out)
 	if (errno || *end)
 		return -EINVAL;
 	*out = x;
-	return 0;
-}
-
-static int parse_u32_range(const char *v, uint32_t lo, uint32_t hi,
-			   uint32_t *out)
-{
-	uint64_t x;
-	int r = parse_u64(v, &x);
-
-	if (r)
-		return r;
-	if (x < lo || x > hi)
-		return -ERANGE;
-	*out = (uint32_t)x;
 	return 0;
 }
 
@@ -258,18 +110,21 @@ static int parse_double(const char *v, double *out)
 	return 0;
 }
 
-static int parse_name(const char *v, const char *const *names, size_t n,
-		      int *out)
+/* Index of @p v in @p names, or -EINVAL. */
+static int parse_name(const char *v, const char *const *names, size_t n)
 {
 	if (!v)
 		return -EINVAL;
 	for (size_t i = 0; i < n; i++) {
-		if (!strcmp(v, names[i])) {
-			*out = (int)i;
-			return 0;
-		}
+		if (!strcmp(v, names[i]))
+			return (int)i;
 	}
 	return -EINVAL;
+}
+
+static bool in_range(double x, const struct hvtlb_sim_key *k)
+{
+	return x >= k->min && x <= k->max;
 }
 
 static bool is_pow2(uint32_t x)
@@ -277,291 +132,480 @@ static bool is_pow2(uint32_t x)
 	return x && !(x & (x - 1));
 }
 
+/* ------------------------------------------------ one function per type */
+/* set_T(field, value, key), get_T(field, buf, len) and ok_T(field, key):
+ * HVTLB_SIM_KEY_MAP's TYPE column names them. */
+static int set_U64(uint64_t *f, const char *v, const struct hvtlb_sim_key *k)
+{
+	uint64_t x;
+	int r = parse_u64(v, &x);
+
+	if (r)
+		return r;
+	if (!in_range((double)x, k))
+		return -ERANGE;
+	*f = x;
+	return 0;
+}
+
+static int set_U32(uint32_t *f, const char *v, const struct hvtlb_sim_key *k)
+{
+	uint64_t x;
+	int r = parse_u64(v, &x);
+
+	if (r)
+		return r;
+	if (!in_range((double)x, k))
+		return -ERANGE;
+	*f = (uint32_t)x;
+	return 0;
+}
+
+static int set_POW2(uint32_t *f, const char *v, const struct hvtlb_sim_key *k)
+{
+	uint32_t x;
+	int r = set_U32(&x, v, k);
+
+	if (r)
+		return r;
+	if (!is_pow2(x))
+		return -ERANGE;
+	*f = x;
+	return 0;
+}
+
+static int set_BOOL(bool *f, const char *v, const struct hvtlb_sim_key *k)
+{
+	(void)k;
+	return parse_bool(v, f);
+}
+
+static int set_DOUBLE(double *f, const char *v, const struct hvtlb_sim_key *k)
+{
+	double x;
+	int r = parse_double(v, &x);
+
+	if (r)
+		return r;
+	if (!in_range(x, k))
+		return -ERANGE;
+	*f = x;
+	return 0;
+}
+
+static int set_FAULT(enum hvtlb_sim_fault *f, const char *v,
+		     const struct hvtlb_sim_key *k)
+{
+	int i = parse_name(v, fault_names, NAMES(fault_names));
+
+	(void)k;
+	if (i < 0)
+		return i;
+	*f = (enum hvtlb_sim_fault)i;
+	return 0;
+}
+
+static int set_STRATEGY(struct hvtlb_strategy_config *f, const char *v,
+			const struct hvtlb_sim_key *k)
+{
+	enum hvtlb_strategy_kind sk;
+
+	(void)k;
+	if (!v || hvtlb_strategy_from_name(v, &sk))
+		return -EINVAL;
+	hvtlb_strategy_config_init(f, sk);
+	return 0;
+}
+
+static int set_KNOB(struct hvtlb_strategy_config *f, const char *v,
+		    const struct hvtlb_sim_key *k)
+{
+	int r;
+
+	if (!v)
+		return -EINVAL;
+	r = hvtlb_strategy_config_set(f, k->name + strlen("strategy."), v);
+	return r == -ENOENT ? -EINVAL : r;
+}
+
+static int set_PROFILE(enum hvtlb_profile *f, const char *v,
+		       const struct hvtlb_sim_key *k)
+{
+	enum hvtlb_profile p;
+
+	(void)k;
+	if (!v || hvtlb_profile_from_name(v, &p))
+		return -EINVAL;
+	*f = p;
+	return 0;
+}
+
+static int set_WORKLOAD(enum hvtlb_sim_workload *f, const char *v,
+			const struct hvtlb_sim_key *k)
+{
+	int i = parse_name(v, workload_names, NAMES(workload_names));
+
+	(void)k;
+	if (i < 0)
+		return i;
+	*f = (enum hvtlb_sim_workload)i;
+	return 0;
+}
+
+static int set_TOUCH(enum hvtlb_sim_touch *f, const char *v,
+		     const struct hvtlb_sim_key *k)
+{
+	int i = parse_name(v, touch_names, NAMES(touch_names));
+
+	(void)k;
+	if (i < 0)
+		return i;
+	*f = (enum hvtlb_sim_touch)i;
+	return 0;
+}
+
+static int set_PAGE_SIZE(unsigned *f, const char *v,
+			 const struct hvtlb_sim_key *k)
+{
+	(void)k;
+	if (!v)
+		return -EINVAL;
+	for (size_t i = 0; i < NAMES(page_size_names); i++) {
+		if (!strcasecmp(v, page_size_names[i])) {
+			*f = page_shifts[i];
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+static int put(char *buf, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int put(char *buf, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+	int w;
+
+	va_start(ap, fmt);
+	w = vsnprintf(buf, len, fmt, ap);
+	va_end(ap);
+	return w < 0 || (size_t)w >= len ? -ENOSPC : 0;
+}
+
+static int get_U64(const uint64_t *f, char *buf, size_t len,
+		   const struct hvtlb_sim_key *k)
+{
+	(void)k;
+	return put(buf, len, "%llu", (unsigned long long)*f);
+}
+
+static int get_U32(const uint32_t *f, char *buf, size_t len,
+		   const struct hvtlb_sim_key *k)
+{
+	(void)k;
+	return put(buf, len, "%u", *f);
+}
+
+#define get_POW2 get_U32
+
+static int get_BOOL(const bool *f, char *buf, size_t len,
+		    const struct hvtlb_sim_key *k)
+{
+	(void)k;
+	return put(buf, len, "%s", *f ? "true" : "false");
+}
+
+/* The shortest text that reads back as the same double. */
+static int get_DOUBLE(const double *f, char *buf, size_t len,
+		      const struct hvtlb_sim_key *k)
+{
+	(void)k;
+	for (int prec = 6; prec <= 17; prec++) {
+		int r = put(buf, len, "%.*g", prec, *f);
+
+		if (r || strtod(buf, NULL) == *f)
+			return r;
+	}
+	return 0;
+}
+
+/* A name from @p names, or "?" for a value out of the list. */
+static int get_name(unsigned i, const char *const *names, size_t n, char *buf,
+		    size_t len)
+{
+	return put(buf, len, "%s", i < n ? names[i] : "?");
+}
+
+static int get_FAULT(const enum hvtlb_sim_fault *f, char *buf, size_t len,
+		     const struct hvtlb_sim_key *k)
+{
+	(void)k;
+	return get_name((unsigned)*f, fault_names, NAMES(fault_names), buf,
+			len);
+}
+
+static int get_STRATEGY(const struct hvtlb_strategy_config *f, char *buf,
+			size_t len, const struct hvtlb_sim_key *k)
+{
+	const char *n = hvtlb_strategy_name(f->kind);
+
+	(void)k;
+	return put(buf, len, "%s", n ? n : "?");
+}
+
+static int get_KNOB(const struct hvtlb_strategy_config *f, char *buf,
+		    size_t len, const struct hvtlb_sim_key *k)
+{
+	return hvtlb_strategy_config_get(f, k->name + strlen("strategy."), buf,
+					 len);
+}
+
+static int get_PROFILE(const enum hvtlb_profile *f, char *buf, size_t len,
+		       const struct hvtlb_sim_key *k)
+{
+	const char *n = hvtlb_profile_name(*f);
+
+	(void)k;
+	return put(buf, len, "%s", n ? n : "?");
+}
+
+static int get_WORKLOAD(const enum hvtlb_sim_workload *f, char *buf, size_t len,
+			const struct hvtlb_sim_key *k)
+{
+	(void)k;
+	return get_name((unsigned)*f, workload_names, NAMES(workload_names),
+			buf, len);
+}
+
+static int get_TOUCH(const enum hvtlb_sim_touch *f, char *buf, size_t len,
+		     const struct hvtlb_sim_key *k)
+{
+	(void)k;
+	return get_name((unsigned)*f, touch_names, NAMES(touch_names), buf,
+			len);
+}
+
+static int get_PAGE_SIZE(const unsigned *f, char *buf, size_t len,
+			 const struct hvtlb_sim_key *k)
+{
+	(void)k;
+	for (size_t i = 0; i < NAMES(page_shifts); i++) {
+		if (*f == page_shifts[i])
+			return put(buf, len, "%s", page_size_names[i]);
+	}
+	return put(buf, len, "?");
+}
+
+/* Validation of a field written directly (hvtlb_sim_config_validate). */
+static bool ok_U64(const uint64_t *f, const struct hvtlb_sim_key *k)
+{
+	return in_range((double)*f, k);
+}
+
+static bool ok_U32(const uint32_t *f, const struct hvtlb_sim_key *k)
+{
+	return in_range((double)*f, k);
+}
+
+static bool ok_POW2(const uint32_t *f, const struct hvtlb_sim_key *k)
+{
+	return in_range((double)*f, k) && is_pow2(*f);
+}
+
+static bool ok_BOOL(const bool *f, const struct hvtlb_sim_key *k)
+{
+	(void)f;
+	(void)k;
+	return true;
+}
+
+static bool ok_DOUBLE(const double *f, const struct hvtlb_sim_key *k)
+{
+	return isfinite(*f) && in_range(*f, k);
+}
+
+static bool ok_FAULT(const enum hvtlb_sim_fault *f,
+		     const struct hvtlb_sim_key *k)
+{
+	(void)k;
+	return (unsigned)*f < HVTLB_SIM_FAULT_COUNT_;
+}
+
+static bool ok_STRATEGY(const struct hvtlb_strategy_config *f,
+			const struct hvtlb_sim_key *k)
+{
+	(void)k;
+	return (unsigned)f->kind < HVTLB_STRATEGY_COUNT_;
+}
+
+static bool ok_KNOB(const struct hvtlb_strategy_config *f,
+		    const struct hvtlb_sim_key *k)
+{
+	(void)f;
+	(void)k;
+	return true;
+}
+
+static bool ok_PROFILE(const enum hvtlb_profile *f,
+		       const struct hvtlb_sim_key *k)
+{
+	(void)k;
+	return (unsigned)*f < HVTLB_PROFILE_COUNT_;
+}
+
+static bool ok_WORKLOAD(const enum hvtlb_sim_workload *f,
+			const struct hvtlb_sim_key *k)
+{
+	(void)k;
+	return (unsigned)*f < HVTLB_SIM_WORKLOAD_COUNT_;
+}
+
+static bool ok_TOUCH(const enum hvtlb_sim_touch *f,
+		     const struct hvtlb_sim_key *k)
+{
+	(void)k;
+	return (unsigned)*f < NAMES(touch_names);
+}
+
+static bool ok_PAGE_SIZE(const unsigned *f, const struct hvtlb_sim_key *k)
+{
+	(void)k;
+	return *f == 12 || *f == 21 || *f == 30;
+}
+
+/* ------------------------------------------------------------ the keys */
 static int set_key(struct hvtlb_sim_config *c, enum key_id k, const char *v)
 {
-	int r = 0, n;
-	uint64_t u;
-
 	switch (k) {
-	case K_SEED:
-		return parse_u64(v, &c->seed);
-	case K_THREADS:
-		return parse_u32_range(v, 1, HVTLB_SIM_MAX_THREADS,
-				       &c->threads);
-	case K_FAULT:
-		r = parse_name(v, fault_names, HVTLB_SIM_FAULT_COUNT_, &n);
-		if (!r)
-			c->fault = (enum hvtlb_sim_fault)n;
-		return r;
-	case K_STRATEGY: {
-		enum hvtlb_strategy_kind sk;
-
-		if (!v || hvtlb_strategy_from_name(v, &sk))
-			return -EINVAL;
-		hvtlb_strategy_config_init(&c->strategy, sk);
-		return 0;
-	}
-	case K_PCPUS:
-		return parse_u32_range(v, 1, HVTLB_SIM_MAX_VCPUS, &c->pcpus);
-	case K_VMS:
-		return parse_u32_range(v, 1, 64, &c->vms);
-	case K_PARTITION:
-		return parse_bool(v, &c->partition);
-	case K_VCPUS:
-		return parse_u32_range(v, 1, HVTLB_SIM_MAX_VCPUS, &c->vcpus);
-	case K_PROFILE: {
-		enum hvtlb_profile p;
-
-		if (!v || hvtlb_profile_from_name(v, &p))
-			return -EINVAL;
-		c->decoder = p;
-		return 0;
-	}
-	case K_IPIV:
-		return parse_bool(v, &c->ipiv);
-	case K_PLE:
-		return parse_bool(v, &c->ple);
-	case K_PLE_BOOST:
-		return parse_bool(v, &c->ple_boost_ready);
-	case K_CFS:
-		return parse_bool(v, &c->cfs);
-	case K_IPI_BATCH:
-		return parse_u32_range(v, 1, HVTLB_MAX_CPUS, &c->ipi_batch);
-	case K_XMM:
-		return parse_bool(v, &c->offer_xmm);
-	case K_EX:
-		return parse_bool(v, &c->offer_ex);
-	case K_TLB_LEVELS:
-		return parse_u32_range(v, 1, 2, &c->tlb_levels);
-	case K_L1_SETS:
-		r = parse_u32_range(v, 1, 1u << 16, &c->l1_sets);
-		return r ? r : is_pow2(c->l1_sets) ? 0 : -ERANGE;
-	case K_L1_WAYS:
-		return parse_u32_range(v, 1, 64, &c->l1_ways);
-	case K_L2_SETS:
-		r = parse_u32_range(v, 1, 1u << 16, &c->l2_sets);
-		return r ? r : is_pow2(c->l2_sets) ? 0 : -ERANGE;
-	case K_L2_WAYS:
-		return parse_u32_range(v, 1, 64, &c->l2_ways);
-	case K_PCID:
-		return parse_bool(v, &c->pcid);
-	case K_LAZY_LEAVE:
-		return parse_bool(v, &c->lazy_leave);
-	case K_STEAL:
-		return parse_bool(v, &c->steal_accounting);
-	case K_MIGRATE:
-		return parse_bool(v, &c->migrate);
-	case K_TLB_GEN:
-		return parse_bool(v, &c->tlb_gen);
-	case K_FAULT_EXCL:
-		return parse_bool(v, &c->fault_exclusive);
-	case K_LOCK_HANDOFF: {
-		double d;
-
-		r = parse_double(v, &d);
-		if (r)
-			return r;
-		if (d < 0 || d > 1e9)
-			return -ERANGE;
-		c->lock_handoff_us = d;
-		return 0;
-	}
-	case K_LOCK_SPIN: {
-		double d;
-
-		r = parse_double(v, &d);
-		if (r)
-			return r;
-		if (d < 0 || d > 1e6)
-			return -ERANGE;
-		c->lock_spin_us = d;
-		return 0;
-	}
-	case K_WL_KIND:
-		r = parse_name(v, workload_names, HVTLB_SIM_WORKLOAD_COUNT_,
-			       &n);
-		if (!r)
-			c->workload = (enum hvtlb_sim_workload)n;
-		return r;
-	case K_WL_THREADS:
-		return parse_u32_range(v, 1, 65536, &c->wl_threads);
-	case K_WL_PROCESSES:
-		return parse_u32_range(v, 1, 4096, &c->wl_processes);
-	case K_WL_ITERATIONS:
-		r = parse_u64(v, &u);
-		if (r)
-			return r;
-		if (u < 1 || u > (1ULL << 40))
-			return -ERANGE;
-		c->wl_iterations = u;
-		return 0;
-	case K_WL_PAGES:
-		return parse_u32_range(v, 1, 1u << 20, &c->wl_pages);
-	case K_WL_PAGE_SIZE:
-		if (!v)
-			return -EINVAL;
-		if (!strcasecmp(v, "4k"))
-			c->wl_page_shift = 12;
-		else if (!strcasecmp(v, "2m"))
-			c->wl_page_shift = 21;
-		else if (!strcasecmp(v, "1g"))
-			c->wl_page_shift = 30;
-		else
-			return -EINVAL;
-		return 0;
-	case K_WL_TOUCH:
-		r = parse_name(v, touch_names, 4, &n);
-		if (!r)
-			c->wl_touch = (enum hvtlb_sim_touch)n;
-		return r;
-	case K_WL_TOUCH_REPEAT:
-		return parse_u32_range(v, 1, 1u << 20, &c->wl_touch_repeat);
-	case K_WL_SLEEP:
-		r = parse_u64(v, &u);
-		if (r)
-			return r;
-		if (u > 10ULL * 1000 * 1000 * 1000)
-			return -ERANGE;
-		c->wl_sleep_ns_max = u;
-		return 0;
-	case K_WL_FILE:
-		return parse_bool(v, &c->wl_file_backed);
-	case K_WL_SHARED:
-		return parse_bool(v, &c->wl_shared);
-	case K_WL_SEARCH:
-		return parse_u32_range(v, 1, 1u << 20, &c->wl_search_pages);
-	case K_WL_USER_NS:
-		r = parse_u64(v, &u);
-		if (r)
-			return r;
-		if (u > 1000ULL * 1000 * 1000)
-			return -ERANGE;
-		c->wl_user_ns = u;
-		return 0;
-	case K_MAX_VIRTUAL: {
-		double d;
-
-		r = parse_double(v, &d);
-		if (r)
-			return r;
-		if (!(d > 0))
-			return -ERANGE;
-		c->max_virtual_s = d;
-		return 0;
-	}
-	case K_WL_KERNEL_PAGES:
-		return parse_u32_range(v, 0, 1u << 20, &c->wl_kernel_pages);
-	case K_MAX_VIOLATIONS:
-		return parse_u32_range(v, 0, 1u << 20, &c->max_violations);
+#define HVTLB_X_(id, name, type, field, ...)                                   \
+	case K_##id:                                                           \
+		return set_##type(&c->field, v, &keys[k]);
+		HVTLB_SIM_KEY_MAP(HVTLB_X_)
+#undef HVTLB_X_
 	case K_COUNT:
 		break;
 	}
 	return -ENOENT;
 }
 
+static int get_key(const struct hvtlb_sim_config *c, enum key_id k, char *buf,
+		   size_t len)
+{
+	switch (k) {
+#define HVTLB_X_(id, name, type, field, ...)                                   \
+	case K_##id:                                                           \
+		return get_##type(&c->field, buf, len, &keys[k]);
+		HVTLB_SIM_KEY_MAP(HVTLB_X_)
+#undef HVTLB_X_
+	case K_COUNT:
+		break;
+	}
+	return -ENOENT;
+}
+
+/* The first key whose field is out of its range, or K_COUNT. */
+static enum key_id first_bad_key(const struct hvtlb_sim_config *c)
+{
+#define HVTLB_X_(id, name, type, field, ...)                                   \
+	if (!ok_##type(&c->field, &keys[K_##id]))                              \
+		return K_##id;
+	HVTLB_SIM_KEY_MAP(HVTLB_X_)
+#undef HVTLB_X_
+	return K_COUNT;
+}
+
+static int find_key(const char *name)
+{
+	for (int k = 0; k < K_COUNT; k++) {
+		if (!strcmp(name, keys[k].name))
+			return k;
+	}
+	return -1;
+}
+
+static int find_cost(const char *key)
+{
+	if (strncmp(key, "cost.", 5))
+		return -1;
+	for (size_t i = 0; i < SIM_COST_COUNT; i++) {
+		if (!strcmp(key + 5, hvtlb_sim_cost_name(i)))
+			return (int)i;
+	}
+	return -1;
+}
+
+void hvtlb_sim_config_init(struct hvtlb_sim_config *c)
+{
+	memset(c, 0, sizeof(*c));
+	for (int k = 0; k < K_COUNT; k++) {
+		/* Knobs take their strategy's defaults (set with it). */
+		if (*keys[k].def)
+			set_key(c, (enum key_id)k, keys[k].def);
+	}
+	for (size_t i = 0; i < SIM_COST_COUNT; i++)
+		c->cost[i] = hvtlb_sim_cost_default(i);
+}
+
 int hvtlb_sim_config_set(struct hvtlb_sim_config *c, const char *key,
 			 const char *value)
 {
+	int k, i;
+
 	if (!c || !key)
 		return -EINVAL;
-	for (int k = 0; k < K_COUNT; k++) {
-		if (!strcmp(key, key_names[k]))
-			return set_key(c, (enum key_id)k, value);
-	}
-	if (!strncmp(key, "strategy.", 9)) {
-		const char *knob = key + 9;
+	k = find_key(key);
+	if (k >= 0)
+		return set_key(c, (enum key_id)k, value);
+	i = find_cost(key);
+	if (i >= 0) {
+		double d;
+		int r = parse_double(value, &d);
 
-		for (size_t i = 0; i < NKNOBS; i++) {
-			if (!strcmp(knob, strategy_knobs[i])) {
-				int r = hvtlb_strategy_config_set(&c->strategy,
-								  knob, value);
-				return r == -ENOENT ? -EINVAL : r;
-			}
-		}
-		return -ENOENT;
+		if (r)
+			return r;
+		if (d < 0 || (i == SIM_COST_cpu_mhz && d <= 0))
+			return -ERANGE;
+		c->cost[i] = d;
+		return 0;
 	}
-	if (!strncmp(key, "cost.", 5)) {
-		for (size_t i = 0; i < SIM_COST_COUNT; i++) {
-			if (strcmp(key + 5, hvtlb_sim_cost_name(i)))
-				continue;
-			double d;
-			int r = parse_double(value, &d);
+	return -ENOENT;
+}
 
-			if (r)
-				return r;
-			if (d < 0 || (i == SIM_COST_cpu_mhz && d <= 0))
-				return -ERANGE;
-			c->cost[i] = d;
-			return 0;
-		}
-	}
+int hvtlb_sim_config_get(const struct hvtlb_sim_config *c, const char *key,
+			 char *buf, size_t len)
+{
+	int k, i;
+
+	if (!c || !key || !buf || !len)
+		return -EINVAL;
+	k = find_key(key);
+	if (k >= 0)
+		return get_key(c, (enum key_id)k, buf, len);
+	i = find_cost(key);
+	if (i >= 0)
+		return get_DOUBLE(&c->cost[i], buf, len, NULL);
 	return -ENOENT;
 }
 
 int hvtlb_sim_config_validate(const struct hvtlb_sim_config *c,
 			      const char **bad_key)
 {
+	enum key_id k;
 	const char *bad = NULL;
 
 	if (!c)
 		return -EINVAL;
-	if (c->threads < 1 || c->threads > HVTLB_SIM_MAX_THREADS)
-		bad = key_names[K_THREADS];
-	else if (c->fault >= HVTLB_SIM_FAULT_COUNT_)
-		bad = key_names[K_FAULT];
-	else if (c->strategy.kind >= HVTLB_STRATEGY_COUNT_)
-		bad = key_names[K_STRATEGY];
-	else if (c->pcpus < 1 || c->pcpus > HVTLB_SIM_MAX_VCPUS)
-		bad = key_names[K_PCPUS];
-	else if (c->vms < 1 || c->vms > 64)
-		bad = key_names[K_VMS];
+	k = first_bad_key(c);
+	if (k != K_COUNT)
+		bad = keys[k].name;
+	/* Rules between keys. */
 	else if (c->partition && c->pcpus % c->vms)
-		bad = key_names[K_PARTITION];
-	else if (c->vcpus < 1 || c->vcpus > HVTLB_SIM_MAX_VCPUS)
-		bad = key_names[K_VCPUS];
-	else if (c->decoder >= HVTLB_PROFILE_COUNT_)
-		bad = key_names[K_PROFILE];
-	else if (c->ipi_batch < 1)
-		bad = key_names[K_IPI_BATCH];
-	else if (c->tlb_levels < 1 || c->tlb_levels > 2)
-		bad = key_names[K_TLB_LEVELS];
-	else if (!is_pow2(c->l1_sets) || c->l1_sets > (1u << 16))
-		bad = key_names[K_L1_SETS];
-	else if (c->l1_ways < 1 || c->l1_ways > 64)
-		bad = key_names[K_L1_WAYS];
-	else if (!is_pow2(c->l2_sets) || c->l2_sets > (1u << 16))
-		bad = key_names[K_L2_SETS];
-	else if (c->l2_ways < 1 || c->l2_ways > 64)
-		bad = key_names[K_L2_WAYS];
-	else if (c->workload >= HVTLB_SIM_WORKLOAD_COUNT_)
-		bad = key_names[K_WL_KIND];
-	else if (c->wl_threads < 1 || c->wl_threads > 65536)
-		bad = key_names[K_WL_THREADS];
-	else if (c->wl_processes < 1 || c->wl_processes > c->wl_threads)
-		bad = key_names[K_WL_PROCESSES];
-	else if (c->wl_iterations < 1 || c->wl_iterations > (1ULL << 40))
-		bad = key_names[K_WL_ITERATIONS];
-	else if (c->wl_pages < 1 || c->wl_pages > (1u << 20))
-		bad = key_names[K_WL_PAGES];
-	else if (c->wl_page_shift != 12 && c->wl_page_shift != 21 &&
-		 c->wl_page_shift != 30)
-		bad = key_names[K_WL_PAGE_SIZE];
-	else if (c->wl_touch > HVTLB_SIM_TOUCH_RANDOM)
-		bad = key_names[K_WL_TOUCH];
-	else if (c->wl_touch_repeat < 1)
-		bad = key_names[K_WL_TOUCH_REPEAT];
-	else if (c->wl_search_pages < 1)
-		bad = key_names[K_WL_SEARCH];
-	else if (c->wl_kernel_pages > (1u << 20))
-		bad = key_names[K_WL_KERNEL_PAGES];
-	else if (!(c->lock_spin_us >= 0) || c->lock_spin_us > 1e6)
-		bad = key_names[K_LOCK_SPIN];
-	else if (!(c->lock_handoff_us >= 0) || c->lock_handoff_us > 1e9)
-		bad = key_names[K_LOCK_HANDOFF];
-	else if (!(c->max_virtual_s > 0) || !isfinite(c->max_virtual_s))
-		bad = key_names[K_MAX_VIRTUAL];
+		bad = keys[K_PARTITION].name;
+	else if (c->wl_processes > c->wl_threads)
+		bad = keys[K_WL_PROCESSES].name;
 	else if ((uint64_t)c->vms * c->vcpus > 64u * HVTLB_SIM_MAX_VCPUS)
-		bad = key_names[K_VMS];
+		bad = keys[K_VMS].name;
 	for (size_t i = 0; !bad && i < SIM_COST_COUNT; i++) {
 		if (!isfinite(c->cost[i]) || c->cost[i] < 0 ||
 		    (i == SIM_COST_cpu_mhz && c->cost[i] <= 0))
@@ -574,7 +618,7 @@ int hvtlb_sim_config_validate(const struct hvtlb_sim_config *c,
 			       ((c->wl_threads + c->wl_processes - 1) /
 				c->wl_processes);
 		if (per > (1ULL << 26))
-			bad = key_names[K_WL_PAGES];
+			bad = keys[K_WL_PAGES].name;
 	}
 	if (bad) {
 		if (bad_key)
@@ -587,14 +631,66 @@ int hvtlb_sim_config_validate(const struct hvtlb_sim_config *c,
 const char *hvtlb_sim_config_key_name(size_t i)
 {
 	if (i < K_COUNT)
-		return key_names[i];
+		return keys[i].name;
 	i -= K_COUNT;
-	if (i < NKNOBS)
-		return knob_keys[i];
-	i -= NKNOBS;
 	if (i < SIM_COST_COUNT)
 		return cost_keys[i];
 	return NULL;
+}
+
+size_t hvtlb_sim_key_count(void)
+{
+	return K_COUNT;
+}
+
+const struct hvtlb_sim_key *hvtlb_sim_key_at(size_t i)
+{
+	return i < K_COUNT ? &keys[i] : NULL;
+}
+
+const struct hvtlb_sim_key *hvtlb_sim_key_find(const char *name)
+{
+	int k = name ? find_key(name) : -1;
+
+	return k >= 0 ? &keys[k] : NULL;
+}
+
+const char *hvtlb_sim_key_value(const struct hvtlb_sim_key *k, size_t i)
+{
+	if (!k)
+		return NULL;
+	if (!strcmp(k->type, "FAULT"))
+		return i < NAMES(fault_names) ? fault_names[i] : NULL;
+	if (!strcmp(k->type, "STRATEGY"))
+		return i < HVTLB_STRATEGY_COUNT_
+			       ? hvtlb_strategy_name(
+					 (enum hvtlb_strategy_kind)i)
+			       : NULL;
+	if (!strcmp(k->type, "PROFILE"))
+		return i < HVTLB_PROFILE_COUNT_
+			       ? hvtlb_profile_name((enum hvtlb_profile)i)
+			       : NULL;
+	if (!strcmp(k->type, "WORKLOAD"))
+		return i < NAMES(workload_names) ? workload_names[i] : NULL;
+	if (!strcmp(k->type, "TOUCH"))
+		return i < NAMES(touch_names) ? touch_names[i] : NULL;
+	if (!strcmp(k->type, "PAGE_SIZE"))
+		return i < NAMES(page_size_names) ? page_size_names[i] : NULL;
+	if (!strcmp(k->type, "KNOB")) {
+		/* A boolean knob reads "true" or "false". */
+		struct hvtlb_strategy_config sc;
+		char buf[32];
+
+		hvtlb_strategy_config_init(&sc, HVTLB_STRATEGY_IPI);
+		if (hvtlb_strategy_config_get(&sc,
+					      k->name + strlen("strategy."),
+					      buf, sizeof(buf)) ||
+		    (strcmp(buf, "true") && strcmp(buf, "false")))
+			return NULL;
+	} else if (strcmp(k->type, "BOOL")) {
+		return NULL;
+	}
+	return i < 2 ? (i ? "true" : "false") : NULL;
 }
 
 const char *hvtlb_sim_fault_name(enum hvtlb_sim_fault f)

@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "sim/sim-private.h"
+#include "sim/coro.h"
 
 #if defined(__SANITIZE_THREAD__)
 #define CORO_TSAN 1

@@ -14,7 +14,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
-#include "sim/sim-private.h"
+#include "sim/tlb.h"
 
 /* key: bit 63 valid, bits 62:50 asid (13 bits), 49:48 size, 47:0 vpn of the
  * 4 KiB page the entry starts at (va >> 12). */

@@ -21,7 +21,7 @@
 
 #include <hvtlb/sim.h>
 
-#include "sim/sim-private.h"
+#include "sim/tlb.h"
 
 #include "sim-test.h"
 
@@ -679,11 +679,11 @@ static void test_halt_poll(void **state)
 		"workload.search_pages=64", "workload.sleep_ns_max=1000"
 
 /*
- * Pause-loop exiting before KVM 5.2 (hypervisor.ple_boost_ready=false)
+ * Pause-loop exiting before KVM 5.3 (hypervisor.ple_boost_ready=false)
  * yields only to a vCPU preempted while running, so an IPI initiator
  * spinning on a pCPU where its halted targets were woken keeps the pCPU
  * until the host slice ends: the shootdown takes about a slice (3 ms by
- * default) and the host preempts. With the 5.2 boost the spinner yields
+ * default) and the host preempts. With the 5.3 boost the spinner yields
  * to the woken targets at once. (If the key were ignored, both runs
  * would be identical and the first check fails.)
  */

@@ -62,6 +62,7 @@ static const struct {
 	{ "sweep", cmd_sweep, "simulate a grid of scenarios" },
 	{ "reproduce", cmd_reproduce,
 	  "published results beside simulated ones" },
+	{ "keys", cmd_keys, "every scenario key: default, range, meaning" },
 	{ "sensitivity", cmd_sensitivity,
 	  "which uncertain parameters move a ratio most" },
 	{ "validate", cmd_validate,

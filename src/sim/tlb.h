@@ -1,53 +1,18 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Private structures of the simulator. One run = one struct sim; every
- * object lives in arrays owned by it. Time is in guest cycles (simtime).
+ * A vCPU's TLB: set-associative levels of entries tagged with an address
+ * space (PCID/ASID), a page size and the global bit, each remembering the
+ * page-table generation it was filled from (for the oracle).
  */
-#ifndef HVTLB_SIM_PRIVATE_H
-#define HVTLB_SIM_PRIVATE_H
+#ifndef HVTLB_SIM_TLB_H
+#define HVTLB_SIM_TLB_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#if !defined(__x86_64__)
-#include <ucontext.h>
-#endif
 
-#include <hvtlb/core.h>
 #include <hvtlb/sim.h>
 
-#include "sim/cost.h"
-#include "sim/rng.h"
-
-typedef uint64_t simtime;
-#define SIM_NEVER UINT64_MAX
-
-/* ---------------------------------------------------------- coroutines */
-/* A guest thread runs as a coroutine on its own stack. x86-64 switches
- * with six callee-saved registers (coro.c); elsewhere ucontext. */
-struct coro {
-#if defined(__x86_64__)
-	void *sp;
-#else
-	ucontext_t uc;
-#endif
-	/* Under ThreadSanitizer, the coroutine's fiber (tsan_interface.h):
-	 * without it TSan loses track of the thread after the first stack
-	 * switch and misses races. NULL for a context that coro_make() did
-	 * not prepare (the engine's own): set at its first switch away. */
-	void *tsan_fiber;
-};
-
-/* Prepares @p c to run fn(arg) on [stack, stack + size) at its first
- * coro_switch(). fn must never return. */
-void coro_make(struct coro *c, void *stack, size_t size, void (*fn)(void *),
-	       void *arg);
-/* Saves the current context in @p from and resumes @p to. */
-void coro_switch(struct coro *from, struct coro *to);
-/* Frees what coro_make() set up beyond the stack (the caller's). */
-void coro_finish(struct coro *c);
-
-/* ---------------------------------------------------------------- TLB */
 struct tlb_entry {
 	uint64_t key;	/* 0 = invalid; a global entry's has no ASID */
 	uint32_t gen;	/* page-table generation it was filled from */

@@ -1,0 +1,187 @@
+/* SPDX-License-Identifier: MIT */
+/**
+ * @file
+ * The simulator's scenario keys, in one list: every key that
+ * hvtlb_sim_config_set() takes besides "cost.<name>" (hvtlb_sim_cost_name),
+ * with its type, default, range, unit and meaning. The library's setter,
+ * defaults, validation and key enumeration, and `hvtlb keys`, are all
+ * generated from this list; this list is the reference.
+ *
+ * X(ID, "name", TYPE, field, "default", min, max, "unit", "meaning")
+ *
+ * - TYPE: U64, U32 (integers, decimal or 0x hex, within [min, max]), POW2
+ *   (a U32 that must be a power of two), BOOL (0/1, true/false, yes/no,
+ *   on/off), DOUBLE (within [min, max]), or a name: FAULT
+ *   (HVTLB_SIM_FAULT_MAP), STRATEGY (hvtlb_strategy_name; setting it resets
+ *   the strategy.* knobs), PROFILE (hvtlb_profile_name), WORKLOAD
+ *   (HVTLB_SIM_WORKLOAD_MAP), TOUCH, PAGE_SIZE; or KNOB, a knob of
+ *   hvtlb_strategy_config_set() whose default is the strategy's.
+ * - field: the member of struct hvtlb_sim_config it sets.
+ * - "default": the value hvtlb_sim_config_init() sets, as text ("" for
+ *   KNOB).
+ */
+#ifndef HVTLB_SIM_KEYS_H
+#define HVTLB_SIM_KEYS_H
+
+#define HVTLB_SIM_KEY_MAP(X)                                                   \
+	X(SEED, "seed", U64, seed, "1", 0, 18446744073709551616.0, "",         \
+	  "random seed: every random choice of a run derives from it")         \
+	X(THREADS, "threads", U32, threads, "1", 1, 64, "host threads",        \
+	  "host threads of the engine: partitioned VMs run in parallel "       \
+	  "(machine.partition); one VM runs on one thread. Never changes "     \
+	  "the results")                                                       \
+	X(FAULT, "fault", FAULT, fault, "none", 0, 0, "",                      \
+	  "break the flush protocol on purpose; the oracle must fire: "        \
+	  "no-wait (return before the targets acknowledge), lose-deferred "    \
+	  "(the host drops KVM's deferred flush), skip-lazy-freed (lazy "      \
+	  "CPUs skipped although page tables were freed), drop-target (the "   \
+	  "highest target is not flushed), global-survives (every flush "      \
+	  "keeps global entries)")                                             \
+	X(STRATEGY, "strategy", STRATEGY, strategy, "ipi", 0, 0, "",           \
+	  "the guest's flush strategy: ipi, hyperv, kvm-pv, vmm-assist, "      \
+	  "broadcast, lazy. Resets the strategy.* knobs to their defaults")    \
+	X(CONCURRENT, "strategy.concurrent", KNOB, strategy, "", 0, 0, "",     \
+	  "send the flush IPIs first, flush locally while they fly, then "     \
+	  "wait (Linux >= 5.13); false: flush locally first")                  \
+	X(EARLY_ACK, "strategy.early_ack", KNOB, strategy, "", 0, 0, "",       \
+	  "targets acknowledge on entry to the handler, then flush (never "    \
+	  "when page tables are freed)")                                       \
+	X(LAZY_SKIP, "strategy.lazy_skip", KNOB, strategy, "", 0, 0, "",       \
+	  "no flush IPI to a CPU in lazy TLB mode unless page tables are "     \
+	  "freed (Linux >= 4.19)")                                             \
+	X(CEILING, "strategy.full_flush_ceiling", KNOB, strategy, "", 0, 0,    \
+	  "pages",                                                             \
+	  "above this many pages a range becomes a full flush (Linux's "       \
+	  "tlb_single_page_flush_ceiling, 33)")                                \
+	X(XMM_FAST, "strategy.xmm_fast", KNOB, strategy, "", 0, 0, "",         \
+	  "hyperv: fast (XMM register) input when it fits and is offered")     \
+	X(COMPACT, "strategy.compact_vpset", KNOB, strategy, "", 0, 0, "",     \
+	  "hyperv: compact sparse VP sets (false: Linux's 2^n-1 bank masks)")  \
+	X(EXT_RANGES, "strategy.extended_ranges", KNOB, strategy, "", 0, 0,    \
+	  "", "hyperv: large-page GVA entries when offered")                   \
+	X(BCAST_MAX, "strategy.broadcast_max_pages", KNOB, strategy, "", 0, 0, \
+	  "pages", "broadcast: pages one INVLPGB covers (CPUID limit)")        \
+	X(PCPUS, "machine.pcpus", U32, pcpus, "16", 1, 4096, "CPUs",           \
+	  "host CPUs")                                                         \
+	X(VMS, "machine.vms", U32, vms, "1", 1, 64, "VMs",                     \
+	  "identical VMs sharing the host CPUs")                               \
+	X(PARTITION, "machine.partition", BOOL, partition, "false", 0, 0, "",  \
+	  "VM k runs alone on pCPUs [k*p/vms, (k+1)*p/vms) (pcpus a "          \
+	  "multiple of vms); the VMs are then independent and run in "         \
+	  "parallel on `threads` host threads; false: every VM shares every "  \
+	  "pCPU")                                                              \
+	X(VCPUS, "vm.vcpus", U32, vcpus, "16", 1, 4096, "vCPUs",               \
+	  "vCPUs per VM")                                                      \
+	X(PROFILE, "hypervisor.profile", PROFILE, decoder, "strict", 0, 0, "", \
+	  "the host's hypercall decoder profile (hvtlb_profile_name)")         \
+	X(IPIV, "hypervisor.ipiv", BOOL, ipiv, "false", 0, 0, "",              \
+	  "IPI virtualization: sending an IPI costs no VM exit")               \
+	X(PLE, "hypervisor.ple", BOOL, ple, "true", 0, 0, "",                  \
+	  "pause-loop exiting: a spinning vCPU may yield its pCPU")            \
+	X(PLE_BOOST, "hypervisor.ple_boost_ready", BOOL, ple_boost_ready,      \
+	  "true", 0, 0, "",                                                    \
+	  "a pause-loop exit may yield to a vCPU that was woken (halt, IPI) "  \
+	  "and waits to run: KVM >= 5.3 (commit d73eb57b80b9, vcpu->ready); "  \
+	  "false: only to a vCPU preempted while running (vcpu->preempted), "  \
+	  "otherwise the spinner keeps its pCPU")                              \
+	X(CFS, "hypervisor.cfs", BOOL, cfs, "false", 0, 0, "",                 \
+	  "the host scheduler is Linux CFS (smallest virtual runtime first, "  \
+	  "slice = sched_latency over the runnable vCPUs, at least "           \
+	  "min_granularity, wake-up preemption past the wake-up "              \
+	  "granularity; kernel/sched/fair.c defaults); false: a FIFO run "     \
+	  "queue, a woken vCPU runs next, fixed slice cost.host_slice_us")     \
+	X(IPI_BATCH, "hypervisor.ipi_batch", U32, ipi_batch, "1", 1, 4096,     \
+	  "destinations",                                                      \
+	  "IPI destinations per sender VM exit (1: x2APIC, one per target; "   \
+	  "16: cluster mode; 128: KVM PV send-IPI)")                           \
+	X(XMM, "hypervisor.xmm", BOOL, offer_xmm, "true", 0, 0, "",            \
+	  "the host offers XMM fast hypercall input")                          \
+	X(EX, "hypervisor.ex", BOOL, offer_ex, "true", 0, 0, "",               \
+	  "the host offers the Ex hypercalls (sparse VP sets)")                \
+	X(TLB_LEVELS, "tlb.levels", U32, tlb_levels, "2", 1, 2, "levels",      \
+	  "TLB levels: 1 (L1 dTLB only) or 2 (and an STLB)")                   \
+	X(L1_SETS, "tlb.l1_sets", POW2, l1_sets, "16", 1, 65536, "sets",       \
+	  "L1 dTLB sets")                                                      \
+	X(L1_WAYS, "tlb.l1_ways", U32, l1_ways, "4", 1, 64, "ways",            \
+	  "L1 dTLB ways")                                                      \
+	X(L2_SETS, "tlb.l2_sets", POW2, l2_sets, "128", 1, 65536, "sets",      \
+	  "STLB sets")                                                         \
+	X(L2_WAYS, "tlb.l2_ways", U32, l2_ways, "12", 1, 64, "ways",           \
+	  "STLB ways")                                                         \
+	X(PCID, "tlb.pcid", BOOL, pcid, "true", 0, 0, "",                      \
+	  "entries are tagged with their address space (PCID/ASID)")           \
+	X(LAZY_LEAVE, "guest.lazy_leave", BOOL, lazy_leave, "true", 0, 0, "",  \
+	  "a lazy CPU that takes a flush IPI leaves the mm (Linux < 4.19)")    \
+	X(STEAL, "guest.steal_accounting", BOOL, steal_accounting, "false", 0, \
+	  0, "",                                                               \
+	  "time the host preempted a vCPU is not counted as guest user/sys "   \
+	  "(Linux with steal time); false: it is")                             \
+	X(MIGRATE, "guest.migrate", BOOL, migrate, "true", 0, 0, "",           \
+	  "a woken thread moves to an idle vCPU (select_idle_sibling)")        \
+	X(LOCK_SPIN, "guest.lock_spin_us", DOUBLE, lock_spin_us, "0", 0, 1e6,  \
+	  "us",                                                                \
+	  "a waiter for the mmap lock spins (sys) up to this long while the "  \
+	  "holder's vCPU runs, then sleeps")                                   \
+	X(TLB_GEN, "guest.tlb_gen", BOOL, tlb_gen, "true", 0, 0, "",           \
+	  "the guest tracks the mm's flush generation per CPU, and a lazy "    \
+	  "CPU switching back to the mm flushes if it missed one (Linux >= "   \
+	  "4.14); false: it switches back without a flush (Linux 4.12; only "  \
+	  "safe without strategy.lazy_skip)")                                  \
+	X(LOCK_HANDOFF, "guest.lock_handoff_us", DOUBLE, lock_handoff_us, "0", \
+	  0, 1e9, "us",                                                        \
+	  "a writer queued this long is handed the lock at the next release "  \
+	  "instead of racing for it (Linux >= 5.3: 4000, rwsem's "             \
+	  "RWSEM_WAIT_TIMEOUT); 0: never")                                     \
+	X(FAULT_EXCL, "guest.fault_exclusive", BOOL, fault_exclusive, "false", \
+	  0, 0, "",                                                            \
+	  "a page fault takes the address-space lock exclusive, as mmap and "  \
+	  "munmap do (faults serialize); false: shared, as Linux's mmap "      \
+	  "lock read side")                                                    \
+	X(WL_KIND, "workload.kind", WORKLOAD, workload, "trasher", 0, 0, "",   \
+	  "what every guest thread does: trasher (mmap, touch, munmap), "      \
+	  "madvise (touch, madvise(DONTNEED)), ebizzy (allocate, search, "     \
+	  "free), mix (a random one each operation)")                          \
+	X(WL_THREADS, "workload.threads", U32, wl_threads, "32", 1, 65536,     \
+	  "threads", "guest threads per VM")                                   \
+	X(WL_PROCESSES, "workload.processes", U32, wl_processes, "1", 1, 4096, \
+	  "processes",                                                         \
+	  "processes (address spaces) per VM; threads are split "              \
+	  "round-robin")                                                       \
+	X(WL_ITERATIONS, "workload.iterations", U64, wl_iterations, "1000", 1, \
+	  1099511627776.0, "operations", "operations per thread")              \
+	X(WL_PAGES, "workload.pages", U32, wl_pages, "1", 1, 1048576, "pages", \
+	  "pages per mapping")                                                 \
+	X(WL_PAGE_SIZE, "workload.page_size", PAGE_SIZE, wl_page_shift, "4k",  \
+	  0, 0, "", "page size of the mappings: 4k, 2m or 1g")                 \
+	X(WL_TOUCH, "workload.touch", TOUCH, wl_touch, "all", 0, 0, "",        \
+	  "pages touched after each mmap: none, first, all, random "           \
+	  "(workload.search_pages random ones). A fault takes the mmap lock "  \
+	  "(read side; readers queue behind a writer)")                        \
+	X(WL_TOUCH_REPEAT, "workload.touch_repeat", U32, wl_touch_repeat, "1", \
+	  1, 1048576, "reads", "times each touched page is read")              \
+	X(WL_SLEEP, "workload.sleep_ns_max", U64, wl_sleep_ns_max, "0", 0,     \
+	  1e10, "ns",                                                          \
+	  "a uniform random sleep in [0, max] after each operation; 0: none")  \
+	X(WL_FILE, "workload.file_backed", BOOL, wl_file_backed, "true", 0, 0, \
+	  "", "file mappings (no zeroing of new pages)")                       \
+	X(WL_SHARED, "workload.shared", BOOL, wl_shared, "false", 0, 0, "",    \
+	  "madvise: all threads of a process touch and zap one shared "        \
+	  "mapping")                                                           \
+	X(WL_SEARCH, "workload.search_pages", U32, wl_search_pages, "64", 1,   \
+	  1048576, "pages",                                                    \
+	  "random pages per operation for touch = random, and ebizzy's "       \
+	  "searched pages per operation")                                      \
+	X(WL_USER_NS, "workload.user_ns", U64, wl_user_ns, "0", 0, 1e9, "ns",  \
+	  "extra user-space work per operation")                               \
+	X(WL_KERNEL_PAGES, "workload.kernel_pages", U32, wl_kernel_pages, "0", \
+	  0, 1048576, "pages",                                                 \
+	  "kernel (global) pages per VM: each operation a thread maps one "    \
+	  "if it holds none, reads it and a random mapped one, and every "     \
+	  "4th operation unmaps it with a flush of everything including "      \
+	  "globals (vfree); 0: off")                                           \
+	X(MAX_VIRTUAL, "engine.max_virtual_s", DOUBLE, max_virtual_s, "3600",  \
+	  1e-9, 1e9, "s", "stop (error -ETIME) beyond this much virtual time") \
+	X(MAX_VIOLATIONS, "engine.max_violations", U32, max_violations, "16",  \
+	  0, 1048576, "violations", "oracle violations recorded in detail")
+
+#endif

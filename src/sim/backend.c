@@ -1,0 +1,251 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The backend the guest's strategies (src/core, one hvtlb_flusher per
+ * vCPU) flush through: local flushes, flush IPIs through the virtual
+ * APIC, CPU states as the guest sees them, the KVM preempted byte,
+ * hardware broadcast invalidation and lazy invalidation records. Every op
+ * charges virtual time by yielding the calling task; the hypercall and
+ * VMM-assisted ops are the hypervisor's (hypervisor.c).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sim/backend.h"
+#include "sim/guest.h"
+#include "sim/hypervisor.h"
+#include "sim/machine.h"
+#include "sim/stats.h"
+#include "sim/vcpu-tlb.h"
+
+static void op_local_flush(void *user, uint32_t cpu,
+			   const struct hvtlb_flush_range *r)
+{
+	struct vcpu *v = user;
+	struct sim *s = v->s;
+	struct task *t = cur_task(v);
+
+	(void)cpu;
+	if (!t)
+		return;
+	vcpu_flush_range(s, v, r, s->mm[t->mm].id, HVTLB_SIM_FLUSH_LOCAL);
+	v->mm_gen = s->mm[t->mm].tlb_gen;
+	t_work(t, flush_cost(s, r->all, hvtlb_range_pages(r)), ACCT_SYS);
+}
+
+static void op_send_ipis(void *user, const struct hvtlb_cpumask *targets,
+			 const struct hvtlb_ipi_flush *f)
+{
+	struct vcpu *v = user;
+	struct sim *s = v->s;
+	struct task *t = cur_task(v);
+	uint32_t n = 0, drop = HVTLB_MAX_CPUS;
+	simtime send = s->c->ipiv ? 0 : cyc(s, SIM_COST_ipi_send);
+	simtime deliver;
+
+	if (!t)
+		return;
+	if (s->c->fault == HVTLB_SIM_FAULT_DROP_TARGET)
+		drop = last_cpu(targets);
+	/* Round trip = sender exit + delivery + target handling. */
+	deliver = cyc(s, SIM_COST_ipi_latency);
+	deliver = deliver > send + cyc(s, SIM_COST_ipi_target)
+			  ? deliver - send - cyc(s, SIM_COST_ipi_target)
+			  : 0;
+	v->ack_seq++;
+	v->ack_wait = 0;
+	for (uint32_t c = hvtlb_cpumask_next(targets, 0); c < HVTLB_MAX_CPUS;
+	     c = hvtlb_cpumask_next(targets, c + 1)) {
+		struct vcpu *tv = vm_vcpu(s, v, c);
+
+		if (!tv || tv == v)
+			continue;
+		uint32_t exits = n / s->c->ipi_batch + 1;
+		struct ipi_rec q = {
+			.arrive = s->now + exits * send + deliver,
+			.from = v->gid,
+			.seq = v->ack_seq,
+			.asid = s->mm[t->mm].id,
+			.kind = IPI_FLUSH,
+			.early = f->early_ack,
+			.drop = c == drop,
+			.r = f->range,
+		};
+
+		if (tv->npend == tv->cappend) {
+			uint32_t nc = tv->cappend ? tv->cappend * 2 : 4;
+			struct ipi_rec *p = realloc(tv->pend, nc * sizeof(*p));
+
+			if (!p) {
+				s->failed = true;
+				return;
+			}
+			tv->pend = p;
+			tv->cappend = nc;
+		}
+		tv->pend[tv->npend++] = q;
+		ev_push(s, q.arrive, EV_IPI, tv->gid, 0);
+		v->ack_wait++;
+		n++;
+	}
+	s->r->ipis_sent += n;
+	if (n && !s->c->ipiv) {
+		uint64_t exits = (n + s->c->ipi_batch - 1) / s->c->ipi_batch;
+
+		count_exit(s, v, HVTLB_SIM_EXIT_IPI_SEND, exits);
+		t_work(t, exits * send, ACCT_SYS);
+	}
+}
+
+static void op_wait_acks(void *user, const struct hvtlb_cpumask *targets)
+{
+	struct vcpu *v = user;
+	struct task *t = cur_task(v);
+
+	(void)targets;
+	if (!t)
+		return;
+	if (v->s->c->fault == HVTLB_SIM_FAULT_NO_WAIT) {
+		v->ack_seq++; /* late acks are ignored */
+		v->ack_wait = 0;
+		return;
+	}
+	t_spin(t);
+}
+
+static enum hvtlb_cpu_state op_cpu_state(void *user, uint32_t cpu)
+{
+	struct vcpu *v = user;
+	struct vcpu *tv = vm_vcpu(v->s, v, cpu);
+
+	if (!tv)
+		return HVTLB_CPU_OFFLINE;
+	if (tv->cur == NONE_ID && tv->lazy)
+		return HVTLB_CPU_LAZY;
+	if (tv->hs == H_READY)
+		return HVTLB_CPU_PREEMPTED;
+	return HVTLB_CPU_RUNNING;
+}
+
+static void op_get_hints(void *user, struct hvtlb_hints *h)
+{
+	struct vcpu *v = user;
+	const struct hvtlb_sim_config *c = v->s->c;
+
+	memset(h, 0, sizeof(*h));
+	h->remote_flush_recommended = c->strategy.kind == HVTLB_STRATEGY_HYPERV;
+	h->ex_available = c->offer_ex;
+	h->xmm_input = c->offer_xmm;
+	h->extended_ranges = false;
+	h->broadcast = c->strategy.kind == HVTLB_STRATEGY_BROADCAST;
+	h->kvm_pv_flush = c->strategy.kind == HVTLB_STRATEGY_KVM_PV;
+	h->vmm_assist = c->strategy.kind == HVTLB_STRATEGY_VMM_ASSIST;
+}
+
+static uint8_t op_read_preempted(void *user, uint32_t cpu)
+{
+	struct vcpu *v = user;
+	struct vcpu *tv = vm_vcpu(v->s, v, cpu);
+	struct task *t = cur_task(v);
+
+	if (t)
+		t->debt += cyc(v->s, SIM_COST_kvm_pv_check);
+	return tv ? tv->steal : 0;
+}
+
+static bool op_cmpxchg_preempted(void *user, uint32_t cpu, uint8_t *expected,
+				 uint8_t desired)
+{
+	struct vcpu *v = user;
+	struct vcpu *tv = vm_vcpu(v->s, v, cpu);
+
+	if (!tv)
+		return false;
+	if (tv->steal != *expected) {
+		*expected = tv->steal;
+		return false;
+	}
+	tv->steal = desired;
+	if (desired & HVTLB_KVM_VCPU_FLUSH_TLB)
+		v->s->r->deferred_marked++;
+	return true;
+}
+
+static void op_broadcast_invalidate(void *user,
+				    const struct hvtlb_flush_range *r)
+{
+	struct vcpu *v = user;
+	struct sim *s = v->s;
+	struct task *t = cur_task(v);
+
+	if (!t)
+		return;
+	/* INVLPGB reaches every vCPU of the VM (its ASID) in hardware. */
+	for (uint32_t i = 0; i < s->c->vcpus; i++)
+		vcpu_flush_range(s, vm_vcpu(s, v, i), r, s->mm[t->mm].id,
+				 HVTLB_SIM_FLUSH_BROADCAST);
+	t_work(t, cyc(s, SIM_COST_invlpgb), ACCT_SYS);
+}
+
+static void op_broadcast_sync(void *user)
+{
+	struct vcpu *v = user;
+	struct task *t = cur_task(v);
+
+	if (t)
+		t_work(t, cyc(v->s, SIM_COST_tlbsync), ACCT_SYS);
+}
+
+static uint64_t op_lazy_post(void *user, const struct hvtlb_cpumask *targets,
+			     const struct hvtlb_flush_range *r)
+{
+	struct vcpu *v = user;
+	struct sim *s = v->s;
+	struct task *t = cur_task(v);
+	uint64_t epoch = ++s->lazy_epoch;
+	uint32_t slots = (uint32_t)s->cost[SIM_COST_lazy_slots], n = 0;
+
+	if (!t)
+		return epoch;
+	for (uint32_t c = hvtlb_cpumask_next(targets, 0); c < s->c->vcpus;
+	     c = hvtlb_cpumask_next(targets, c + 1)) {
+		struct vcpu *tv = vm_vcpu(s, v, c);
+
+		if (tv == v)
+			continue;
+		n++;
+		/* A halted vCPU applies it in its context switch before it
+		 * can translate again: it does not hold the epoch back. */
+		if (tv->lz_min_epoch == UINT64_MAX && tv->hs != H_HALTED)
+			tv->lz_min_epoch = epoch;
+		tv->lz_max_epoch = epoch;
+		if (r->all || tv->nlz >= slots || !tv->lz) {
+			tv->lz_all = true;
+			continue;
+		}
+		tv->lz[tv->nlz++] = (struct lazy_rec){
+			.start = r->start,
+			.end = r->end,
+			.shift = r->stride_shift,
+			.asid = s->mm[t->mm].id,
+		};
+	}
+	t->debt += cyc(s, SIM_COST_lazy_post) * n;
+	return epoch;
+}
+
+const struct hvtlb_backend_ops sim_backend_ops = {
+	.version = HVTLB_BACKEND_OPS_VERSION,
+	.local_flush = op_local_flush,
+	.send_ipis = op_send_ipis,
+	.wait_acks = op_wait_acks,
+	.cpu_state = op_cpu_state,
+	.hypercall = op_hypercall,
+	.get_hints = op_get_hints,
+	.read_preempted = op_read_preempted,
+	.cmpxchg_preempted = op_cmpxchg_preempted,
+	.broadcast_invalidate = op_broadcast_invalidate,
+	.broadcast_sync = op_broadcast_sync,
+	.vmm_flush = op_vmm_flush,
+	.lazy_post = op_lazy_post,
+};

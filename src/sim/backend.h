@@ -1,0 +1,23 @@
+/* SPDX-License-Identifier: MIT */
+/* The backend the guest's strategies flush through (backend.c). */
+#ifndef HVTLB_SIM_BACKEND_H
+#define HVTLB_SIM_BACKEND_H
+
+#include <hvtlb/core.h>
+
+/* Every op's user pointer is the calling vCPU (struct vcpu). */
+extern const struct hvtlb_backend_ops sim_backend_ops;
+
+/* The highest CPU of @p m, which the drop-target fault loses, or
+ * HVTLB_MAX_CPUS if none. */
+static inline uint32_t last_cpu(const struct hvtlb_cpumask *m)
+{
+	uint32_t last = HVTLB_MAX_CPUS;
+
+	for (uint32_t c = hvtlb_cpumask_next(m, 0); c < HVTLB_MAX_CPUS;
+	     c = hvtlb_cpumask_next(m, c + 1))
+		last = c;
+	return last;
+}
+
+#endif

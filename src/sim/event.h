@@ -1,0 +1,113 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The event queue: remote effects (IPIs, kicks, acknowledgements,
+ * wake-ups, timers, slice ends) are events stamped in the future, popped
+ * in (time, sequence) order, so a run is a pure function of its config
+ * and seed.
+ */
+#ifndef HVTLB_SIM_EVENT_H
+#define HVTLB_SIM_EVENT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef uint64_t simtime;
+#define SIM_NEVER UINT64_MAX
+
+enum ev_kind {
+	EV_RUN,	     /* vCPU finished its work segment */
+	EV_SLICE,    /* pCPU time slice over */
+	EV_IPI,	     /* an IPI reaches a vCPU */
+	EV_KICK,     /* the hypervisor's kick reaches a vCPU */
+	EV_WAKE,     /* a halted vCPU becomes runnable on its pCPU */
+	EV_TIMER,    /* a sleeping task's timer */
+	EV_TICK,     /* guest timer tick of a vCPU */
+	EV_ACK,	     /* an acknowledgement reaches an initiator */
+	EV_PLE,	     /* pause-loop exit of a spinning vCPU */
+	EV_SPIN_END, /* a lock spinner's budget is over */
+};
+
+struct event {
+	simtime t;
+	uint64_t seq;
+	uint32_t kind;
+	uint32_t obj;
+	uint64_t arg;
+};
+
+/* A min-heap on (t, seq) plus one held event, the earliest of all when
+ * present: an event pushed ahead of everything else (typically the
+ * segment a task just started on its vCPU) waits there and is popped
+ * without touching the heap; the order is exactly the heap's. */
+struct evq {
+	uint64_t seq; /* the next key */
+	struct event *heap;
+	size_t n, cap;
+	struct event hold; /* the earliest event, if held */
+	bool held;
+	bool failed; /* out of memory: an event was lost */
+};
+
+static inline bool ev_less(const struct event *a, const struct event *b)
+{
+	return a->t < b->t || (a->t == b->t && a->seq < b->seq);
+}
+
+/* The heap's halves of evq_push_seq() and evq_pop() (event.c). */
+void evq_heap_push(struct evq *q, const struct event *e);
+struct event evq_heap_pop(struct evq *q);
+
+/* Queues an event at @p t (not before @p now) under a key taken earlier
+ * (q->seq++): it is popped exactly where an event pushed at that moment
+ * would have been. */
+static inline void evq_push_seq(struct evq *q, simtime now, simtime t,
+				uint64_t seq, enum ev_kind k, uint32_t obj,
+				uint64_t arg)
+{
+	struct event e = { t < now ? now : t, seq, k, obj, arg };
+
+	if (q->held) {
+		if (ev_less(&e, &q->hold)) {
+			evq_heap_push(q, &q->hold);
+			q->hold = e;
+		} else {
+			evq_heap_push(q, &e);
+		}
+	} else if (!q->n || ev_less(&e, &q->heap[0])) {
+		q->hold = e;
+		q->held = true;
+	} else {
+		evq_heap_push(q, &e);
+	}
+}
+
+static inline void evq_push(struct evq *q, simtime now, simtime t,
+			    enum ev_kind k, uint32_t obj, uint64_t arg)
+{
+	evq_push_seq(q, now, t, q->seq++, k, obj, arg);
+}
+
+static inline bool evq_pending(const struct evq *q)
+{
+	return q->held || q->n;
+}
+
+/* Pops the earliest event; the queue must not be empty. */
+static inline struct event evq_pop(struct evq *q)
+{
+	if (q->held) {
+		q->held = false;
+		return q->hold;
+	}
+	return evq_heap_pop(q);
+}
+
+void evq_finish(struct evq *q);
+
+/* The engine's shorthands: the queue of struct sim @p s at its now. */
+#define ev_push(s, t, k, obj, arg) evq_push(&(s)->q, (s)->now, t, k, obj, arg)
+#define ev_push_seq(s, t, seq, k, obj, arg)                                    \
+	evq_push_seq(&(s)->q, (s)->now, t, seq, k, obj, arg)
+
+#endif

@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Interrupts a vCPU takes: flush IPIs (the guest's handler flushes, or a
+ * lazy CPU leaves the mm, and acknowledges, early or after the flush),
+ * reschedule IPIs, acknowledgements reaching a spinning initiator, and
+ * the lazy invalidations (LATR) a vCPU applies at ticks and context
+ * switches.
+ */
+#include "sim/guest.h"
+#include "sim/host.h"
+#include "sim/machine.h"
+#include "sim/stats.h"
+#include "sim/vcpu-tlb.h"
+
+static void handle_ipi(struct sim *s, struct vcpu *v, const struct ipi_rec *q)
+{
+	simtime h = cyc(s, SIM_COST_ipi_target), end;
+
+	s->r->ipis_delivered++;
+	if (!s->c->ipiv)
+		count_exit(s, v, HVTLB_SIM_EXIT_INTERRUPT, 1);
+	if (q->kind == IPI_RESCHED) {
+		vcpu_steal(s, v, h);
+		return;
+	}
+	TRACE(s, HVTLB_SIM_TRACE_IPI, v, TR_NONE, s->now, s->v[q->from].idx, 0);
+	if (!q->drop) {
+		struct mm *m = &s->mm[q->asid - 1];
+
+		if (v->lazy && v->loaded_mm == q->asid - 1 &&
+		    s->c->lazy_leave) {
+			/* Linux < 4.19: a lazy CPU leaves the mm. */
+			hvtlb_cpumask_clear(&m->cpumask, v->idx);
+			v->loaded_mm = NONE_ID;
+			v->lazy = false;
+			/* The CR3 write keeps globals; a kernel flush
+			 * (include_global) drops them all the same. */
+			vcpu_flush_all(s, v, HVTLB_SIM_FLUSH_IPI,
+				       q->r.include_global);
+			h += flush_cost(s, true, 0);
+		} else {
+			vcpu_flush_range(s, v, &q->r, q->asid,
+					 HVTLB_SIM_FLUSH_IPI);
+			h += flush_cost(s, q->r.all, hvtlb_range_pages(&q->r));
+			if (v->loaded_mm == q->asid - 1)
+				v->mm_gen = m->tlb_gen;
+		}
+	}
+	end = vcpu_steal(s, v, h);
+	if (q->early)
+		end = end - h + cyc(s, SIM_COST_ipi_target) / 2;
+	ev_push(s, end, EV_ACK, q->from, q->seq);
+}
+
+void vcpu_take_ipis(struct sim *s, struct vcpu *v)
+{
+	uint32_t keep = 0;
+
+	for (uint32_t i = 0; i < v->npend; i++) {
+		if (v->pend[i].arrive <= s->now)
+			handle_ipi(s, v, &v->pend[i]);
+		else
+			v->pend[keep++] = v->pend[i];
+	}
+	v->npend = keep;
+}
+
+void lazy_apply(struct sim *s, struct vcpu *v)
+{
+	if (!v->nlz && !v->lz_all)
+		return;
+	if (v->lz_all) {
+		/* An overflow of ranges too: conservative, globals go. */
+		vcpu_flush_all(s, v, HVTLB_SIM_FLUSH_LAZY, true);
+	} else {
+		for (uint32_t i = 0; i < v->nlz; i++) {
+			struct hvtlb_flush_range r = {
+				.start = v->lz[i].start,
+				.end = v->lz[i].end,
+				.stride_shift = v->lz[i].shift,
+			};
+
+			vcpu_flush_range(s, v, &r, v->lz[i].asid,
+					 HVTLB_SIM_FLUSH_LAZY);
+		}
+	}
+	v->nlz = 0;
+	v->lz_all = false;
+	v->lz_min_epoch = UINT64_MAX;
+}
+
+/* EV_IPI: an IPI reaches a vCPU; a halted one wakes to take it. */
+void guest_on_ipi(struct sim *s, const struct event *e)
+{
+	struct vcpu *v = &s->v[e->obj];
+
+	if (v->hs == H_RUNNING)
+		vcpu_take_ipis(s, v);
+	else if (v->hs == H_HALTED)
+		vcpu_wake(s, v, 0);
+}
+
+/* EV_ACK: an acknowledgement reaches an initiator. */
+void guest_on_ack(struct sim *s, const struct event *e)
+{
+	struct vcpu *v = &s->v[e->obj];
+
+	if ((uint32_t)e->arg != v->ack_seq || !v->ack_wait)
+		return;
+	if (--v->ack_wait == 0 && !v->spin_hold && v->act == ACT_SPIN &&
+	    v->hs == H_RUNNING) {
+		v->act = ACT_WORK;
+		v->work = 0;
+		vcpu_arm_run(s, v);
+	}
+}

@@ -1,0 +1,282 @@
+// SPDX-License-Identifier: MIT
+/*
+ * A process's memory: page tables (a generation per PTE), translation
+ * through the vCPU's TLB with page faults under the mmap lock, and the
+ * system calls that map, unmap and zap (mmap, munmap, madvise) with the
+ * shootdown each zap needs, issued through the vCPU's strategy.
+ */
+#include "sim/guest.h"
+#include "sim/lock.h"
+#include "sim/machine.h"
+#include "sim/mm.h"
+#include "sim/oracle.h"
+#include "sim/stats.h"
+#include "sim/vcpu-tlb.h"
+
+static bool mm_pte_index(const struct mm *m, uint64_t va, uint64_t *idx)
+{
+	if (va < GVA_BASE)
+		return false;
+	uint64_t i = (va - GVA_BASE) >> m->shift;
+
+	if (i >= (uint64_t)m->nslots * m->pages)
+		return false;
+	*idx = i;
+	return true;
+}
+
+/* PTE @p idx just became present: its slot's next zap must visit it. */
+static void mm_list_present(struct mm *m, uint64_t idx)
+{
+	uint64_t slot = idx / m->pages;
+
+	m->plist[slot * m->pages + m->pn[slot]++] =
+		(uint32_t)(idx - slot * m->pages);
+}
+
+/* Translates @p va for task @p t; adds the cost to *user / *sys. Returns
+ * false, having done nothing, when the access faults and @p locked is
+ * false: a fault runs under the mmap lock (read side). */
+static bool t_access(struct task *t, uint64_t va, simtime *user, simtime *sys,
+		     bool locked)
+{
+	struct sim *s = t->s;
+	struct vcpu *v = &s->v[t->vcpu];
+	struct mm *m = &s->mm[t->mm];
+	uint64_t idx, key, vpn;
+	uint32_t gen;
+	int lv;
+
+	if (!mm_pte_index(m, va, &idx))
+		return true;
+	vcpu_tlb_ready(s, v);
+	if (!v->tlb_ready)
+		return true;
+	va &= ~((1ULL << m->shift) - 1);
+	key = tlb_key(va, m->shift, m->id);
+	vpn = va >> m->shift;
+	*user += cyc(s, SIM_COST_touch);
+	lv = tlb_lookup(&v->tlb, key, vpn, &gen);
+	if (lv) {
+		if (lv == 1)
+			s->r->tlb_l1_hits++;
+		else
+			s->r->tlb_l2_hits++;
+		*user += cyc(s, lv == 1 ? SIM_COST_l1_hit : SIM_COST_stlb_hit);
+		/* The oracle: a translation through an entry older than the
+		 * generation a completed flush covered. */
+		oracle_use(s, v, va, gen, m->pte[idx].flushed);
+		return true;
+	}
+	if (!(m->pte[idx].gen & 1) && !locked)
+		return false;
+	s->r->tlb_misses++;
+	*user += (simtime)(s->cost[SIM_COST_walk_ref] *
+			   s->cost[SIM_COST_walk_refs]);
+	if (!(m->pte[idx].gen & 1)) {
+		/* Not present: a page fault maps it. */
+		s->r->page_faults++;
+		*sys += cyc(s, SIM_COST_page_fault);
+		if (!s->c->wl_file_backed)
+			*sys += (simtime)(s->cost[SIM_COST_zero_page] *
+					  (double)(1ULL << (m->shift - 12)));
+		m->pte[idx].gen++;
+		mm_list_present(m, idx);
+	}
+	tlb_fill(&v->tlb, key, vpn, m->pte[idx].gen, false);
+	return true;
+}
+
+/* An access from user space: takes the mmap lock for a fault. */
+/* An access from user space. A fault runs under the mmap lock, read
+ * side, for its own duration (the work before it is charged first). */
+void t_touch(struct task *t, uint64_t va, simtime *user, simtime *sys)
+{
+	simtime fu = 0, fs = 0;
+
+	if (t_access(t, va, user, sys, false))
+		return;
+	t_work(t, *sys, ACCT_SYS);
+	t_work(t, *user, ACCT_USER);
+	*sys = *user = 0;
+	if (t->s->c->fault_exclusive) {
+		lock_write(t);
+		t_access(t, va, &fu, &fs, true);
+		t_work(t, fs, ACCT_SYS);
+		unlock_write(t);
+	} else {
+		lock_read(t);
+		t_access(t, va, &fu, &fs, true);
+		t_work(t, fs, ACCT_SYS);
+		unlock_read(t);
+	}
+	*user += fu;
+}
+
+/* The slot is reusable when every vCPU applied the lazy epoch. */
+static bool lazy_epoch_done(struct sim *s, uint32_t vm, uint64_t epoch)
+{
+	for (uint32_t i = 0; i < s->c->vcpus; i++) {
+		const struct vcpu *v = &s->v[vm * s->c->vcpus + i];
+
+		if (v->lz_min_epoch <= epoch)
+			return false;
+	}
+	return true;
+}
+
+static uint32_t alloc_slot(struct task *t)
+{
+	struct sim *s = t->s;
+	struct mm *m = &s->mm[t->mm];
+
+	for (;;) {
+		if (m->qn) {
+			struct qslot *q = &m->quar[m->qhead];
+
+			if (lazy_epoch_done(s, t->vm, q->epoch)) {
+				/* The lazy flush is complete only now. */
+				mark_slot_flushed(m, q->slot);
+				m->free_stack[m->nfree++] = q->slot;
+				m->qhead = (m->qhead + 1) % m->nslots;
+				m->qn--;
+				continue;
+			}
+		}
+		if (m->nfree)
+			return m->free_stack[--m->nfree];
+		/* Everything waits for lazy invalidations: wait a tick. */
+		unlock_write(t);
+		sleep_timer(s, t, s->tick);
+		lock_write(t);
+	}
+}
+
+void do_mmap(struct task *t, uint32_t *slot)
+{
+	struct sim *s = t->s;
+
+	t->debt += cyc(s, SIM_COST_syscall);
+	lock_write(t);
+	*slot = alloc_slot(t);
+	s->mm[t->mm].live[*slot] = 1;
+	t_work(t, cyc(s, SIM_COST_mmap), ACCT_SYS);
+	unlock_write(t);
+}
+
+/* Issues @p req from @p t's vCPU through its strategy and records the
+ * shootdown: count, latency, trace. False (the run failed) if the
+ * strategy failed. */
+bool shootdown(struct task *t, const struct hvtlb_flush_request *req,
+	       struct hvtlb_flush_outcome *out)
+{
+	struct sim *s = t->s;
+	simtime t0 = s->now;
+
+	s->r->shootdowns++;
+	if (hvtlb_flush(s->v[t->vcpu].fl, req, out)) {
+		s->failed = true;
+		return false;
+	}
+	if (t->debt)
+		t_work(t, 0, ACCT_SYS);
+	hist_add(s, s->now - t0);
+	if (TRACING(s))
+		trace_shootdown(s, t, t0, req, out);
+	return true;
+}
+
+/* Zaps the slot's PTEs and flushes; with @p free the slot is unmapped. */
+static void zap_and_flush(struct task *t, uint32_t slot, bool free_slot)
+{
+	struct sim *s = t->s;
+	struct mm *m = &s->mm[t->mm];
+	struct vcpu *v = &s->v[t->vcpu];
+	uint64_t base = (uint64_t)slot * m->pages;
+	uint64_t va = slot_va(m, slot);
+	uint64_t bytes = (uint64_t)m->pages << m->shift;
+
+	/* The pages made present since the slot's last zap (copied: with a
+	 * read lock, others may fault the slot in again while this zap waits
+	 * for its flush). covered[] is read only at these pages. */
+	t->nz = m->pn[slot];
+	m->pn[slot] = 0;
+	for (uint32_t k = 0; k < t->nz; k++) {
+		uint32_t i = m->plist[base + k];
+
+		t->zidx[k] = i;
+		t->covered[i] = ++m->pte[base + i].gen;
+	}
+	t_work(t,
+	       cyc(s, free_slot ? SIM_COST_munmap : SIM_COST_madvise) +
+		       (simtime)(s->cost[SIM_COST_unmap_per_page] *
+				 (double)t->nz),
+	       ACCT_SYS);
+	if (t->nz) {
+		struct hvtlb_flush_request req = {
+			.ncpus = s->c->vcpus,
+			.initiator = v->idx,
+			.address_space = (uint64_t)m->id << 12,
+			.range = { .start = va,
+				   .end = va + bytes,
+				   .stride_shift = m->shift },
+			/* A whole page-table page goes away with >= 2 MiB. */
+			.freed_tables = free_slot && bytes >= (2u << 20) &&
+					m->shift == 12,
+		};
+		struct hvtlb_flush_outcome out;
+		bool freed = req.freed_tables;
+
+		m->tlb_gen++;
+		req.targets = m->cpumask;
+		hvtlb_cpumask_set(&req.targets, v->idx);
+		if (s->c->fault == HVTLB_SIM_FAULT_SKIP_LAZY_FREED)
+			req.freed_tables = false;
+		if (!shootdown(t, &req, &out))
+			return;
+		if (s->c->strategy.kind == HVTLB_STRATEGY_LAZY &&
+		    out.reuse_epoch && free_slot) {
+			/* Complete when every CPU passed the epoch: the slot
+			 * is quarantined until then (alloc_slot). */
+			m->quar[(m->qhead + m->qn) % m->nslots] =
+				(struct qslot){ slot, out.reuse_epoch };
+			m->qn++;
+			return;
+		}
+		if (s->c->strategy.kind == HVTLB_STRATEGY_LAZY &&
+		    out.reuse_epoch) {
+			/* madvise: the range is refaulted at once, so the
+			 * call returns only when every CPU applied it. */
+			while (!lazy_epoch_done(s, t->vm, out.reuse_epoch))
+				sleep_timer(s, t, s->tick);
+		}
+		mark_zapped_flushed(t, m, slot);
+		/* Freed page tables: a lazy CPU may walk them speculatively at
+		 * any time, so it must not hold anything the flush covered. */
+		if (freed)
+			oracle_check_freed_tables(s, t, m, v, va);
+	}
+	if (free_slot)
+		m->free_stack[m->nfree++] = slot;
+}
+
+void do_munmap(struct task *t, uint32_t slot)
+{
+	struct sim *s = t->s;
+
+	t->debt += cyc(s, SIM_COST_syscall);
+	lock_write(t);
+	s->mm[t->mm].live[slot] = 0;
+	zap_and_flush(t, slot, true);
+	unlock_write(t);
+}
+
+void do_madvise(struct task *t, uint32_t slot)
+{
+	struct sim *s = t->s;
+
+	t->debt += cyc(s, SIM_COST_syscall);
+	lock_read(t);
+	zap_and_flush(t, slot, false);
+	unlock_read(t);
+}

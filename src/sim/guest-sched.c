@@ -1,0 +1,338 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Guest threads (tasks) on vCPUs: the guest scheduler's run queue per
+ * vCPU, switching address spaces (lazy TLB mode when idle), the tick that
+ * preempts user work, timers, wake-up placement, and the accounting of
+ * user and sys time. A task is a coroutine: t_work() and friends yield to
+ * the engine, which resumes the task when its vCPU has executed that
+ * much.
+ */
+#include "sim/guest.h"
+#include "sim/host.h"
+#include "sim/machine.h"
+#include "sim/stats.h"
+#include "sim/vcpu-tlb.h"
+#include "sim/workload.h"
+
+void acct_close(struct sim *s, struct task *t)
+{
+	if (!t->acct_paused) {
+		simtime d = s->now - t->acct_since;
+
+		if (t->acct == ACCT_USER)
+			t->user += d;
+		else if (t->acct == ACCT_SYS)
+			t->sys += d;
+	}
+	t->acct_since = s->now;
+}
+
+void acct_set(struct sim *s, struct task *t, enum acct a)
+{
+	acct_close(s, t);
+	if (TRACING(s))
+		trace_mode(s, t, a);
+	t->acct = a;
+}
+
+void arm_tick(struct sim *s, struct vcpu *v)
+{
+	if (v->tick_armed)
+		return;
+	v->tick_armed = true;
+	ev_push(s, s->now + s->tick, EV_TICK, v->gid, 0);
+}
+
+void task_enqueue(struct sim *s, struct vcpu *v, struct task *t)
+{
+	t->st = T_RUNNABLE;
+	t->next = NONE_ID;
+	if (v->rq_n)
+		s->t[v->rq_tail].next = t->id;
+	else
+		v->rq_head = t->id;
+	v->rq_tail = t->id;
+	v->rq_n++;
+	if (v->cur != NONE_ID)
+		arm_tick(s, v);
+}
+
+static struct task *task_dequeue(struct sim *s, struct vcpu *v)
+{
+	if (!v->rq_n)
+		return NULL;
+	struct task *t = &s->t[v->rq_head];
+
+	v->rq_head = t->next;
+	v->rq_n--;
+	return t;
+}
+
+/* Switches the vCPU's address space to @p t's mm (switch_mm_irqs_off). */
+static simtime switch_mm(struct sim *s, struct vcpu *v, struct task *t)
+{
+	struct mm *m = &s->mm[t->mm];
+	simtime h = 0;
+
+	if (v->loaded_mm != t->mm) {
+		if (v->loaded_mm != NONE_ID)
+			hvtlb_cpumask_clear(&s->mm[v->loaded_mm].cpumask,
+					    v->idx);
+		/* Without PCID the CR3 write flushes; with it, the
+		 * per-ASID generation is not tracked here, so a switch
+		 * between address spaces flushes too (conservative).
+		 * Either way global entries stay, as on a CR3 write. */
+		if (v->loaded_mm != NONE_ID) {
+			vcpu_flush_all(s, v, HVTLB_SIM_FLUSH_SWITCH_MM, false);
+			h += flush_cost(s, true, 0);
+		}
+		v->loaded_mm = t->mm;
+		v->mm_gen = m->tlb_gen;
+	} else if (v->lazy && s->c->tlb_gen && v->mm_gen < m->tlb_gen) {
+		/* Back from lazy mode with flushes missed: catch up. */
+		vcpu_flush_all(s, v, HVTLB_SIM_FLUSH_SWITCH_MM, false);
+		h += flush_cost(s, true, 0);
+		v->mm_gen = m->tlb_gen;
+	}
+	v->lazy = false;
+	hvtlb_cpumask_set(&m->cpumask, v->idx);
+	return h;
+}
+
+/* The guest scheduler on a running vCPU with no current task. */
+static void guest_schedule(struct sim *s, struct vcpu *v)
+{
+	struct task *t = task_dequeue(s, v);
+
+	if (s->c->strategy.kind == HVTLB_STRATEGY_LAZY)
+		lazy_apply(s, v); /* LATR: at every context switch */
+	if (!t) {
+		/* Idle: lazy TLB mode, then HLT. */
+		v->cur = NONE_ID;
+		v->lazy = v->loaded_mm != NONE_ID;
+		v->act = ACT_IDLE;
+		count_exit(s, v, HVTLB_SIM_EXIT_HLT, 1);
+		vcpu_deschedule(s, v, false);
+		return;
+	}
+	v->cur = t->id;
+	t->st = T_RUNNING;
+	v->cur_since = s->now;
+	t->acct_since = s->now;
+	t->acct_paused = false;
+	acct_set(s, t, ACCT_SYS);
+	v->act = ACT_WORK;
+	v->work = cyc(s, SIM_COST_ctx_switch) + switch_mm(s, v, t);
+	if (t->saved_work) {
+		/* Resume preempted user work after the switch. */
+		v->work += t->saved_work;
+		t->saved_work = 0;
+		acct_set(s, t, ACCT_USER);
+		t->in_user_seg = true;
+	}
+	if (v->rq_n)
+		arm_tick(s, v);
+	vcpu_arm_run(s, v);
+}
+
+static void task_resume(struct sim *s, struct task *t);
+
+/* The current task's segment is over. */
+void vcpu_segment_done(struct sim *s, struct vcpu *v)
+{
+	v->act = ACT_NONE;
+	if (v->cur == NONE_ID) {
+		guest_schedule(s, v);
+		return;
+	}
+	task_resume(s, &s->t[v->cur]);
+}
+
+static void task_yield(struct task *t)
+{
+	coro_switch(&t->ctx, &t->s->main_ctx);
+}
+
+/* Runs @p cycles on the task's vCPU, accounted as @p a. */
+void t_work(struct task *t, simtime cycles, enum acct a)
+{
+	struct sim *s = t->s;
+	struct vcpu *v = &s->v[t->vcpu];
+
+	cycles += t->debt;
+	t->debt = 0;
+	if (!cycles)
+		return;
+	acct_set(s, t, a);
+	t->in_user_seg = a == ACCT_USER;
+	v->act = ACT_WORK;
+	v->work = cycles;
+	task_yield(t);
+	t->in_user_seg = false;
+}
+
+/* Spins (in sys) until the vCPU's pending acknowledgements are in. */
+void t_spin(struct task *t)
+{
+	struct sim *s = t->s;
+	struct vcpu *v = &s->v[t->vcpu];
+
+	if (t->debt)
+		t_work(t, 0, ACCT_SYS);
+	if (!v->ack_wait && !v->spin_hold)
+		return;
+	acct_set(s, t, ACCT_SYS);
+	v->act = ACT_SPIN;
+	task_yield(t);
+}
+
+/* Blocks until task_wake(). */
+void t_block(struct task *t)
+{
+	struct sim *s = t->s;
+
+	/* No yield before T_BLOCKED: a wakeup in between would be lost.
+	 * Any debt is paid by the next t_work. */
+	acct_set(s, t, ACCT_NONE);
+	t->st = T_BLOCKED;
+	s->v[t->vcpu].act = ACT_NONE;
+	task_yield(t);
+}
+
+/* Wakes a blocked task; @p waker is the waking vCPU or NULL (timer). */
+static bool vcpu_idle(const struct vcpu *v)
+{
+	return v->cur == NONE_ID && !v->rq_n;
+}
+
+/* Wake-up placement (select_idle_sibling): the previous vCPU if idle,
+ * else the next idle vCPU of the VM within 64, else the previous one. */
+static struct vcpu *pick_vcpu(struct sim *s, struct task *t)
+{
+	struct vcpu *prev = &s->v[t->vcpu];
+	uint32_t n = s->c->vcpus, lim = n < 64 ? n : 64;
+
+	if (!s->c->migrate || vcpu_idle(prev))
+		return prev;
+	for (uint32_t k = 1; k < lim; k++) {
+		struct vcpu *c = &s->v[t->vm * n + (prev->idx + k) % n];
+
+		if (vcpu_idle(c))
+			return c;
+	}
+	return prev;
+}
+
+void task_wake(struct sim *s, struct task *t, struct task *waker)
+{
+	struct vcpu *v;
+
+	if (t->st != T_BLOCKED)
+		return;
+	v = pick_vcpu(s, t);
+	t->vcpu = v->gid;
+	task_enqueue(s, v, t);
+	if (v->cur != NONE_ID || v->hs == H_WAKING)
+		return;
+	if (v->hs == H_HALTED) {
+		simtime at = 0;
+
+		if (waker && waker->vcpu != t->vcpu) {
+			/* A reschedule IPI from the waker's vCPU. */
+			s->r->ipis_sent++;
+			s->r->ipis_delivered++;
+			if (!s->c->ipiv) {
+				count_exit(s, &s->v[waker->vcpu],
+					   HVTLB_SIM_EXIT_IPI_SEND, 1);
+				waker->debt += cyc(s, SIM_COST_ipi_send);
+			}
+		}
+		vcpu_wake(s, v, at);
+	}
+	/* H_READY with no current task: it schedules when it enters. */
+}
+
+void sleep_timer(struct sim *s, struct task *t, simtime cycles)
+{
+	ev_push(s, s->now + cycles, EV_TIMER, t->id, ++t->wait_token);
+	t_block(t);
+}
+
+void task_entry(void *arg)
+{
+	struct task *t = arg;
+
+	workload_run(t);
+	t->st = T_DONE;
+	for (;;)
+		task_yield(t);
+}
+
+/* Enters the task's coroutine and handles what it asked for on return. */
+static void task_resume(struct sim *s, struct task *t)
+{
+	struct vcpu *v = &s->v[t->vcpu];
+
+	s->running = t;
+	t->st = T_RUNNING;
+	coro_switch(&s->main_ctx, &t->ctx);
+	s->running = NULL;
+	if (t->st == T_DONE) {
+		acct_set(s, t, ACCT_NONE);
+		t->done_at = s->now;
+		s->tasks_left--;
+		v->cur = NONE_ID;
+		v->act = ACT_WORK;
+		v->work = 0;
+		vcpu_arm_run(s, v);
+		return;
+	}
+	if (t->st == T_BLOCKED) {
+		v->cur = NONE_ID;
+		v->act = ACT_WORK;
+		v->work = 0;
+		vcpu_arm_run(s, v);
+		return;
+	}
+	vcpu_continue(s, v);
+}
+
+/* EV_TIMER: a sleeping task's timer. */
+void guest_on_timer(struct sim *s, const struct event *e)
+{
+	struct task *t = &s->t[e->obj];
+
+	if (e->arg != t->wait_token || t->st != T_BLOCKED)
+		return;
+	task_wake(s, t, NULL);
+}
+
+/* EV_TICK: the guest timer tick of a vCPU: lazy invalidations (LATR) and
+ * the preemption of user work that used up its slice. */
+void guest_on_tick(struct sim *s, const struct event *e)
+{
+	struct vcpu *v = &s->v[e->obj];
+	bool lazy = s->c->strategy.kind == HVTLB_STRATEGY_LAZY;
+
+	v->tick_armed = false;
+	if (v->hs != H_RUNNING)
+		return;
+	if (lazy)
+		lazy_apply(s, v);
+	if (v->cur != NONE_ID && v->rq_n && v->act == ACT_WORK &&
+	    s->t[v->cur].in_user_seg &&
+	    s->now - v->cur_since >= s->guest_slice) {
+		/* Guest preemption of user work. */
+		struct task *t = &s->t[v->cur];
+
+		t->saved_work = v->seg_end > s->now ? v->seg_end - s->now : 0;
+		v->run_token++;
+		v->armed = false;
+		acct_set(s, t, ACCT_NONE);
+		v->cur = NONE_ID;
+		task_enqueue(s, v, t);
+		guest_schedule(s, v);
+	}
+	if (lazy || v->rq_n)
+		arm_tick(s, v);
+}

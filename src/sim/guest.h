@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: MIT */
+/* The guest kernel's threads and interrupts on vCPUs. */
+#ifndef HVTLB_SIM_GUEST_H
+#define HVTLB_SIM_GUEST_H
+
+#include "sim/machine.h"
+
+/* guest-sched.c */
+/* Closes the task's current accounting interval (user or sys). */
+void acct_close(struct sim *s, struct task *t);
+/* The task's time counts as @p a from now on. */
+void acct_set(struct sim *s, struct task *t, enum acct a);
+/* Arms the guest timer tick of @p v (if not armed). */
+void arm_tick(struct sim *s, struct vcpu *v);
+/* Makes @p t runnable on @p v's guest run queue. */
+void task_enqueue(struct sim *s, struct vcpu *v, struct task *t);
+/* The current task's segment is over: resume it, or schedule. */
+void vcpu_segment_done(struct sim *s, struct vcpu *v);
+/* Runs @p cycles on the task's vCPU, accounted as @p a (with any debt). */
+void t_work(struct task *t, simtime cycles, enum acct a);
+/* Spins (in sys) until the vCPU's pending acknowledgements are in and
+ * its lock spin is over. */
+void t_spin(struct task *t);
+/* Blocks until task_wake(). */
+void t_block(struct task *t);
+/* Wakes a blocked task; @p waker is the waking task or NULL (timer). */
+void task_wake(struct sim *s, struct task *t, struct task *waker);
+/* Sleeps @p cycles. */
+void sleep_timer(struct sim *s, struct task *t, simtime cycles);
+/* A task coroutine's entry point (@p arg: the struct task). */
+void task_entry(void *arg);
+void guest_on_timer(struct sim *s, const struct event *e);
+void guest_on_tick(struct sim *s, const struct event *e);
+
+/* guest-irq.c */
+/* Handles the IPIs that have reached running @p v. */
+void vcpu_take_ipis(struct sim *s, struct vcpu *v);
+/* Applies @p v's pending lazy invalidations (strategy lazy). */
+void lazy_apply(struct sim *s, struct vcpu *v);
+void guest_on_ipi(struct sim *s, const struct event *e);
+void guest_on_ack(struct sim *s, const struct event *e);
+
+#endif

@@ -1,0 +1,257 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The host scheduler's mechanics: a pCPU runs one vCPU at a time from its
+ * run queue for a time slice; a vCPU leaves when its slice ends with
+ * others waiting (preempted, KVM's vcpu->preempted), when it halts, or
+ * when it yields. Which vCPU runs next and for how long is the policy's
+ * (host-fifo.c, host-cfs.c).
+ */
+#include "sim/guest.h"
+#include "sim/host.h"
+#include "sim/hypervisor.h"
+#include "sim/machine.h"
+#include "sim/stats.h"
+
+void pcpu_push(struct pcpu *p, uint32_t vid, bool head)
+{
+	if (head) {
+		p->rq_head = (p->rq_head + p->rq_cap - 1) % p->rq_cap;
+		p->rq[p->rq_head] = vid;
+	} else {
+		p->rq[(p->rq_head + p->rq_n) % p->rq_cap] = vid;
+	}
+	p->rq_n++;
+}
+
+static uint32_t pcpu_pop(struct sim *s, struct pcpu *p)
+{
+	uint32_t vid;
+
+	if (s->sched->pick && p->rq_n > 1)
+		s->sched->pick(s, p);
+	p->skip = NONE_ID;
+	vid = p->rq[p->rq_head];
+
+	p->rq_head = (p->rq_head + 1) % p->rq_cap;
+	p->rq_n--;
+	return vid;
+}
+
+/* Schedules the segment end of a running vCPU doing ACT_WORK. */
+void vcpu_arm_run(struct sim *s, struct vcpu *v)
+{
+	simtime start = v->busy_until > s->now ? v->busy_until : s->now;
+
+	v->seg_end = start + v->work;
+	v->run_token++;
+	v->armed = true;
+	ev_push(s, v->seg_end, EV_RUN, v->gid, v->run_token);
+}
+
+/* Adds @p h cycles of interrupt/exit handling to a running vCPU. */
+simtime vcpu_steal(struct sim *s, struct vcpu *v, simtime h)
+{
+	simtime start = v->busy_until > s->now ? v->busy_until : s->now;
+
+	v->busy_until = start + h;
+	if (v->hs == H_RUNNING && v->act == ACT_WORK && v->armed) {
+		/* The segment started before: only its rest moves. */
+		v->work = v->seg_end > start ? v->seg_end - start : 0;
+		vcpu_arm_run(s, v);
+	}
+	return v->busy_until;
+}
+
+static void slice_queue(struct sim *s, struct pcpu *p)
+{
+	ev_push_seq(s, p->slice_end, p->slice_seq, EV_SLICE,
+		    (uint32_t)(p - s->p), p->slice_token);
+	if (!p->slice_q++ || p->slice_end < p->slice_q_min)
+		p->slice_q_min = p->slice_end;
+	p->slice_queued = true;
+}
+
+/*
+ * Starts a host time slice on @p p ending at @p end. A vCPU that halts
+ * soon after it entered leaves its slice event behind; rather than queue
+ * one more per entry, the new slice waits behind an earlier queued one,
+ * which queues it when it fires (slice_fired). Its key is taken now, so
+ * events are popped in exactly the order of queueing every slice.
+ */
+static void slice_arm(struct sim *s, struct pcpu *p, simtime end)
+{
+	p->slice_token++;
+	p->slice_end = end;
+	p->slice_seq = s->q.seq++;
+	p->slice_queued = false;
+	if (!p->slice_q || p->slice_q_min > end)
+		slice_queue(s, p);
+}
+
+/* An EV_SLICE of @p p was popped; false if it was not the current one. */
+static bool slice_fired(struct sim *s, struct pcpu *p, uint64_t token)
+{
+	p->slice_q--;
+	p->slice_q_min = SIM_NEVER; /* the others' times are not kept */
+	if (token == p->slice_token)
+		return p->cur != NONE_ID;
+	/* A stale one: the current slice waited behind it. */
+	if (p->cur != NONE_ID && !p->slice_queued)
+		slice_queue(s, p);
+	return false;
+}
+
+static void vcpu_enter(struct sim *s, struct vcpu *v)
+{
+	struct pcpu *p = &s->p[v->pcpu];
+	simtime h = 0;
+
+	p->cur = v->gid;
+	if (v->preempted) {
+		v->preempted = false;
+		s->vm_preempted[v->vm]--;
+	}
+	if (p->last != v->gid && p->last != NONE_ID)
+		h += cyc(s, SIM_COST_vcpu_switch);
+	p->last = v->gid;
+	v->hs = H_RUNNING;
+	v->run_start = s->now;
+	slice_arm(s, p, s->now + s->sched->slice(s, p));
+	if (v->cur != NONE_ID && s->c->steal_accounting) {
+		struct task *t = &s->t[v->cur];
+
+		t->acct_since = s->now;
+		t->acct_paused = false;
+	}
+	h += hv_vcpu_entry(s, v);
+	if (h)
+		vcpu_steal(s, v, h);
+	vcpu_take_ipis(s, v);
+	if (s->c->strategy.kind == HVTLB_STRATEGY_LAZY)
+		arm_tick(s, v);
+	vcpu_continue(s, v);
+}
+
+static void pcpu_schedule(struct sim *s, struct pcpu *p)
+{
+	struct vcpu *v;
+
+	if (p->cur != NONE_ID || !p->rq_n)
+		return;
+	v = &s->v[pcpu_pop(s, p)];
+	if (s->sched->picked)
+		s->sched->picked(s, p, v);
+	vcpu_enter(s, v);
+}
+
+/* Takes @p v off its pCPU (it stays runnable when @p ready). */
+void vcpu_deschedule(struct sim *s, struct vcpu *v, bool ready)
+{
+	struct pcpu *p = &s->p[v->pcpu];
+
+	TRACE(s, HVTLB_SIM_TRACE_VCPU_RUN, v, TR_NONE, v->run_start, !!ready,
+	      0);
+	if (v->act == ACT_WORK && v->armed) {
+		v->work = v->seg_end > s->now ? v->seg_end - s->now : 0;
+		v->run_token++;
+		v->armed = false;
+	}
+	if (v->busy_until > s->now)
+		v->busy_until = s->now;
+	v->ple_armed = false;
+	v->ple_token++;
+	if (v->cur != NONE_ID && s->c->steal_accounting) {
+		struct task *t = &s->t[v->cur];
+
+		acct_close(s, t);
+		t->acct_paused = true;
+	}
+	if (s->sched->ran)
+		s->sched->ran(s, p, v);
+	p->cur = NONE_ID;
+	if (ready) {
+		v->hs = H_READY;
+		v->preempted = true;
+		s->vm_preempted[v->vm]++;
+		v->steal |= HVTLB_KVM_VCPU_PREEMPTED;
+		pcpu_push(p, v->gid, false);
+	} else {
+		v->hs = H_HALTED;
+		v->halted_at = s->now;
+		TRACE(s, HVTLB_SIM_TRACE_HALT, v, TR_NONE, s->now, 0, 0);
+	}
+	pcpu_schedule(s, p);
+	if (p->cur == NONE_ID)
+		p->idle_since = s->now;
+}
+
+/* What a running vCPU does next, given v->act. */
+void vcpu_continue(struct sim *s, struct vcpu *v)
+{
+	if (v->hs != H_RUNNING)
+		return;
+	switch (v->act) {
+	case ACT_WORK:
+		vcpu_arm_run(s, v);
+		break;
+	case ACT_SPIN:
+		if (!v->ack_wait && !v->spin_hold) {
+			v->act = ACT_WORK;
+			v->work = 0;
+			vcpu_arm_run(s, v);
+		} else {
+			arm_ple(s, v);
+		}
+		break;
+	case ACT_IDLE:
+	case ACT_NONE:
+		/* Woken from halt: run the guest scheduler. */
+		v->act = ACT_WORK;
+		v->work = 0;
+		vcpu_arm_run(s, v);
+		break;
+	}
+}
+
+/* EV_RUN: the segment of work a running vCPU was doing is over. */
+void host_on_run(struct sim *s, const struct event *e)
+{
+	struct vcpu *v = &s->v[e->obj];
+
+	if (e->arg != v->run_token || v->hs != H_RUNNING || v->act != ACT_WORK)
+		return;
+	v->armed = false;
+	vcpu_segment_done(s, v);
+}
+
+/* EV_SLICE: the pCPU's time slice is over. */
+void host_on_slice(struct sim *s, const struct event *e)
+{
+	struct pcpu *p = &s->p[e->obj];
+
+	if (!slice_fired(s, p, e->arg))
+		return;
+	if (!p->rq_n) {
+		slice_arm(s, p, s->now + s->sched->slice(s, p));
+		return;
+	}
+	count_exit(s, &s->v[p->cur], HVTLB_SIM_EXIT_PREEMPTION, 1);
+	vcpu_deschedule(s, &s->v[p->cur], true);
+}
+
+/* EV_WAKE: a halted vCPU becomes runnable on its pCPU. */
+void host_on_wake(struct sim *s, const struct event *e)
+{
+	struct vcpu *v = &s->v[e->obj];
+	struct pcpu *p = &s->p[v->pcpu];
+
+	if (v->hs != H_WAKING)
+		return;
+	v->hs = H_READY;
+	TRACE(s, HVTLB_SIM_TRACE_WAKE, v, TR_NONE, e->arg, 0, 0);
+	if (s->sched->woken(s, p, v))
+		return;
+	if (p->cur != NONE_ID)
+		arm_ple(s, &s->v[p->cur]);
+	pcpu_schedule(s, p);
+}

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: MIT */
+/* The host: pCPUs and the scheduler that runs vCPUs on them. */
+#ifndef HVTLB_SIM_HOST_H
+#define HVTLB_SIM_HOST_H
+
+#include <stdbool.h>
+
+#include "sim/event.h"
+
+struct sim;
+struct pcpu;
+struct vcpu;
+
+/*
+ * A host scheduling policy (host-fifo.c, host-cfs.c): which vCPU of a
+ * pCPU's run queue runs next and for how long. Optional members may be
+ * NULL.
+ */
+struct host_policy {
+	const char *name;
+	/* Once, at setup (optional). */
+	void (*init)(struct sim *s);
+	/* Moves the vCPU to run next to the head of the run queue, which
+	 * holds at least two (optional: FIFO order). */
+	void (*pick)(struct sim *s, struct pcpu *p);
+	/* The time slice of the vCPU entering @p p now. */
+	simtime (*slice)(struct sim *s, const struct pcpu *p);
+	/* @p v was picked to run / stopped running on @p p (optional). */
+	void (*picked)(struct sim *s, struct pcpu *p, struct vcpu *v);
+	void (*ran)(struct sim *s, struct pcpu *p, struct vcpu *v);
+	/* Queues woken @p v on @p p; true if it preempted the running vCPU
+	 * (which is then descheduled). */
+	bool (*woken)(struct sim *s, struct pcpu *p, struct vcpu *v);
+};
+
+extern const struct host_policy host_fifo;
+extern const struct host_policy host_cfs;
+
+/* host-sched.c */
+/* Queues @p vid on @p p's run queue, at its head or its tail. */
+void pcpu_push(struct pcpu *p, uint32_t vid, bool head);
+/* Schedules the segment end of a running vCPU doing ACT_WORK. */
+void vcpu_arm_run(struct sim *s, struct vcpu *v);
+/* Adds @p h cycles of interrupt/exit handling to a running vCPU; returns
+ * when they end. */
+simtime vcpu_steal(struct sim *s, struct vcpu *v, simtime h);
+/* Takes @p v off its pCPU (it stays runnable when @p ready). */
+void vcpu_deschedule(struct sim *s, struct vcpu *v, bool ready);
+/* What a running vCPU does next, given v->act. */
+void vcpu_continue(struct sim *s, struct vcpu *v);
+void host_on_run(struct sim *s, const struct event *e);
+void host_on_slice(struct sim *s, const struct event *e);
+void host_on_wake(struct sim *s, const struct event *e);
+
+/* host-idle.c */
+/* Wakes a halted vCPU @p delay cycles from now (plus the host's wake
+ * latency). */
+void vcpu_wake(struct sim *s, struct vcpu *v, simtime delay);
+
+/* host-ple.c */
+/* Arms the pause-loop exit of a vCPU that starts spinning. */
+void arm_ple(struct sim *s, struct vcpu *v);
+void host_on_ple(struct sim *s, const struct event *e);
+
+#endif

@@ -1,0 +1,244 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The hypervisor side of the guest's flush calls: it decodes a flush
+ * hypercall with hvtlb_decode() under the scenario's host profile, posts
+ * the ranges to each target's flush queue (hvtlb_flushq, "flush
+ * everything" on overflow), kicks the targets that are running and waits
+ * for their acknowledgements; a target that is not running flushes before
+ * its next entry, where KVM's deferred flush (the preempted byte) is
+ * honoured too.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include <hvtlb/hypercall.h>
+
+#include "sim/backend.h"
+#include "sim/guest.h"
+#include "sim/host.h"
+#include "sim/hypervisor.h"
+#include "sim/machine.h"
+#include "sim/stats.h"
+#include "sim/vcpu-tlb.h"
+
+/* The hypervisor's flush requests for @p v, before entry or on a kick. */
+static simtime vcpu_service_fq(struct sim *s, struct vcpu *v)
+{
+	struct hvtlb_flushq_batch b;
+	simtime h = 0;
+	bool global;
+
+	if (!hvtlb_flushq_pending(&v->fq))
+		return 0;
+	hvtlb_flushq_drain(&v->fq, &b);
+	global = v->fq_global;
+	v->fq_global = false;
+	if (b.all) {
+		vcpu_flush_all(s, v, HVTLB_SIM_FLUSH_HYPERVISOR, global);
+		return flush_cost(s, true, 0);
+	}
+	for (size_t i = 0; i < b.n; i++) {
+		unsigned sh = hvtlb_page_shift(b.ranges[i].size);
+		struct hvtlb_flush_range r = {
+			.start = b.ranges[i].gva,
+			.end = b.ranges[i].gva + (b.ranges[i].pages << sh),
+			.stride_shift = sh,
+		};
+
+		vcpu_flush_range(s, v, &r, ~0u, HVTLB_SIM_FLUSH_HYPERVISOR);
+		h += flush_cost(s, false, b.ranges[i].pages);
+	}
+	return h;
+}
+
+/* Work the hypervisor does for @p v before it enters: KVM exchanges the
+ * preempted byte with 0 and flushes if asked to, then the flush queue.
+ * Returns its cycles. */
+simtime hv_vcpu_entry(struct sim *s, struct vcpu *v)
+{
+	simtime h = 0;
+	unsigned old = v->steal;
+
+	v->steal = 0;
+	if (old & HVTLB_KVM_VCPU_FLUSH_TLB) {
+		if (s->c->fault != HVTLB_SIM_FAULT_LOSE_DEFERRED) {
+			/* KVM flushes the whole guest context. */
+			vcpu_flush_all(s, v, HVTLB_SIM_FLUSH_DEFERRED, true);
+			h += flush_cost(s, true, 0);
+		}
+	}
+	h += vcpu_service_fq(s, v);
+	return h;
+}
+
+/* Posts a flush of @p ranges (or all; @p global: global entries too) to
+ * the targets, kicks the running ones and counts the acknowledgements to
+ * wait for. */
+static void hv_post(struct sim *s, struct vcpu *v, const uint8_t *vps,
+		    const struct hvtlb_gva_range *ranges, size_t n, bool all,
+		    bool global, simtime per_target, bool vmm)
+{
+	simtime kick = cyc(s, SIM_COST_kick), self = 0;
+	uint32_t ntargets = 0;
+
+	v->ack_seq++;
+	v->ack_wait = 0;
+	for (uint32_t i = 0; i < s->c->vcpus; i++) {
+		if (!vps[i])
+			continue;
+		struct vcpu *tv = vm_vcpu(s, v, i);
+
+		ntargets++;
+		/* Ranges drop the global entries of their addresses; if the
+		 * queue folds them into "everything", that must too. */
+		tv->fq_global |= global || !all;
+		if (all || hvtlb_flushq_push(&tv->fq, ranges, n) == 1) {
+			if (!all)
+				s->r->flushes[HVTLB_SIM_FLUSH_OVERFLOW]++;
+			hvtlb_flushq_push_all(&tv->fq);
+		}
+		if (tv == v) {
+			/* The caller's own TLB, before returning to it. */
+			self = vcpu_service_fq(s, v);
+			continue;
+		}
+		if (tv->hs == H_RUNNING) {
+			ev_push(s, s->now + kick, EV_KICK, tv->gid,
+				((uint64_t)v->gid << 32) | v->ack_seq |
+					((uint64_t)vmm << 63));
+			v->ack_wait++;
+		}
+		/* Not running: serviced before its next entry. */
+	}
+	t_work(cur_task(v), per_target * ntargets + self, ACCT_SYS);
+	if (s->c->fault == HVTLB_SIM_FAULT_NO_WAIT) {
+		v->ack_seq++;
+		v->ack_wait = 0;
+		return;
+	}
+	t_spin(cur_task(v));
+}
+
+uint64_t op_hypercall(void *user, uint64_t control, const void *input,
+		      size_t len)
+{
+	struct vcpu *v = user;
+	struct sim *s = v->s;
+	struct task *t = cur_task(v);
+	struct hvtlb_host host = {
+		.profile = s->c->decoder,
+		.vp_count = s->c->vcpus,
+		.va_bits = 48,
+	};
+	struct hvtlb_input in = {
+		.data = input,
+		.len = len,
+		.gpa = 0x100000 + ((uint64_t)v->idx << 12),
+	};
+	struct hvtlb_decoded d;
+	struct hvtlb_gva_range ranges[HVTLB_FLUSHQ_MAX_RANGES + 1];
+	uint8_t vps[HVTLB_SIM_MAX_VCPUS];
+	size_t n = 0;
+	bool all, global;
+	uint64_t res;
+
+	if (!t)
+		return hvtlb_result_pack(HVTLB_STATUS_INVALID_PARAMETER, 0);
+	s->r->hypercalls++;
+	count_exit(s, v, HVTLB_SIM_EXIT_HYPERCALL, 1);
+	t_work(t, cyc(s, SIM_COST_hypercall), ACCT_SYS);
+	res = hvtlb_decode(&host, control, &in, &d);
+	if (hvtlb_result_status(res) != HVTLB_STATUS_SUCCESS ||
+	    !hvtlb_call_is_flush(d.call))
+		return res;
+	all = d.flush_all_gvas;
+	/* Space honours NON_GLOBAL_MAPPINGS_ONLY; a List (also one that
+	 * overflows the queue) drops the globals of its addresses. */
+	global = !all || !(d.flags & HVTLB_FLUSH_NON_GLOBAL_MAPPINGS_ONLY);
+	if (!all) {
+		struct hvtlb_gva_iter it;
+		struct hvtlb_gva_range r;
+
+		hvtlb_gva_iter_init(&it, &d);
+		while (hvtlb_gva_iter_next(&it, &r)) {
+			if (n == HVTLB_FLUSHQ_MAX_RANGES) {
+				all = true; /* more than the queue holds */
+				s->r->flushes[HVTLB_SIM_FLUSH_OVERFLOW]++;
+				break;
+			}
+			ranges[n++] = r;
+		}
+	}
+	memset(vps, 0, s->c->vcpus);
+	struct hvtlb_vp_iter vi;
+	uint32_t vp, last = NONE_ID;
+
+	hvtlb_vp_iter_init(&vi, &d);
+	while (hvtlb_vp_iter_next(&vi, &vp)) {
+		if (vp < s->c->vcpus) { /* bounded: guest-supplied */
+			vps[vp] = 1;
+			if (vp != v->idx)
+				last = vp;
+		}
+	}
+	if (s->c->fault == HVTLB_SIM_FAULT_DROP_TARGET && last != NONE_ID)
+		vps[last] = 0;
+	hv_post(s, v, vps, ranges, n, all, global,
+		cyc(s, SIM_COST_hv_per_target), false);
+	return res;
+}
+
+int op_vmm_flush(void *user, const struct hvtlb_cpumask *targets,
+		 const struct hvtlb_flush_range *r)
+{
+	struct vcpu *v = user;
+	struct sim *s = v->s;
+	struct task *t = cur_task(v);
+	uint8_t vps[HVTLB_SIM_MAX_VCPUS];
+	struct hvtlb_gva_range g = { 0 };
+	uint32_t drop = HVTLB_MAX_CPUS;
+
+	if (!t)
+		return -EINVAL;
+	s->r->hypercalls++;
+	count_exit(s, v, HVTLB_SIM_EXIT_HYPERCALL, 1);
+	t_work(t, cyc(s, SIM_COST_hypercall), ACCT_SYS);
+	if (s->c->fault == HVTLB_SIM_FAULT_DROP_TARGET)
+		drop = last_cpu(targets);
+	memset(vps, 0, s->c->vcpus);
+	for (uint32_t c = hvtlb_cpumask_next(targets, 0); c < s->c->vcpus;
+	     c = hvtlb_cpumask_next(targets, c + 1))
+		vps[c] = c != drop;
+	if (!r->all) {
+		g.gva = r->start;
+		g.pages = hvtlb_range_pages(r);
+		g.size = r->stride_shift == 30	 ? HVTLB_PAGE_1G
+			 : r->stride_shift == 21 ? HVTLB_PAGE_2M
+						 : HVTLB_PAGE_4K;
+	}
+	hv_post(s, v, vps, &g, 1, r->all, !r->all || r->include_global,
+		cyc(s, SIM_COST_hv_per_target), true);
+	return 0;
+}
+
+/* EV_KICK: the hypervisor's kick reaches a vCPU: if it runs, it exits
+ * and flushes what its queue holds; either way it acknowledges. */
+void hv_on_kick(struct sim *s, const struct event *e)
+{
+	struct vcpu *v = &s->v[e->obj];
+	uint32_t from = (uint32_t)(e->arg >> 32) & 0x7fffffff;
+	uint32_t seq = (uint32_t)e->arg;
+	simtime at = s->now;
+
+	TRACE(s, HVTLB_SIM_TRACE_KICK, v, TR_NONE, s->now, s->v[from].idx,
+	      v->hs == H_RUNNING);
+	if (v->hs == H_RUNNING) {
+		simtime h = cyc(s, SIM_COST_vmexit);
+
+		count_exit(s, v, HVTLB_SIM_EXIT_KICK, 1);
+		h += e->arg >> 63 ? cyc(s, SIM_COST_vmm_target) : 0;
+		h += vcpu_service_fq(s, v);
+		at = vcpu_steal(s, v, h);
+	}
+	ev_push(s, at, EV_ACK, from, seq);
+}

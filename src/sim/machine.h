@@ -1,0 +1,320 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The simulated machine's objects, shared by every part of the engine:
+ * pCPUs (host run queues with time slices), vCPUs (guest run queues, a
+ * TLB, pending interrupts, the hypervisor's flush queue, the KVM preempted
+ * byte, one hvtlb_flusher each), tasks (the workload's guest threads, each
+ * a coroutine that runs on one vCPU at a time and may move when it wakes)
+ * and address spaces (an mm: page tables with generations, the mmap lock,
+ * the cpumask). One run is one struct sim that owns every object in
+ * arrays. Time is in guest cycles (simtime).
+ *
+ * Which file does what (src/sim/):
+ *   event.c        the event queue: (time, sequence) order
+ *   host-sched.c   pCPUs: entering and leaving vCPUs, slices, wake-ups;
+ *   host-fifo.c,   the run-queue policies (FIFO, Linux CFS)
+ *   host-cfs.c
+ *   host-idle.c    halted vCPUs: wake latency, halt polling, idle states
+ *   host-ple.c     pause-loop exits and directed yield
+ *   hypervisor.c   the hypervisor side of the guest's flush calls: decode,
+ *                  flush queues, kicks, deferred flushes at entry
+ *   backend.c      the hvtlb_backend_ops the guest's strategies call
+ *   guest-sched.c  guest threads: scheduling, ticks, timers, accounting
+ *   guest-irq.c    interrupts a vCPU takes: flush IPIs, acknowledgements,
+ *                  lazy invalidations
+ *   guest-lock.c   the address-space lock (mmap_lock, an rwsem)
+ *   guest-mm.c     memory access, page faults, mmap/munmap/madvise and the
+ *                  shootdown they issue
+ *   vcpu-tlb.c     flushing a vCPU's TLB (counted and traced)
+ *   oracle.c       stale translations: used ones, freed page tables
+ *   workloads/     one file per workload, and their common operations
+ *   stats.c        VM-exit counters, the shootdown latency histogram
+ *   trace.c        the trace hooks and names
+ *   setup.c        building and freeing a machine from its config
+ *   engine.c       the event loop, partitions, merging the results
+ */
+#ifndef HVTLB_SIM_MACHINE_H
+#define HVTLB_SIM_MACHINE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <hvtlb/core.h>
+#include <hvtlb/flushq.h>
+#include <hvtlb/sim.h>
+
+#include "sim/coro.h"
+#include "sim/cost.h"
+#include "sim/event.h"
+#include "sim/host.h"
+#include "sim/rng.h"
+#include "sim/tlb.h"
+
+#define NONE_ID UINT32_MAX
+#define GVA_BASE 0x00007f0000000000ULL
+/* Kernel (global) pages of workload.kernel_pages: a vmalloc area. */
+#define KVA_BASE 0xffffc90000000000ULL
+#define HIST_SUB 32u
+#define HIST_BUCKETS (64u * HIST_SUB)
+
+enum hstate { H_RUNNING, H_READY, H_HALTED, H_WAKING };
+enum act { ACT_NONE, ACT_WORK, ACT_SPIN, ACT_IDLE };
+enum acct { ACCT_NONE, ACCT_USER, ACCT_SYS };
+enum tstate { T_RUNNABLE, T_RUNNING, T_BLOCKED, T_DONE };
+
+struct pte {
+	uint32_t gen;	  /* odd: present */
+	uint32_t flushed; /* generation the last completed flush covered */
+};
+
+struct qslot {
+	uint32_t slot;
+	uint64_t epoch;
+};
+
+struct mm {
+	uint32_t id; /* asid/pcid, 1-based */
+	uint32_t vm;
+	unsigned shift;
+	uint32_t pages; /* per slot */
+	uint32_t nslots;
+	struct pte *pte;
+	/* per slot: the pages (0..pages-1) made present since its last zap,
+	 * in plist[slot * pages ...], pn[slot] of them; a zap visits only
+	 * these instead of every PTE of the slot */
+	uint32_t *plist;
+	uint32_t *pn;
+	uint32_t *free_stack;
+	uint8_t *live; /* slot mapped and not being unmapped */
+	uint32_t nfree;
+	struct qslot *quar; /* lazy strategy: slots waiting for reuse */
+	uint32_t qhead, qn;
+	uint32_t writer;    /* task or NONE_ID */
+	uint32_t wwait;	    /* writers queued (readers queue behind them) */
+	uint32_t *spinners; /* vCPUs spinning on the lock */
+	uint32_t nspin;
+	uint32_t readers; /* count */
+	uint32_t *waiters;
+	uint32_t wq_head, wq_n, wq_cap;
+	struct hvtlb_cpumask cpumask;
+	uint64_t tlb_gen;
+};
+
+enum ipi_kind { IPI_FLUSH, IPI_RESCHED };
+
+struct ipi_rec {
+	simtime arrive;
+	uint32_t from; /* global vCPU id */
+	uint32_t seq;
+	uint32_t asid;
+	uint8_t kind;
+	bool early;
+	bool drop; /* drop-target fault: ack without flushing */
+	struct hvtlb_flush_range r;
+};
+
+struct lazy_rec {
+	uint64_t start, end;
+	unsigned shift;
+	uint32_t asid;
+};
+
+struct task;
+
+struct vcpu {
+	struct sim *s;
+	uint32_t gid, vm, idx, pcpu;
+	enum hstate hs;
+	enum act act;
+	simtime work;	 /* remaining work when not running */
+	simtime seg_end; /* when running ACT_WORK */
+	simtime busy_until;
+	uint64_t run_token;
+	bool armed; /* an EV_RUN for run_token is pending */
+	uint64_t ple_token;
+	bool ple_armed;
+	bool tick_armed;
+	uint32_t cur; /* task or NONE_ID */
+	uint32_t rq_head, rq_tail, rq_n;
+	simtime cur_since;
+	struct ipi_rec *pend;
+	uint32_t npend, cappend;
+	struct hvtlb_flushq fq;
+	bool fq_ready;
+	bool fq_global; /* a pending "flush everything" drops globals too */
+	uint8_t steal;
+	struct tlb tlb;
+	bool tlb_ready;
+	uint32_t loaded_mm; /* mm index or NONE_ID */
+	bool lazy;
+	uint64_t mm_gen;
+	struct lazy_rec *lz;
+	uint32_t nlz;
+	bool lz_all;
+	uint64_t lz_min_epoch; /* oldest unapplied lazy post, or UINT64_MAX */
+	uint64_t lz_max_epoch;
+	struct hvtlb_flusher *fl;
+	uint32_t ack_wait;
+	uint32_t ack_seq;
+	uint32_t spin_hold; /* lock spinning: 1 until released or timed out */
+	simtime halted_at;
+	bool preempted;	  /* descheduled while runnable (KVM vcpu->preempted) */
+	simtime vruntime; /* hypervisor.cfs: CFS virtual runtime */
+	simtime run_start; /* when it last entered its pCPU */
+	uint64_t spin_token;
+	bool no_wait_pending;
+};
+
+struct pcpu {
+	uint32_t cur;
+	simtime idle_since; /* when it last ran out of vCPUs */
+	uint32_t last;
+	uint32_t *rq; /* ring of vCPU ids */
+	uint32_t rq_head, rq_n, rq_cap;
+	uint64_t slice_token;
+	/* The current slice's end and queue key, and whether its EV_SLICE is
+	 * queued; slice_q EV_SLICE events of this pCPU are queued, the
+	 * earliest at slice_q_min if known (SIM_NEVER: unknown). */
+	simtime slice_end;
+	uint64_t slice_seq;
+	bool slice_queued;
+	uint32_t slice_q;
+	simtime slice_q_min;
+	simtime min_vruntime; /* hypervisor.cfs */
+	uint32_t skip;	      /* hypervisor.cfs: yielded, pick another */
+};
+
+struct task {
+	struct sim *s;
+	uint32_t id, vm, mm, vcpu;
+	enum tstate st;
+	uint32_t next; /* guest run queue link */
+	struct coro ctx;
+	void *stack;
+	enum acct acct;
+	simtime acct_since;
+	bool acct_paused;
+	simtime user, sys;
+	struct sim_rng rng;
+	simtime debt;
+	simtime saved_work; /* preempted user work */
+	bool granted;	    /* the mmap lock was handed over while asleep */
+	simtime wait_since; /* a writer's first queueing for the lock */
+	bool in_user_seg;
+	uint64_t wait_token;
+	simtime done_at;
+	unsigned vg_stack; /* valgrind stack id */
+	uint32_t *covered; /* per page of a slot: generation a zap covers */
+	uint32_t *zidx; /* pages of the last zap (covered[] is 0 elsewhere) */
+	uint32_t nz;
+	uint32_t kpage; /* kernel page held, or NONE_ID */
+	uint32_t kage;	/* operations since it was mapped */
+	/* tracing only: the mode (enum acct) of the open USER/KERNEL event */
+	uint8_t tr_mode;
+	simtime tr_since;
+};
+
+struct sim {
+	const struct hvtlb_sim_config *c;
+	double cost[SIM_COST_COUNT];
+	simtime now;
+	struct evq q;
+	uint32_t nvcpus, npcpus, ntasks, nmms;
+	struct vcpu *v;
+	struct pcpu *p;
+	struct task *t;
+	struct mm *mm;
+	struct coro main_ctx;
+	struct task *running;
+	uint32_t tasks_left;
+	simtime host_slice, guest_slice, tick, lock_spin, halt_poll;
+	simtime lock_handoff;
+	simtime cstate_exit, cstate_residency;
+	simtime limit;
+	bool timed_out;
+	bool failed;
+	uint64_t lazy_epoch;
+	const struct host_policy *sched; /* hypervisor.cfs: host_cfs */
+	uint64_t hist[HIST_BUCKETS];
+	simtime lat_max;
+	struct hvtlb_sim_results *r;
+	uint32_t stream_base;	/* first task's random stream - 1 */
+	uint32_t *vm_preempted; /* per VM: vCPUs with ->preempted set */
+	/* workload.kernel_pages: per VM, pages shared by all its processes
+	 * and mapped global; free stacks of page indexes */
+	struct pte *kpte; /* vms * kernel_pages */
+	uint32_t *kfree;  /* vms * kernel_pages */
+	uint32_t *knfree; /* per VM */
+	/* hypervisor.cfs: sched_latency, min_granularity, wakeup_granularity
+	 * (Linux defaults 6, 0.75, 1 ms times 1 + ilog2(min(pCPUs, 8))) */
+	simtime cfs_latency, cfs_min_gran, cfs_wakeup_gran;
+	/* tracing: this part's first VM and first pCPU, machine-wide */
+	uint32_t vm_base, pcpu_base;
+};
+
+/* ------------------------------------------------------------ helpers */
+static inline simtime cyc(struct sim *s, enum sim_cost k)
+{
+	return (simtime)s->cost[k];
+}
+
+static inline simtime us_to_cyc(struct sim *s, double us)
+{
+	return (simtime)(us * s->cost[SIM_COST_cpu_mhz]);
+}
+
+static inline double cyc_to_s(const struct sim *s, simtime c)
+{
+	return (double)c / (s->cost[SIM_COST_cpu_mhz] * 1e6);
+}
+
+/* Cycles of a local flush of @p pages, or of everything. */
+static inline simtime flush_cost(struct sim *s, bool all, uint64_t pages)
+{
+	if (all)
+		return cyc(s, SIM_COST_flush_full);
+	return cyc(s, SIM_COST_flush_base) +
+	       (simtime)(s->cost[SIM_COST_flush_per_page] * (double)pages);
+}
+
+/* vCPU @p cpu of @p self's VM, or NULL when there is none. */
+static inline struct vcpu *vm_vcpu(struct sim *s, const struct vcpu *self,
+				   uint32_t cpu)
+{
+	if (cpu >= s->c->vcpus)
+		return NULL;
+	return &s->v[self->vm * s->c->vcpus + cpu];
+}
+
+static inline struct task *cur_task(struct vcpu *v)
+{
+	return v->cur == NONE_ID ? NULL : &v->s->t[v->cur];
+}
+
+/* Logs through config.log_fn (engine.c). */
+void slog(struct sim *s, enum hvtlb_sim_log_level lv, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Tracing (config.trace_fn): every hook is one predictable branch on
+ * TRACING(); the hooks only read the simulation's state. trace_emit()
+ * emits one event of vCPU @p v: an instant when @p start is now, else a
+ * complete event [start, now) (trace.c). */
+#define TRACING(s) __builtin_expect((s)->c->trace_fn != NULL, 0)
+#define TRACE(s, ...)                                                          \
+	do {                                                                   \
+		if (TRACING(s))                                                \
+			trace_emit((s), __VA_ARGS__);                          \
+	} while (0)
+#define TR_NONE HVTLB_SIM_TRACE_NONE
+void trace_emit(struct sim *s, enum hvtlb_sim_trace_kind k,
+		const struct vcpu *v, uint32_t thread, simtime start,
+		uint64_t a0, uint64_t a1);
+/* The shootdown @p req of task @p t, requested at @p t0, is complete. */
+void trace_shootdown(struct sim *s, struct task *t, simtime t0,
+		     const struct hvtlb_flush_request *req,
+		     const struct hvtlb_flush_outcome *out);
+/* The thread's mode in the trace becomes @p a. */
+void trace_mode(struct sim *s, struct task *t, enum acct a);
+
+#endif

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: MIT */
+/* A process's memory and the system calls on it (guest-mm.c). */
+#ifndef HVTLB_SIM_MM_H
+#define HVTLB_SIM_MM_H
+
+#include "sim/machine.h"
+
+/* Guest-virtual address of the first page of slot @p slot. */
+static inline uint64_t slot_va(const struct mm *m, uint32_t slot)
+{
+	return GVA_BASE + (((uint64_t)slot * m->pages) << m->shift);
+}
+
+/* An access from user space to @p va; adds its cost to *user / *sys. A
+ * fault runs under the mmap lock, read side, for its own duration (the
+ * work before it is charged first). */
+void t_touch(struct task *t, uint64_t va, simtime *user, simtime *sys);
+/* mmap: a free slot of the task's process, in *slot. */
+void do_mmap(struct task *t, uint32_t *slot);
+/* munmap / madvise(DONTNEED) of the slot, with its shootdown. */
+void do_munmap(struct task *t, uint32_t slot);
+void do_madvise(struct task *t, uint32_t slot);
+/* Issues @p req from @p t's vCPU through its strategy and records the
+ * shootdown: count, latency, trace. False (the run failed) if the
+ * strategy failed. */
+bool shootdown(struct task *t, const struct hvtlb_flush_request *req,
+	       struct hvtlb_flush_outcome *out);
+
+#endif

@@ -1,0 +1,285 @@
+// SPDX-License-Identifier: MIT
+/* Building a machine (struct sim) from its config, and freeing it. */
+#include <errno.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+
+#include "sim/backend.h"
+#include "sim/engine.h"
+#include "sim/guest.h"
+#include "sim/host.h"
+#include "sim/machine.h"
+
+/* Coroutine stacks are registered with valgrind when its header exists
+ * (client requests cost a few instructions outside valgrind): without it,
+ * valgrind takes a switch to a stack mapped near a thread's own stack for
+ * a huge frame and reports false errors. */
+#if defined(__has_include)
+#if __has_include(<valgrind/valgrind.h>)
+#include <valgrind/valgrind.h>
+#define HAVE_VALGRIND 1
+#endif
+#endif
+
+/* A task's stack (the deepest path measured: 8.5 KiB) above a PROT_NONE
+ * guard page, so an overflow faults instead of corrupting a neighbour. */
+#define STACK_BYTES (64u * 1024u)
+#define STACK_GUARD 4096u
+
+/* The object arrays, and workload.kernel_pages' per-VM free lists. */
+static int setup_arrays(struct sim *s)
+{
+	const struct hvtlb_sim_config *c = s->c;
+
+	s->nvcpus = c->vms * c->vcpus;
+	s->npcpus = c->pcpus;
+	s->ntasks = c->vms * c->wl_threads;
+	s->nmms = c->vms * c->wl_processes;
+	s->v = calloc(s->nvcpus, sizeof(*s->v));
+	s->p = calloc(s->npcpus, sizeof(*s->p));
+	s->t = calloc(s->ntasks, sizeof(*s->t));
+	s->mm = calloc(s->nmms, sizeof(*s->mm));
+	s->vm_preempted = calloc(c->vms, sizeof(*s->vm_preempted));
+	if (!s->v || !s->p || !s->t || !s->mm || !s->vm_preempted)
+		return -ENOMEM;
+	if (c->wl_kernel_pages) {
+		size_t nk = (size_t)c->vms * c->wl_kernel_pages;
+
+		s->kpte = calloc(nk, sizeof(*s->kpte));
+		s->kfree = calloc(nk, sizeof(*s->kfree));
+		s->knfree = calloc(c->vms, sizeof(*s->knfree));
+		if (!s->kpte || !s->kfree || !s->knfree)
+			return -ENOMEM;
+		for (uint32_t vm = 0; vm < c->vms; vm++) {
+			for (uint32_t k = c->wl_kernel_pages; k-- > 0;)
+				s->kfree[(size_t)vm * c->wl_kernel_pages +
+					 s->knfree[vm]++] = k;
+		}
+	}
+	return 0;
+}
+
+/* Durations in cycles, and the host scheduling policy. */
+static void setup_times(struct sim *s)
+{
+	const struct hvtlb_sim_config *c = s->c;
+
+	s->host_slice = us_to_cyc(s, s->cost[SIM_COST_host_slice_us]);
+	s->guest_slice = us_to_cyc(s, s->cost[SIM_COST_guest_slice_us]);
+	s->tick = us_to_cyc(s, s->cost[SIM_COST_tick_us]);
+	s->lock_spin = us_to_cyc(s, c->lock_spin_us);
+	s->lock_handoff = us_to_cyc(s, c->lock_handoff_us);
+	s->halt_poll = us_to_cyc(s, s->cost[SIM_COST_halt_poll_us]);
+	s->cstate_exit = us_to_cyc(s, s->cost[SIM_COST_cstate_exit_us]);
+	s->cstate_residency =
+		us_to_cyc(s, s->cost[SIM_COST_cstate_residency_us]);
+	if (!s->host_slice)
+		s->host_slice = 1;
+	if (!s->tick)
+		s->tick = 1;
+	s->limit =
+		(simtime)(c->max_virtual_s * s->cost[SIM_COST_cpu_mhz] * 1e6);
+	s->sched = c->cfs ? &host_cfs : &host_fifo;
+	if (s->sched->init)
+		s->sched->init(s);
+}
+
+static int setup_pcpus(struct sim *s)
+{
+	for (uint32_t i = 0; i < s->npcpus; i++) {
+		struct pcpu *p = &s->p[i];
+
+		p->cur = p->last = p->skip = NONE_ID;
+		p->rq_cap = s->nvcpus / s->npcpus + 2;
+		p->rq = calloc(p->rq_cap, sizeof(*p->rq));
+		if (!p->rq)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* vCPU i runs on pCPU i mod pCPUs, halted until it has work. */
+static int setup_vcpus(struct sim *s)
+{
+	const struct hvtlb_sim_config *c = s->c;
+
+	for (uint32_t i = 0; i < s->nvcpus; i++) {
+		struct vcpu *v = &s->v[i];
+
+		v->s = s;
+		v->gid = i;
+		v->vm = i / c->vcpus;
+		v->idx = i % c->vcpus;
+		v->pcpu = i % s->npcpus;
+		v->hs = H_HALTED;
+		v->act = ACT_IDLE;
+		v->cur = NONE_ID;
+		v->loaded_mm = NONE_ID;
+		v->lz_min_epoch = UINT64_MAX;
+		if (hvtlb_flushq_init(&v->fq))
+			return -ENOMEM;
+		v->fq_ready = true;
+		v->fl = hvtlb_flusher_create(&c->strategy, &sim_backend_ops, v);
+		if (!v->fl)
+			return -EINVAL;
+		if (c->strategy.kind == HVTLB_STRATEGY_LAZY) {
+			v->lz = calloc((size_t)s->cost[SIM_COST_lazy_slots] + 1,
+				       sizeof(*v->lz));
+			if (!v->lz)
+				return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+/* One address space per process, threads split round-robin. */
+static int setup_mms(struct sim *s)
+{
+	const struct hvtlb_sim_config *c = s->c;
+	uint32_t per_mm =
+		(c->wl_threads + c->wl_processes - 1) / c->wl_processes;
+
+	for (uint32_t i = 0; i < s->nmms; i++) {
+		struct mm *m = &s->mm[i];
+		/* Two slots per thread (the madvise slot and a trasher one),
+		 * twice that for lazy quarantine. */
+		uint32_t nslots = per_mm * 2 + 2;
+
+		if (c->strategy.kind == HVTLB_STRATEGY_LAZY)
+			nslots *= 2;
+		m->id = i + 1;
+		m->vm = i / c->wl_processes;
+		m->shift = c->wl_page_shift;
+		m->pages = c->wl_pages;
+		m->nslots = nslots;
+		m->writer = NONE_ID;
+		m->pte = calloc((size_t)nslots * m->pages, sizeof(*m->pte));
+		m->plist = calloc((size_t)nslots * m->pages, sizeof(*m->plist));
+		m->pn = calloc(nslots, sizeof(*m->pn));
+		m->free_stack = calloc(nslots, sizeof(*m->free_stack));
+		m->quar = calloc(nslots, sizeof(*m->quar));
+		m->live = calloc(nslots, sizeof(*m->live));
+		m->spinners = calloc(per_mm + 1, sizeof(*m->spinners));
+		m->wq_cap = per_mm + 1;
+		m->waiters = calloc(m->wq_cap, sizeof(*m->waiters));
+		if (!m->pte || !m->plist || !m->pn || !m->free_stack ||
+		    !m->quar || !m->waiters || !m->live || !m->spinners)
+			return -ENOMEM;
+		m->nfree = 0;
+		for (uint32_t k = nslots; k-- > (c->wl_shared ? 1u : 0u);)
+			m->free_stack[m->nfree++] = k; /* lowest on top */
+	}
+	return 0;
+}
+
+/* Thread k of a VM: process k mod processes, vCPU k mod vCPUs, its own
+ * random stream and a coroutine on a guarded stack. */
+static int setup_tasks(struct sim *s)
+{
+	const struct hvtlb_sim_config *c = s->c;
+
+	for (uint32_t i = 0; i < s->ntasks; i++) {
+		struct task *t = &s->t[i];
+		uint32_t vm = i / c->wl_threads, k = i % c->wl_threads;
+
+		t->s = s;
+		t->id = i;
+		t->vm = vm;
+		t->mm = vm * c->wl_processes + k % c->wl_processes;
+		t->vcpu = vm * c->vcpus + k % c->vcpus;
+		t->st = T_BLOCKED;
+		t->kpage = NONE_ID;
+		sim_rng_init(&t->rng, c->seed, 1 + s->stream_base + i);
+		t->covered = calloc(c->wl_pages, sizeof(*t->covered));
+		t->zidx = calloc(c->wl_pages, sizeof(*t->zidx));
+		if (!t->covered || !t->zidx)
+			return -ENOMEM;
+		t->stack = mmap(
+			NULL, STACK_GUARD + STACK_BYTES, PROT_READ | PROT_WRITE,
+			MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+		if (t->stack == MAP_FAILED) {
+			t->stack = NULL;
+			return -ENOMEM;
+		}
+		if (mprotect(t->stack, STACK_GUARD, PROT_NONE))
+			return -ENOMEM;
+#ifdef HAVE_VALGRIND
+		t->vg_stack = VALGRIND_STACK_REGISTER(
+			(char *)t->stack + STACK_GUARD,
+			(char *)t->stack + STACK_GUARD + STACK_BYTES);
+#endif
+		coro_make(&t->ctx, (char *)t->stack + STACK_GUARD, STACK_BYTES,
+			  task_entry, t);
+	}
+	s->tasks_left = s->ntasks;
+	return 0;
+}
+
+int sim_setup(struct sim *s)
+{
+	int rc = setup_arrays(s);
+
+	if (rc)
+		return rc;
+	setup_times(s);
+	rc = setup_pcpus(s);
+	if (!rc)
+		rc = setup_vcpus(s);
+	if (!rc)
+		rc = setup_mms(s);
+	if (!rc)
+		rc = setup_tasks(s);
+	return rc;
+}
+
+void sim_teardown(struct sim *s)
+{
+	if (s->v) {
+		for (uint32_t i = 0; i < s->nvcpus; i++) {
+			struct vcpu *v = &s->v[i];
+
+			hvtlb_flusher_destroy(v->fl);
+			if (v->fq_ready)
+				hvtlb_flushq_finish(&v->fq);
+			tlb_finish(&v->tlb);
+			free(v->pend);
+			free(v->lz);
+		}
+	}
+	if (s->p)
+		for (uint32_t i = 0; i < s->npcpus; i++)
+			free(s->p[i].rq);
+	if (s->t)
+		for (uint32_t i = 0; i < s->ntasks; i++) {
+			if (s->t[i].stack) {
+				coro_finish(&s->t[i].ctx);
+#ifdef HAVE_VALGRIND
+				VALGRIND_STACK_DEREGISTER(s->t[i].vg_stack);
+#endif
+				munmap(s->t[i].stack,
+				       STACK_GUARD + STACK_BYTES);
+			}
+			free(s->t[i].covered);
+			free(s->t[i].zidx);
+		}
+	if (s->mm)
+		for (uint32_t i = 0; i < s->nmms; i++) {
+			free(s->mm[i].pte);
+			free(s->mm[i].plist);
+			free(s->mm[i].pn);
+			free(s->mm[i].free_stack);
+			free(s->mm[i].quar);
+			free(s->mm[i].live);
+			free(s->mm[i].spinners);
+			free(s->mm[i].waiters);
+		}
+	free(s->v);
+	free(s->p);
+	free(s->t);
+	free(s->mm);
+	free(s->vm_preempted);
+	free(s->kpte);
+	free(s->kfree);
+	free(s->knfree);
+	evq_finish(&s->q);
+}

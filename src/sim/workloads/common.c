@@ -1,0 +1,99 @@
+// SPDX-License-Identifier: MIT
+/*
+ * What every workload does: the per-thread loop over the workload's
+ * operations (workload.iterations of them), and the operations they share:
+ * touching a mapping, user-space work, a random sleep.
+ */
+#include "sim/guest.h"
+#include "sim/machine.h"
+#include "sim/mm.h"
+#include "sim/workload.h"
+
+void touch(struct task *t, uint32_t slot, enum hvtlb_sim_touch how,
+	   uint32_t count)
+{
+	struct sim *s = t->s;
+	struct mm *m = &s->mm[t->mm];
+	uint64_t va = slot_va(m, slot);
+	simtime user = 0, sys = 0;
+
+	for (uint32_t rep = 0; rep < s->c->wl_touch_repeat; rep++) {
+		switch (how) {
+		case HVTLB_SIM_TOUCH_NONE:
+			break;
+		case HVTLB_SIM_TOUCH_FIRST:
+			t_touch(t, va, &user, &sys);
+			break;
+		case HVTLB_SIM_TOUCH_ALL:
+			for (uint32_t i = 0; i < m->pages; i++)
+				t_touch(t, va + ((uint64_t)i << m->shift),
+					&user, &sys);
+			break;
+		case HVTLB_SIM_TOUCH_RANDOM:
+			for (uint32_t i = 0; i < count; i++) {
+				uint64_t p = sim_rng_below(&t->rng, m->pages);
+
+				t_touch(t, va + (p << m->shift), &user, &sys);
+			}
+			break;
+		}
+	}
+	t_work(t, sys, ACCT_SYS);
+	t_work(t, user, ACCT_USER);
+}
+
+void user_work(struct task *t)
+{
+	struct sim *s = t->s;
+
+	t_work(t,
+	       cyc(s, SIM_COST_user_op) +
+		       us_to_cyc(s, (double)s->c->wl_user_ns / 1000.0),
+	       ACCT_USER);
+}
+
+void maybe_sleep(struct task *t)
+{
+	struct sim *s = t->s;
+
+	if (!s->c->wl_sleep_ns_max)
+		return;
+	uint64_t ns = sim_rng_below(&t->rng, s->c->wl_sleep_ns_max + 1);
+
+	if (ns)
+		sleep_timer(s, t, us_to_cyc(s, (double)ns / 1000.0));
+}
+
+static const struct sim_workload *const workloads[] = {
+	[HVTLB_SIM_WORKLOAD_TRASHER] = &sim_workload_trasher,
+	[HVTLB_SIM_WORKLOAD_MADVISE] = &sim_workload_madvise,
+	[HVTLB_SIM_WORKLOAD_EBIZZY] = &sim_workload_ebizzy,
+	[HVTLB_SIM_WORKLOAD_MIX] = &sim_workload_mix,
+};
+_Static_assert(sizeof(workloads) / sizeof(workloads[0]) ==
+		       HVTLB_SIM_WORKLOAD_COUNT_,
+	       "one entry per workload.kind");
+
+/* The body of task @p t: its workload's operations, then exit. */
+void workload_run(struct task *t)
+{
+	struct sim *s = t->s;
+	const struct sim_workload *w = workloads[s->c->workload];
+	uint32_t own = NONE_ID;
+
+	if (w->own_slot) {
+		if (s->c->wl_shared)
+			own = 0; /* the process's shared mapping, slot 0 */
+		else
+			do_mmap(t, &own);
+	}
+	for (uint64_t i = 0; i < s->c->wl_iterations && !s->failed; i++) {
+		if (s->c->wl_kernel_pages)
+			kernel_op(t);
+		w->op(t, own);
+	}
+	if (own != NONE_ID && !s->c->wl_shared)
+		do_munmap(t, own);
+	if (t->debt)
+		t_work(t, 0, ACCT_SYS);
+}

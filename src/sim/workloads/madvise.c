@@ -1,0 +1,23 @@
+// SPDX-License-Identifier: MIT
+/*
+ * A will-it-scale tlb_flush2-style loop: each thread touches every page of
+ * its mapping (or of the process's shared one, workload.shared) and zaps
+ * it with madvise(MADV_DONTNEED), a shootdown under the mmap lock's read
+ * side.
+ */
+#include "sim/machine.h"
+#include "sim/mm.h"
+#include "sim/workload.h"
+
+void madvise_op(struct task *t, uint32_t slot)
+{
+	user_work(t);
+	touch(t, slot, HVTLB_SIM_TOUCH_ALL, 0);
+	do_madvise(t, slot);
+	maybe_sleep(t);
+}
+
+const struct sim_workload sim_workload_madvise = {
+	.own_slot = true,
+	.op = madvise_op,
+};

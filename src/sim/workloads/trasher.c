@@ -1,0 +1,26 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The seeds' TLB trasher (Kuznetsov's pthread_mmap): each operation maps
+ * a file (or anonymous memory), touches it, unmaps it (a shootdown of its
+ * pages) and optionally sleeps a random time.
+ */
+#include "sim/machine.h"
+#include "sim/mm.h"
+#include "sim/workload.h"
+
+static void trasher_op(struct task *t, uint32_t own)
+{
+	struct sim *s = t->s;
+	uint32_t slot;
+
+	(void)own;
+	user_work(t);
+	do_mmap(t, &slot);
+	touch(t, slot, s->c->wl_touch, s->c->wl_search_pages);
+	do_munmap(t, slot);
+	maybe_sleep(t);
+}
+
+const struct sim_workload sim_workload_trasher = {
+	.op = trasher_op,
+};

@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: MIT
+/* hvtlb keys: every scenario key with its default, unit, range and
+ * meaning, from the library's tables (HVTLB_SIM_KEY_MAP and the costs). */
+#include <stdio.h>
+#include <string.h>
+
+#include <hvtlb/sim.h>
+
+#include "cli.h"
+#include "json.h"
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: hvtlb keys [--json] [PREFIX]\n\n"
+		"Lists every key a scenario file or --set takes "
+		"(section.key),\n"
+		"with its default, range or values, unit and meaning; cost.*\n"
+		"keys with their source. PREFIX keeps the keys that start "
+		"with\n"
+		"it (e.g. workload. or cost.).\n"
+		"  --json  one JSON array of {name, type, default, min, max,\n"
+		"          values, unit, meaning} objects\n");
+}
+
+/* What a key accepts: its values, or its range. */
+static void accepts(const struct hvtlb_sim_key *k, char *buf, size_t len)
+{
+	const char *v;
+	size_t n = 0;
+
+	buf[0] = 0;
+	for (size_t i = 0; (v = hvtlb_sim_key_value(k, i)); i++)
+		n += (size_t)snprintf(buf + n, n < len ? len - n : 0, "%s%s",
+				      i ? "|" : "", v);
+	if (!n && !strcmp(k->type, "DOUBLE"))
+		snprintf(buf, len, "%.10g..%.10g", k->min, k->max);
+	else if (!n && strcmp(k->type, "KNOB"))
+		snprintf(buf, len, "%.0f..%.0f%s", k->min, k->max,
+			 strcmp(k->type, "POW2") ? "" : " (power of 2)");
+	if (!n && !strcmp(k->type, "KNOB"))
+		snprintf(buf, len, "count");
+	if (!strcmp(k->type, "U64") && k->max >= 1.8e19)
+		snprintf(buf, len, "%.10g..2^64-1", k->min);
+}
+
+static void print_json(const struct hvtlb_sim_config *c, const char *prefix)
+{
+	const struct hvtlb_sim_key *k;
+	char def[64];
+	const char *name, *v;
+	bool first = true;
+
+	printf("[");
+	for (size_t i = 0; (k = hvtlb_sim_key_at(i)); i++) {
+		if (prefix && strncmp(k->name, prefix, strlen(prefix)))
+			continue;
+		hvtlb_sim_config_get(c, k->name, def, sizeof(def));
+		printf("%s{\"name\":", first ? "" : ",");
+		first = false;
+		json_string(stdout, k->name);
+		printf(",\"type\":");
+		json_string(stdout, k->type);
+		printf(",\"default\":");
+		json_string(stdout, def);
+		if (!hvtlb_sim_key_value(k, 0) && strcmp(k->type, "KNOB"))
+			printf(",\"min\":%.17g,\"max\":%.17g", k->min, k->max);
+		printf(",\"values\":[");
+		for (size_t j = 0; (v = hvtlb_sim_key_value(k, j)); j++) {
+			printf("%s", j ? "," : "");
+			json_string(stdout, v);
+		}
+		printf("],\"unit\":");
+		json_string(stdout, k->unit);
+		printf(",\"meaning\":");
+		json_string(stdout, k->meaning);
+		printf("}");
+	}
+	for (size_t i = 0; (name = hvtlb_sim_cost_name(i)); i++) {
+		snprintf(def, sizeof(def), "cost.%s", name);
+		if (prefix && strncmp(def, prefix, strlen(prefix)))
+			continue;
+		printf("%s{\"name\":", first ? "" : ",");
+		first = false;
+		json_string(stdout, def);
+		printf(",\"type\":\"DOUBLE\",\"default\":");
+		hvtlb_sim_config_get(c, def, def, sizeof(def));
+		json_string(stdout, def);
+		printf(",\"min\":0,\"values\":[],\"unit\":");
+		json_string(stdout, hvtlb_sim_cost_unit(i));
+		printf(",\"meaning\":");
+		json_string(stdout, hvtlb_sim_cost_source(i));
+		printf("}");
+	}
+	printf("]\n");
+}
+
+static void print_text(const struct hvtlb_sim_config *c, const char *prefix)
+{
+	const struct hvtlb_sim_key *k;
+	char def[64], acc[256], key[128];
+	const char *name;
+
+	printf("%-30s %-10s %-28s %-12s %s\n", "KEY", "DEFAULT", "ACCEPTS",
+	       "UNIT", "MEANING");
+	for (size_t i = 0; (k = hvtlb_sim_key_at(i)); i++) {
+		if (prefix && strncmp(k->name, prefix, strlen(prefix)))
+			continue;
+		hvtlb_sim_config_get(c, k->name, def, sizeof(def));
+		accepts(k, acc, sizeof(acc));
+		printf("%-30s %-10s %-28s %-12s %s\n", k->name, def, acc,
+		       k->unit, k->meaning);
+	}
+	for (size_t i = 0; (name = hvtlb_sim_cost_name(i)); i++) {
+		snprintf(key, sizeof(key), "cost.%s", name);
+		if (prefix && strncmp(key, prefix, strlen(prefix)))
+			continue;
+		hvtlb_sim_config_get(c, key, def, sizeof(def));
+		printf("%-30s %-10s %-28s %-12s %s\n", key, def, ">= 0",
+		       hvtlb_sim_cost_unit(i), hvtlb_sim_cost_source(i));
+	}
+}
+
+int cmd_keys(int argc, char **argv)
+{
+	struct hvtlb_sim_config c;
+	const char *prefix = NULL;
+	bool json = false;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			usage(stdout);
+			return CLI_EXIT_OK;
+		} else if (!strcmp(argv[i], "--json")) {
+			json = true;
+		} else if (argv[i][0] == '-') {
+			return cli_usage_error("keys", "unknown option '%s'",
+					       argv[i]);
+		} else if (prefix) {
+			return cli_usage_error("keys", "one PREFIX at most");
+		} else {
+			prefix = argv[i];
+		}
+	}
+	hvtlb_sim_config_init(&c);
+	if (json)
+		print_json(&c, prefix);
+	else
+		print_text(&c, prefix);
+	return CLI_EXIT_OK;
+}
