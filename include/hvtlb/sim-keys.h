@@ -182,6 +182,13 @@
 	X(MAX_VIRTUAL, "engine.max_virtual_s", DOUBLE, max_virtual_s, "3600",  \
 	  1e-9, 1e9, "s", "stop (error -ETIME) beyond this much virtual time") \
 	X(MAX_VIOLATIONS, "engine.max_violations", U32, max_violations, "16",  \
-	  0, 1048576, "violations", "oracle violations recorded in detail")
+	  0, 1048576, "violations", "oracle violations recorded in detail")    \
+	X(LATENT_CHECK, "engine.latent_check", BOOL, latent_check, "true", 0,  \
+	  0, "",                                                               \
+	  "the oracle also checks every completed flush: each vCPU must hold " \
+	  "no entry older than what the flush covered, unless it is out of "   \
+	  "guest mode with a flush pending for it or legally skipped in lazy " \
+	  "TLB mode (latent violations); false: only translations through a "  \
+	  "stale entry count (used violations)")
 
 #endif

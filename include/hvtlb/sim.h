@@ -132,8 +132,10 @@ typedef void (*hvtlb_sim_log_fn)(void *data, enum hvtlb_sim_log_level level,
  * - WAKE (complete): from the wake-up request of a halted vCPU (an
  *   interrupt, a woken guest thread) to the moment it is runnable on its
  *   pCPU (the host's wake-up latency; halt polling makes it short).
- * - VIOLATION (instant): the oracle caught the vCPU translating through a
- *   stale entry. arg0: the guest virtual address.
+ * - VIOLATION (instant): the oracle counted a violation on the vCPU: a
+ *   translation through a stale entry, or a stale entry left behind by a
+ *   completed flush. arg0: the guest virtual address; arg1: why (enum
+ *   hvtlb_sim_stale; HVTLB_SIM_STALE_USED for a used one).
  */
 #define HVTLB_SIM_TRACE_MAP(X)                                                 \
 	X(VCPU_RUN, "vcpu_run", 1)                                             \
@@ -278,6 +280,7 @@ struct hvtlb_sim_config {
 
 	double max_virtual_s;
 	uint32_t max_violations;
+	bool latent_check;
 
 	/** Indexed like hvtlb_sim_cost_name(). */
 	double cost[HVTLB_SIM_COST_SLOTS];
@@ -425,12 +428,66 @@ const char *hvtlb_sim_exit_name(enum hvtlb_sim_exit e);
 /** Name of a flush kind ("switch_mm"), or NULL past the end. Thread-safe. */
 const char *hvtlb_sim_flush_name(enum hvtlb_sim_flush_kind k);
 
+/**
+ * Why the oracle counted a violation: X(NAME, name). USED is a used
+ * violation (a translation through a stale entry); every other reason is
+ * a latent one (a stale entry the protocol left behind, whether or not
+ * anything uses it). docs/oracle.md explains how to read them.
+ *
+ * - USED: the vCPU translated through an entry older than the generation
+ *   a completed flush covered.
+ * - RUNNING: when the flush was reported complete, the vCPU was in guest
+ *   mode and still held the entry.
+ * - NOT_PENDING: the vCPU was out of guest mode and held the entry, and
+ *   no flush covering it was pending (deferred flag, hypervisor flush
+ *   queue, delivered IPI, lazy invalidation).
+ * - LAZY_FREED: a vCPU in lazy TLB mode held the entry although the flush
+ *   freed page tables (its page walker may reach the freed tables).
+ * - NO_CATCH_UP: a vCPU in lazy TLB mode, legally skipped, held the entry
+ *   but will not flush when it switches back to the address space (the
+ *   guest has no tlb_gen check, or its generation is already current).
+ * - FLUSH_LOST: the vCPU was excused at completion (a flush was pending
+ *   for it, or it was lazy and would catch up) but still held the entry
+ *   when it next ran a guest thread.
+ */
+#define HVTLB_SIM_STALE_MAP(X)                                                 \
+	X(USED, "used")                                                        \
+	X(RUNNING, "running")                                                  \
+	X(NOT_PENDING, "not-pending")                                          \
+	X(LAZY_FREED, "lazy-freed-tables")                                     \
+	X(NO_CATCH_UP, "no-catch-up")                                          \
+	X(FLUSH_LOST, "flush-lost")
+
+enum hvtlb_sim_stale {
+#define HVTLB_X_(n, s) HVTLB_SIM_STALE_##n,
+	HVTLB_SIM_STALE_MAP(HVTLB_X_)
+#undef HVTLB_X_
+		HVTLB_SIM_STALE_COUNT_
+};
+
+/** Name of a violation reason ("flush-lost"), or NULL past the end.
+ *  Thread-safe. */
+const char *hvtlb_sim_stale_name(enum hvtlb_sim_stale w);
+
 /** One oracle violation. */
 struct hvtlb_sim_violation {
 	uint32_t vm;
 	uint32_t vcpu;
 	uint64_t address;
 	double time_s; /**< virtual time */
+	/** Why it counts; HVTLB_SIM_STALE_USED: used, any other: latent. */
+	enum hvtlb_sim_stale why;
+	/** Page-table generation the stale entry was filled from. */
+	uint32_t generation;
+	/** Generation the flush covered (the entry must not be older). */
+	uint32_t covered;
+	/** vCPU index that issued the flush; HVTLB_SIM_TRACE_NONE for a used
+	 *  violation (the latent one before it names the flush). */
+	uint32_t initiator;
+	/** The flush: its shootdown number in the run (1 = the first
+	 *  hvtlb_flush() call; with machine.partition, of its VM); 0 for a
+	 *  used violation. */
+	uint64_t shootdown;
 };
 
 /**
@@ -463,12 +520,21 @@ struct hvtlb_sim_results {
 	double latency_us_p50; /**< shootdown latency at the initiator */
 	double latency_us_p99;
 	double latency_us_max;
-	uint64_t violations;
-	uint32_t nrecorded; /**< entries of violation[] */
+	uint64_t violations; /**< latent_violations + used_violations */
+	uint32_t nrecorded;  /**< entries of violation[] */
 	struct hvtlb_sim_violation *violation;
 	uint64_t mem_per_vcpu_bytes; /**< simulator memory per vCPU */
 	uint64_t events;	     /**< engine events processed */
 	uint64_t target_flushes;     /**< target invalidations (all kinds) */
+	/** Stale entries found when a flush was reported complete, or when an
+	 *  excused vCPU next ran (engine.latent_check). */
+	uint64_t latent_violations;
+	/** Translations through a stale entry. */
+	uint64_t used_violations;
+	/** Times the fault switch changed what the machine did in a way its
+	 *  protocol forbids (a wait skipped with acknowledgements missing, a
+	 *  target dropped, a deferred flush lost...); 0 without a fault. */
+	uint64_t fault_hits;
 };
 
 /**
@@ -490,9 +556,12 @@ void hvtlb_sim_results_destroy(struct hvtlb_sim_results *r);
  * threads, strategy, fault, real_s, user_s, sys_s, vm_exits {by reason,
  * total}, ipis {sent, delivered}, hypercalls, shootdowns, flushes {by
  * kind}, pages_invalidated, tlb {l1_hits, l2_hits, misses}, page_faults,
- * shootdown_latency_us {p50, p99, max}, violations, violation_list [...],
- * mem_per_vcpu_bytes. Numbers print with "%.9g" (deterministic for equal
- * results). Returns 0 or -EIO.
+ * shootdown_latency_us {p50, p99, max}, violations {latent, used, total},
+ * violation_list [{kind ("latent" or "used"), why, vm, vcpu, address,
+ * generation, covered, initiator (null for used), shootdown (null for
+ * used), time_s}...], fault_hits, mem_per_vcpu_bytes, events. Numbers
+ * print with "%.9g" (deterministic for equal results). Returns 0 or
+ * -EIO.
  */
 int hvtlb_sim_results_write_json(const struct hvtlb_sim_results *r, FILE *f);
 

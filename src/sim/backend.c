@@ -60,6 +60,8 @@ static void op_send_ipis(void *user, const struct hvtlb_cpumask *targets,
 
 		if (!tv || tv == v)
 			continue;
+		if (c == drop)
+			fault_hit(s);
 		uint32_t exits = n / s->c->ipi_batch + 1;
 		struct ipi_rec q = {
 			.arrive = s->now + exits * send + deliver,
@@ -97,6 +99,28 @@ static void op_send_ipis(void *user, const struct hvtlb_cpumask *targets,
 	}
 }
 
+/* A target of @p v's last flush IPIs may run guest code before it takes
+ * its IPI: one in guest mode, or one the IPI has not reached yet. */
+static bool ipis_unhandled(struct vcpu *v, const struct hvtlb_cpumask *targets)
+{
+	struct sim *s = v->s;
+
+	for (uint32_t c = hvtlb_cpumask_next(targets, 0); c < s->c->vcpus;
+	     c = hvtlb_cpumask_next(targets, c + 1)) {
+		struct vcpu *tv = vm_vcpu(s, v, c);
+
+		for (uint32_t i = 0; tv != v && i < tv->npend; i++) {
+			const struct ipi_rec *q = &tv->pend[i];
+
+			if (q->from == v->gid && q->seq == v->ack_seq &&
+			    q->kind == IPI_FLUSH && !q->drop &&
+			    (tv->hs == H_RUNNING || q->arrive > s->now))
+				return true;
+		}
+	}
+	return false;
+}
+
 static void op_wait_acks(void *user, const struct hvtlb_cpumask *targets)
 {
 	struct vcpu *v = user;
@@ -106,6 +130,8 @@ static void op_wait_acks(void *user, const struct hvtlb_cpumask *targets)
 	if (!t)
 		return;
 	if (v->s->c->fault == HVTLB_SIM_FAULT_NO_WAIT) {
+		if (ipis_unhandled(v, targets))
+			fault_hit(v->s);
 		v->ack_seq++; /* late acks are ignored */
 		v->ack_wait = 0;
 		return;
@@ -113,10 +139,9 @@ static void op_wait_acks(void *user, const struct hvtlb_cpumask *targets)
 	t_spin(t);
 }
 
-static enum hvtlb_cpu_state op_cpu_state(void *user, uint32_t cpu)
+enum hvtlb_cpu_state sim_cpu_state(const struct vcpu *v, uint32_t cpu)
 {
-	struct vcpu *v = user;
-	struct vcpu *tv = vm_vcpu(v->s, v, cpu);
+	const struct vcpu *tv = vm_vcpu(v->s, v, cpu);
 
 	if (!tv)
 		return HVTLB_CPU_OFFLINE;
@@ -125,6 +150,11 @@ static enum hvtlb_cpu_state op_cpu_state(void *user, uint32_t cpu)
 	if (tv->hs == H_READY)
 		return HVTLB_CPU_PREEMPTED;
 	return HVTLB_CPU_RUNNING;
+}
+
+static enum hvtlb_cpu_state op_cpu_state(void *user, uint32_t cpu)
+{
+	return sim_cpu_state(user, cpu);
 }
 
 static void op_get_hints(void *user, struct hvtlb_hints *h)

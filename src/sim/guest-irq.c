@@ -42,7 +42,10 @@ static void handle_ipi(struct sim *s, struct vcpu *v, const struct ipi_rec *q)
 			vcpu_flush_range(s, v, &q->r, q->asid,
 					 HVTLB_SIM_FLUSH_IPI);
 			h += flush_cost(s, q->r.all, hvtlb_range_pages(&q->r));
-			if (v->loaded_mm == q->asid - 1)
+			/* Up to date with the mm, unless lazy: a lazy CPU may
+			 * have been skipped by flushes this one does not
+			 * cover, and catches up when it switches back. */
+			if (v->loaded_mm == q->asid - 1 && !v->lazy)
 				v->mm_gen = m->tlb_gen;
 		}
 	}

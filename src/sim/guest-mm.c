@@ -5,6 +5,7 @@
  * system calls that map, unmap and zap (mmap, munmap, madvise) with the
  * shootdown each zap needs, issued through the vCPU's strategy.
  */
+#include "sim/backend.h"
 #include "sim/guest.h"
 #include "sim/lock.h"
 #include "sim/machine.h"
@@ -125,6 +126,38 @@ static bool lazy_epoch_done(struct sim *s, uint32_t vm, uint64_t epoch)
 	return true;
 }
 
+/* The lazy flush of quarantined slot @p q is complete: what its zap
+ * unmapped (the pages whose generation moved past the last completed
+ * flush) is checked and marked flushed. @p t's zap list is free here. */
+static void quarantine_done(struct task *t, struct mm *m, const struct qslot *q)
+{
+	uint64_t base = (uint64_t)q->slot * m->pages;
+	struct oracle_flush of = {
+		.vm = m->vm,
+		.mm = (uint32_t)(m - t->s->mm),
+		.base = slot_va(m, q->slot),
+		.shift = m->shift,
+		.idx = t->zidx,
+		.covered = t->covered,
+		.zap = q->zap,
+		.initiator = q->initiator,
+		.shootdown = q->shootdown,
+	};
+
+	t->nz = 0;
+	for (uint32_t i = 0; i < m->pages; i++) {
+		const struct pte *p = &m->pte[base + i];
+
+		if (p->gen > p->flushed) {
+			t->zidx[t->nz++] = i;
+			t->covered[i] = p->gen;
+		}
+	}
+	of.n = t->nz;
+	oracle_flush_done(t->s, &of);
+	mark_zapped_flushed(t, m, q->slot);
+}
+
 static uint32_t alloc_slot(struct task *t)
 {
 	struct sim *s = t->s;
@@ -136,7 +169,7 @@ static uint32_t alloc_slot(struct task *t)
 
 			if (lazy_epoch_done(s, t->vm, q->epoch)) {
 				/* The lazy flush is complete only now. */
-				mark_slot_flushed(m, q->slot);
+				quarantine_done(t, m, q);
 				m->free_stack[m->nfree++] = q->slot;
 				m->qhead = (m->qhead + 1) % m->nslots;
 				m->qn--;
@@ -164,26 +197,58 @@ void do_mmap(struct task *t, uint32_t *slot)
 	unlock_write(t);
 }
 
-/* Issues @p req from @p t's vCPU through its strategy and records the
- * shootdown: count, latency, trace. False (the run failed) if the
- * strategy failed. */
+/* The flush is complete when hvtlb_flush() returns, except a lazy one:
+ * then when every CPU passed its epoch. */
+static bool flush_deferred(const struct sim *s,
+			   const struct hvtlb_flush_outcome *out)
+{
+	return s->c->strategy.kind == HVTLB_STRATEGY_LAZY && out->reuse_epoch;
+}
+
 bool shootdown(struct task *t, const struct hvtlb_flush_request *req,
-	       struct hvtlb_flush_outcome *out)
+	       struct hvtlb_flush_outcome *out, struct oracle_flush *of)
 {
 	struct sim *s = t->s;
+	struct vcpu *v = &s->v[t->vcpu];
 	simtime t0 = s->now;
 
-	s->r->shootdowns++;
-	if (hvtlb_flush(s->v[t->vcpu].fl, req, out)) {
+	of->initiator = v->idx;
+	of->shootdown = ++s->r->shootdowns;
+	if (hvtlb_flush(v->fl, req, out)) {
 		s->failed = true;
 		return false;
 	}
+	/* Reported complete to the initiator: the oracle's moment (page
+	 * tables are freed right after, even when the rest is lazy). */
+	if (!flush_deferred(s, out) || of->freed)
+		oracle_flush_done(s, of);
 	if (t->debt)
 		t_work(t, 0, ACCT_SYS);
 	hist_add(s, s->now - t0);
 	if (TRACING(s))
 		trace_shootdown(s, t, t0, req, out);
 	return true;
+}
+
+/* Whether hiding that @p req freed page tables (the skip-lazy-freed
+ * fault) takes a target out of the flush: a lazy CPU with
+ * strategy.lazy_skip, or any remote one with the lazy strategy (posted
+ * for later instead of interrupted). */
+static bool lazy_freed_skips(const struct sim *s, const struct vcpu *v,
+			     const struct hvtlb_flush_request *req)
+{
+	bool latr = s->c->strategy.kind == HVTLB_STRATEGY_LAZY;
+
+	for (uint32_t c = hvtlb_cpumask_next(&req->targets, 0); c < req->ncpus;
+	     c = hvtlb_cpumask_next(&req->targets, c + 1)) {
+		enum hvtlb_cpu_state st = sim_cpu_state(v, c);
+
+		if (c == v->idx || st == HVTLB_CPU_OFFLINE)
+			continue;
+		if (latr || (s->c->strategy.lazy_skip && st == HVTLB_CPU_LAZY))
+			return true;
+	}
+	return false;
 }
 
 /* Zaps the slot's PTEs and flushes; with @p free the slot is unmapped. */
@@ -207,6 +272,17 @@ static void zap_and_flush(struct task *t, uint32_t slot, bool free_slot)
 		t->zidx[k] = i;
 		t->covered[i] = ++m->pte[base + i].gen;
 	}
+	struct oracle_flush of = {
+		.vm = v->vm,
+		.mm = t->mm,
+		.base = va,
+		.shift = m->shift,
+		.n = t->nz,
+		.idx = t->zidx,
+		.covered = t->covered,
+		.zap = oracle_zap(s),
+	};
+
 	t_work(t,
 	       cyc(s, free_slot ? SIM_COST_munmap : SIM_COST_madvise) +
 		       (simtime)(s->cost[SIM_COST_unmap_per_page] *
@@ -225,36 +301,43 @@ static void zap_and_flush(struct task *t, uint32_t slot, bool free_slot)
 					m->shift == 12,
 		};
 		struct hvtlb_flush_outcome out;
-		bool freed = req.freed_tables;
 
+		/* Freed page tables: a lazy CPU may walk them speculatively at
+		 * any time, so the flush covers lazy CPUs too. */
+		of.freed = req.freed_tables;
 		m->tlb_gen++;
 		req.targets = m->cpumask;
 		hvtlb_cpumask_set(&req.targets, v->idx);
-		if (s->c->fault == HVTLB_SIM_FAULT_SKIP_LAZY_FREED)
+		if (s->c->fault == HVTLB_SIM_FAULT_SKIP_LAZY_FREED &&
+		    req.freed_tables) {
+			if (lazy_freed_skips(s, v, &req))
+				fault_hit(s);
 			req.freed_tables = false;
-		if (!shootdown(t, &req, &out))
+		}
+		if (!shootdown(t, &req, &out, &of))
 			return;
-		if (s->c->strategy.kind == HVTLB_STRATEGY_LAZY &&
-		    out.reuse_epoch && free_slot) {
+		if (flush_deferred(s, &out) && free_slot) {
 			/* Complete when every CPU passed the epoch: the slot
 			 * is quarantined until then (alloc_slot). */
 			m->quar[(m->qhead + m->qn) % m->nslots] =
-				(struct qslot){ slot, out.reuse_epoch };
+				(struct qslot){
+					.slot = slot,
+					.initiator = of.initiator,
+					.epoch = out.reuse_epoch,
+					.zap = of.zap,
+					.shootdown = of.shootdown,
+				};
 			m->qn++;
 			return;
 		}
-		if (s->c->strategy.kind == HVTLB_STRATEGY_LAZY &&
-		    out.reuse_epoch) {
+		if (flush_deferred(s, &out)) {
 			/* madvise: the range is refaulted at once, so the
 			 * call returns only when every CPU applied it. */
 			while (!lazy_epoch_done(s, t->vm, out.reuse_epoch))
 				sleep_timer(s, t, s->tick);
+			oracle_flush_done(s, &of);
 		}
 		mark_zapped_flushed(t, m, slot);
-		/* Freed page tables: a lazy CPU may walk them speculatively at
-		 * any time, so it must not hold anything the flush covered. */
-		if (freed)
-			oracle_check_freed_tables(s, t, m, v, va);
 	}
 	if (free_slot)
 		m->free_stack[m->nfree++] = slot;

@@ -10,6 +10,7 @@
 #include "sim/guest.h"
 #include "sim/host.h"
 #include "sim/machine.h"
+#include "sim/oracle.h"
 #include "sim/stats.h"
 #include "sim/vcpu-tlb.h"
 #include "sim/workload.h"
@@ -123,6 +124,7 @@ static void guest_schedule(struct sim *s, struct vcpu *v)
 	acct_set(s, t, ACCT_SYS);
 	v->act = ACT_WORK;
 	v->work = cyc(s, SIM_COST_ctx_switch) + switch_mm(s, v, t);
+	oracle_resume(s, v); /* what it owes is flushed by now */
 	if (t->saved_work) {
 		/* Resume preempted user work after the switch. */
 		v->work += t->saved_work;

@@ -65,10 +65,26 @@ simtime hv_vcpu_entry(struct sim *s, struct vcpu *v)
 			/* KVM flushes the whole guest context. */
 			vcpu_flush_all(s, v, HVTLB_SIM_FLUSH_DEFERRED, true);
 			h += flush_cost(s, true, 0);
+		} else {
+			fault_hit(s);
 		}
 	}
 	h += vcpu_service_fq(s, v);
 	return h;
+}
+
+/* Some target of @p vps still runs guest code with its queue pending:
+ * returning now leaves it unflushed in guest mode. */
+static bool kicks_unserviced(struct sim *s, struct vcpu *v, const uint8_t *vps)
+{
+	for (uint32_t i = 0; i < s->c->vcpus; i++) {
+		struct vcpu *tv = vm_vcpu(s, v, i);
+
+		if (vps[i] && tv != v && tv->hs == H_RUNNING &&
+		    hvtlb_flushq_pending(&tv->fq))
+			return true;
+	}
+	return false;
 }
 
 /* Posts a flush of @p ranges (or all; @p global: global entries too) to
@@ -112,6 +128,8 @@ static void hv_post(struct sim *s, struct vcpu *v, const uint8_t *vps,
 	}
 	t_work(cur_task(v), per_target * ntargets + self, ACCT_SYS);
 	if (s->c->fault == HVTLB_SIM_FAULT_NO_WAIT) {
+		if (kicks_unserviced(s, v, vps))
+			fault_hit(s);
 		v->ack_seq++;
 		v->ack_wait = 0;
 		return;
@@ -181,8 +199,10 @@ uint64_t op_hypercall(void *user, uint64_t control, const void *input,
 				last = vp;
 		}
 	}
-	if (s->c->fault == HVTLB_SIM_FAULT_DROP_TARGET && last != NONE_ID)
+	if (s->c->fault == HVTLB_SIM_FAULT_DROP_TARGET && last != NONE_ID) {
 		vps[last] = 0;
+		fault_hit(s);
+	}
 	hv_post(s, v, vps, ranges, n, all, global,
 		cyc(s, SIM_COST_hv_per_target), false);
 	return res;
@@ -203,8 +223,11 @@ int op_vmm_flush(void *user, const struct hvtlb_cpumask *targets,
 	s->r->hypercalls++;
 	count_exit(s, v, HVTLB_SIM_EXIT_HYPERCALL, 1);
 	t_work(t, cyc(s, SIM_COST_hypercall), ACCT_SYS);
-	if (s->c->fault == HVTLB_SIM_FAULT_DROP_TARGET)
+	if (s->c->fault == HVTLB_SIM_FAULT_DROP_TARGET) {
 		drop = last_cpu(targets);
+		if (drop < s->c->vcpus)
+			fault_hit(s);
+	}
 	memset(vps, 0, s->c->vcpus);
 	for (uint32_t c = hvtlb_cpumask_next(targets, 0); c < s->c->vcpus;
 	     c = hvtlb_cpumask_next(targets, c + 1))

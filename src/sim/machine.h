@@ -26,7 +26,8 @@
  *   guest-mm.c     memory access, page faults, mmap/munmap/madvise and the
  *                  shootdown they issue
  *   vcpu-tlb.c     flushing a vCPU's TLB (counted and traced)
- *   oracle.c       stale translations: used ones, freed page tables
+ *   oracle.c       stale translations: used ones, and latent ones left
+ *                  behind by a completed flush
  *   workloads/     one file per workload, and their common operations
  *   stats.c        VM-exit counters, the shootdown latency histogram
  *   trace.c        the trace hooks and names
@@ -70,7 +71,10 @@ struct pte {
 
 struct qslot {
 	uint32_t slot;
+	uint32_t initiator; /* for the oracle: the munmap's vCPU index, */
 	uint64_t epoch;
+	uint64_t zap;	    /* its oracle_zap() */
+	uint64_t shootdown; /* and its shootdown number */
 };
 
 struct mm {
@@ -121,6 +125,7 @@ struct lazy_rec {
 };
 
 struct task;
+struct oracle_vcpu;
 
 struct vcpu {
 	struct sim *s;
@@ -251,9 +256,20 @@ struct sim {
 	simtime cfs_latency, cfs_min_gran, cfs_wakeup_gran;
 	/* tracing: this part's first VM and first pCPU, machine-wide */
 	uint32_t vm_base, pcpu_base;
+	/* the oracle (oracle.c): per vCPU, and the zaps so far */
+	struct oracle_vcpu *ov;
+	uint64_t ozap;
 };
 
 /* ------------------------------------------------------------ helpers */
+/* The fault switch just made the machine do what its protocol forbids
+ * (results.fault_hits: the mutation tests ask the oracle to have fired
+ * wherever this ran). */
+static inline void fault_hit(struct sim *s)
+{
+	s->r->fault_hits++;
+}
+
 static inline simtime cyc(struct sim *s, enum sim_cost k)
 {
 	return (simtime)s->cost[k];

@@ -1,20 +1,74 @@
 // SPDX-License-Identifier: MIT
 /*
- * The oracle. Every PTE records the generation the last completed flush
- * covered; a translation through a TLB entry filled from an older
- * generation is a violation (used: checked at every TLB hit, in
- * guest-mm.c and the kernel-pages workload). After a shootdown that freed
- * page tables, lazy vCPUs must not hold anything it covered either: the
- * hardware may walk freed tables speculatively.
+ * The oracle: stale translations, used and latent (oracle.h says what
+ * each is). The latent check runs when a flush is reported complete: for
+ * every vCPU of the VM and every page the flush covered, the vCPU's TLB
+ * is probed; an entry older than the generation the flush covered is a
+ * violation unless the vCPU is excused, and an excused vCPU owes the
+ * flush until it next runs a guest thread.
+ *
+ * Cost: a vCPU that flushed everything since the zap changed the PTEs
+ * holds nothing older (its entries were all filled later), so only the
+ * others are probed; the per-vCPU stamp of the last full flush makes that
+ * test one comparison.
  */
+#include <errno.h>
+#include <stdlib.h>
+
+#include <hvtlb/hypercall.h>
+
+#include "sim/flushq-private.h"
 #include "sim/machine.h"
 #include "sim/oracle.h"
 
-void violation(struct sim *s, struct vcpu *v, uint64_t va)
+/* A stale entry an excused vCPU must have dropped when it next runs a
+ * guest thread. */
+struct owed {
+	uint64_t va;
+	uint64_t zap; /* the latest flush it is owed to: its oracle_zap() */
+	uint64_t shootdown;
+	uint32_t asid; /* 0: a global (kernel) entry */
+	uint32_t covered;
+	uint32_t initiator;
+	unsigned shift;
+};
+
+struct oracle_vcpu {
+	uint64_t full; /* s->ozap at its last full non-global flush */
+	struct owed *owed;
+	uint32_t nowed, cap;
+};
+
+int oracle_init(struct sim *s)
+{
+	s->ov = calloc(s->nvcpus, sizeof(*s->ov));
+	return s->ov ? 0 : -ENOMEM;
+}
+
+void oracle_finish(struct sim *s)
+{
+	if (!s->ov)
+		return;
+	for (uint32_t i = 0; i < s->nvcpus; i++)
+		free(s->ov[i].owed);
+	free(s->ov);
+	s->ov = NULL;
+}
+
+void oracle_full_flush(struct sim *s, const struct vcpu *v)
+{
+	s->ov[v->gid].full = s->ozap;
+}
+
+/* Counts and records one violation on @p v. */
+static void record(struct sim *s, const struct vcpu *v,
+		   enum hvtlb_sim_stale why, uint64_t va, uint32_t gen,
+		   uint32_t covered, uint32_t initiator, uint64_t shootdown)
 {
 	struct hvtlb_sim_results *r = s->r;
+	bool used = why == HVTLB_SIM_STALE_USED;
 
-	TRACE(s, HVTLB_SIM_TRACE_VIOLATION, v, TR_NONE, s->now, va, 0);
+	TRACE(s, HVTLB_SIM_TRACE_VIOLATION, v, TR_NONE, s->now, va, why);
 	if (r->nrecorded < s->c->max_violations) {
 		struct hvtlb_sim_violation *x = &r->violation[r->nrecorded++];
 
@@ -22,28 +76,259 @@ void violation(struct sim *s, struct vcpu *v, uint64_t va)
 		x->vcpu = v->idx;
 		x->address = va;
 		x->time_s = cyc_to_s(s, s->now);
+		x->why = why;
+		x->generation = gen;
+		x->covered = covered;
+		x->initiator = initiator;
+		x->shootdown = shootdown;
 	}
-	if (!r->violations)
+	if (used && !r->used_violations)
 		slog(s, HVTLB_SIM_LOG_INFO,
-		     "oracle: vm %u vcpu %u used a stale entry for 0x%llx at "
-		     "%.9f s",
-		     v->vm, v->idx, (unsigned long long)va,
+		     "oracle: vm %u vcpu %u used a stale entry for 0x%llx "
+		     "(generation %u, flushed up to %u) at %.9f s",
+		     v->vm, v->idx, (unsigned long long)va, gen, covered,
 		     cyc_to_s(s, s->now));
+	if (!used && !r->latent_violations)
+		slog(s, HVTLB_SIM_LOG_INFO,
+		     "oracle: vm %u vcpu %u holds a stale entry for 0x%llx "
+		     "(generation %u < %u) after shootdown %llu from vcpu %u "
+		     "(%s) at %.9f s",
+		     v->vm, v->idx, (unsigned long long)va, gen, covered,
+		     (unsigned long long)shootdown, initiator,
+		     hvtlb_sim_stale_name(why), cyc_to_s(s, s->now));
+	if (used)
+		r->used_violations++;
+	else
+		r->latent_violations++;
 	r->violations++;
 }
 
-/* The flush of a slot's zap is complete (lazy strategy, at reuse):
- * entries older than the current generation are stale now. */
-void mark_slot_flushed(struct mm *m, uint32_t slot)
+void oracle_used(struct sim *s, struct vcpu *v, uint64_t va, uint32_t gen,
+		 uint32_t covered)
 {
-	uint64_t base = (uint64_t)slot * m->pages;
+	record(s, v, HVTLB_SIM_STALE_USED, va, gen, covered, TR_NONE, 0);
+}
 
-	for (uint32_t i = 0; i < m->pages; i++) {
-		struct pte *p = &m->pte[base + i];
+/* The generation of @p o's entry for the page at @p va (1 << @p shift
+ * bytes) of address space @p asid (0: a global entry), in *@p gen. */
+static bool held(struct vcpu *o, uint64_t va, unsigned shift, uint32_t asid,
+		 uint32_t *gen)
+{
+	return tlb_probe(&o->tlb, tlb_key(va, shift, asid), va >> shift, gen);
+}
 
-		if (p->gen > p->flushed)
-			p->flushed = p->gen;
+/*
+ * Does invalidating @p n pages of 1 << @p shift bytes from @p start drop
+ * the entry of the page at @p va (1 << @p eshift bytes)? As
+ * tlb_invalidate(): each address the range names drops every entry that
+ * maps it, so the entry goes when one of those addresses falls in it.
+ */
+static bool range_hits(uint64_t start, uint64_t n, unsigned shift, uint64_t va,
+		       unsigned eshift)
+{
+	uint64_t first =
+		va > start ? (va - start + (1ULL << shift) - 1) >> shift : 0;
+
+	return first < n && start + (first << shift) < va + (1ULL << eshift);
+}
+
+static bool flush_range_hits(const struct hvtlb_flush_range *r, uint64_t va,
+			     unsigned eshift, bool global)
+{
+	if (r->all)
+		return !global || r->include_global;
+	return range_hits(r->start, hvtlb_range_pages(r), r->stride_shift, va,
+			  eshift);
+}
+
+/* The hypervisor's queue holds a flush that drops the entry. */
+static bool queued_hits(struct vcpu *o, uint64_t va, unsigned shift,
+			bool global)
+{
+	struct hvtlb_flushq_batch b;
+
+	if (!hvtlb_flushq_pending(&o->fq))
+		return false;
+	flushq_peek(&o->fq, &b);
+	if (b.all)
+		return !global || o->fq_global;
+	for (size_t i = 0; i < b.n; i++) {
+		if (range_hits(b.ranges[i].gva, b.ranges[i].pages,
+			       hvtlb_page_shift(b.ranges[i].size), va, shift))
+			return true;
 	}
+	return false;
+}
+
+/* A delivered flush IPI that @p o takes before it runs again drops the
+ * entry (as handle_ipi() treats it). */
+static bool ipi_hits(struct sim *s, struct vcpu *o, uint64_t va, unsigned shift,
+		     uint32_t asid)
+{
+	for (uint32_t i = 0; i < o->npend; i++) {
+		const struct ipi_rec *q = &o->pend[i];
+
+		if (q->arrive > s->now || q->kind != IPI_FLUSH || q->drop)
+			continue;
+		if (asid && q->asid != asid)
+			continue;
+		if (asid && s->c->lazy_leave && o->lazy &&
+		    o->loaded_mm == q->asid - 1)
+			return true; /* it leaves the mm: a full flush */
+		if (flush_range_hits(&q->r, va, shift, !asid))
+			return true;
+	}
+	return false;
+}
+
+/* A lazy invalidation (strategy lazy) that @p o applies at its next
+ * context switch, before any guest thread runs, drops the entry. */
+static bool lazy_rec_hits(const struct vcpu *o, uint64_t va, unsigned shift,
+			  uint32_t asid)
+{
+	if (o->cur != NONE_ID)
+		return false;
+	if (o->lz_all)
+		return true;
+	for (uint32_t i = 0; i < o->nlz; i++) {
+		const struct lazy_rec *l = &o->lz[i];
+
+		if (asid && l->asid != asid)
+			continue;
+		if (range_hits(l->start, (l->end - l->start) >> l->shift,
+			       l->shift, va, shift))
+			return true;
+	}
+	return false;
+}
+
+/* @p o is out of guest mode and a flush that drops the entry runs before
+ * it next runs guest code. */
+static bool pending_hits(struct sim *s, struct vcpu *o, uint64_t va,
+			 unsigned shift, uint32_t asid)
+{
+	if (o->hs == H_RUNNING)
+		return false;
+	/* KVM flushes the whole guest context at entry, globals too. */
+	if (o->steal & HVTLB_KVM_VCPU_FLUSH_TLB)
+		return true;
+	return queued_hits(o, va, shift, !asid) ||
+	       ipi_hits(s, o, va, shift, asid) ||
+	       (o->lz && lazy_rec_hits(o, va, shift, asid));
+}
+
+/* @p o owes the flush: remembers the entry until it next runs a thread
+ * (one record per entry: the latest flush and generation). */
+static void owe(struct sim *s, struct vcpu *o, const struct oracle_flush *f,
+		uint64_t va, uint32_t asid, uint32_t covered)
+{
+	struct oracle_vcpu *ov = &s->ov[o->gid];
+	struct owed *w;
+
+	for (uint32_t i = 0; i < ov->nowed; i++) {
+		w = &ov->owed[i];
+		if (w->va == va && w->asid == asid && w->shift == f->shift) {
+			if (covered > w->covered)
+				w->covered = covered;
+			w->zap = f->zap;
+			return;
+		}
+	}
+	if (ov->nowed == ov->cap) {
+		uint32_t nc = ov->cap ? ov->cap * 2 : 8;
+
+		w = realloc(ov->owed, nc * sizeof(*w));
+		if (!w) {
+			s->failed = true;
+			return;
+		}
+		ov->owed = w;
+		ov->cap = nc;
+	}
+	ov->owed[ov->nowed++] = (struct owed){
+		.va = va,
+		.zap = f->zap,
+		.shootdown = f->shootdown,
+		.asid = asid,
+		.covered = covered,
+		.initiator = f->initiator,
+		.shift = f->shift,
+	};
+}
+
+/* @p o holds an entry of @p va from generation @p gen older than the
+ * flush @p f covered: excused (it owes the flush) or a violation. */
+static void judge(struct sim *s, struct vcpu *o, const struct oracle_flush *f,
+		  uint64_t va, uint32_t asid, uint32_t gen, uint32_t covered)
+{
+	enum hvtlb_sim_stale why;
+
+	if (pending_hits(s, o, va, f->shift, asid)) {
+		owe(s, o, f, va, asid, covered);
+		return;
+	}
+	if (f->mm != NONE_ID && o->lazy && o->cur == NONE_ID &&
+	    o->loaded_mm == f->mm) {
+		/* Lazy TLB mode: skipped legally unless tables were freed,
+		 * if it catches up when it switches back (switch_mm). */
+		if (f->freed) {
+			why = HVTLB_SIM_STALE_LAZY_FREED;
+		} else if (s->c->tlb_gen && o->mm_gen < s->mm[f->mm].tlb_gen) {
+			owe(s, o, f, va, asid, covered);
+			return;
+		} else {
+			why = HVTLB_SIM_STALE_NO_CATCH_UP;
+		}
+	} else {
+		why = o->hs == H_RUNNING ? HVTLB_SIM_STALE_RUNNING
+					 : HVTLB_SIM_STALE_NOT_PENDING;
+	}
+	record(s, o, why, va, gen, covered, f->initiator, f->shootdown);
+}
+
+void oracle_flush_done(struct sim *s, const struct oracle_flush *f)
+{
+	uint32_t asid = f->mm == NONE_ID ? 0 : s->mm[f->mm].id;
+	struct vcpu *first = &s->v[(size_t)f->vm * s->c->vcpus];
+
+	if (!s->c->latent_check)
+		return;
+	for (uint32_t i = 0; i < s->c->vcpus; i++) {
+		struct vcpu *o = &first[i];
+
+		if (!o->tlb_ready)
+			continue;
+		/* Everything it holds was filled after the zap. */
+		if (asid && s->ov[o->gid].full >= f->zap)
+			continue;
+		for (uint32_t k = 0; k < f->n; k++) {
+			uint32_t p = f->idx ? f->idx[k] : k;
+			uint64_t va = f->base + ((uint64_t)p << f->shift);
+			uint32_t gen;
+
+			if (held(o, va, f->shift, asid, &gen) &&
+			    gen < f->covered[p])
+				judge(s, o, f, va, asid, gen, f->covered[p]);
+		}
+	}
+}
+
+void oracle_resume(struct sim *s, struct vcpu *v)
+{
+	struct oracle_vcpu *ov = &s->ov[v->gid];
+
+	for (uint32_t i = 0; i < ov->nowed; i++) {
+		const struct owed *w = &ov->owed[i];
+		uint32_t gen;
+
+		if (w->asid && ov->full >= w->zap)
+			continue;
+		if (v->tlb_ready && held(v, w->va, w->shift, w->asid, &gen) &&
+		    gen < w->covered)
+			record(s, v, HVTLB_SIM_STALE_FLUSH_LOST, w->va, gen,
+			       w->covered, w->initiator, w->shootdown);
+	}
+	ov->nowed = 0;
 }
 
 /* The flush of @p t's last zap of @p slot is complete: entries older
@@ -58,49 +343,5 @@ void mark_zapped_flushed(struct task *t, struct mm *m, uint32_t slot)
 
 		if (g > p->flushed)
 			p->flushed = g;
-	}
-}
-
-/* The lowest page of @p t's last zap (slot at @p va) that @p o still
- * translates through an entry older than the zap, or NONE_ID. */
-static uint32_t stale_zapped_page(const struct task *t, const struct mm *m,
-				  struct vcpu *o, uint64_t va)
-{
-	uint32_t low = NONE_ID;
-
-	for (uint32_t k = 0; k < t->nz; k++) {
-		uint32_t p = t->zidx[k];
-		uint64_t a = va + ((uint64_t)p << m->shift);
-		uint32_t g;
-
-		if (p < low &&
-		    tlb_probe(&o->tlb, tlb_key(a, m->shift, m->id),
-			      a >> m->shift, &g) &&
-		    g < t->covered[p])
-			low = p;
-	}
-	return low;
-}
-
-/* A shootdown of @p t's last zap of the slot at @p va, from vCPU @p v,
- * freed page tables and is complete: no lazy vCPU of the mm may still
- * translate any page it covered (unless a flush is pending for it before
- * its next guest instruction). */
-void oracle_check_freed_tables(struct sim *s, struct task *t,
-			       const struct mm *m, const struct vcpu *v,
-			       uint64_t va)
-{
-	for (uint32_t i = 0; i < s->c->vcpus; i++) {
-		struct vcpu *o = vm_vcpu(s, v, i);
-
-		if (o == v || !o->lazy || !o->tlb_ready ||
-		    o->loaded_mm != t->mm ||
-		    (o->steal & HVTLB_KVM_VCPU_FLUSH_TLB) ||
-		    hvtlb_flushq_pending(&o->fq))
-			continue;
-		uint32_t p = stale_zapped_page(t, m, o, va);
-
-		if (p != NONE_ID)
-			violation(s, o, va + ((uint64_t)p << m->shift));
 	}
 }

@@ -1,12 +1,60 @@
 /* SPDX-License-Identifier: MIT */
-/* The oracle (oracle.c). */
+/*
+ * The oracle (oracle.c): stale translations, used and latent.
+ *
+ * Used: every PTE records the generation the last completed flush
+ * covered; a translation through an entry filled from an older one is a
+ * used violation (oracle_use(), at every TLB hit).
+ *
+ * Latent: when a flush is reported complete to its initiator, every vCPU
+ * of the VM must not hold an entry of a page it covered older than the
+ * generation it covered (oracle_flush_done()), unless the vCPU is excused:
+ * out of guest mode with a flush pending that covers the entry (KVM's
+ * deferred flag, the hypervisor's flush queue, a delivered IPI), idle with
+ * a lazy invalidation recorded for it, or in lazy TLB mode on a flush that
+ * freed no page table with a generation check due when it switches back.
+ * An excused vCPU owes the flush: when it next runs a guest thread
+ * (oracle_resume()) the entry must be gone.
+ */
 #ifndef HVTLB_SIM_ORACLE_H
 #define HVTLB_SIM_ORACLE_H
 
 #include "sim/machine.h"
 
-/* vCPU @p v used a stale translation of @p va: count and record it. */
-void violation(struct sim *s, struct vcpu *v, uint64_t va);
+/* What one completed flush covered. */
+struct oracle_flush {
+	uint32_t vm;	/* the initiator's VM (in this part) */
+	uint32_t mm;	/* mm index; NONE_ID: kernel (global) pages */
+	uint64_t base;	/* address of page number 0 */
+	unsigned shift; /* page size */
+	uint32_t n;	/* pages */
+	/* page numbers (from base) of the pages, or NULL for 0 .. n - 1 */
+	const uint32_t *idx;
+	/* per page number: the generation the flush covered */
+	const uint32_t *covered;
+	bool freed;	    /* page tables were freed */
+	uint64_t zap;	    /* oracle_zap() when the PTEs changed */
+	uint32_t initiator; /* vCPU index */
+	uint64_t shootdown; /* its number in the run (s->r->shootdowns) */
+};
+
+/* Allocates the per-vCPU state (sim_setup); 0 or -ENOMEM. */
+int oracle_init(struct sim *s);
+void oracle_finish(struct sim *s);
+
+/* A zap changes PTEs now: returns its stamp (struct oracle_flush.zap). */
+static inline uint64_t oracle_zap(struct sim *s)
+{
+	return ++s->ozap;
+}
+
+/* @p v flushed every non-global entry just now (vcpu-tlb.c). */
+void oracle_full_flush(struct sim *s, const struct vcpu *v);
+
+/* vCPU @p v translated @p va through a stale entry filled from @p gen,
+ * where the last completed flush covered @p covered. */
+void oracle_used(struct sim *s, struct vcpu *v, uint64_t va, uint32_t gen,
+		 uint32_t covered);
 
 /* A translation of @p va through an entry filled from generation @p gen,
  * where the last completed flush covered @p flushed. */
@@ -14,17 +62,19 @@ static inline void oracle_use(struct sim *s, struct vcpu *v, uint64_t va,
 			      uint32_t gen, uint32_t flushed)
 {
 	if (gen < flushed)
-		violation(s, v, va);
+		oracle_used(s, v, va, gen, flushed);
 }
 
-/* The flush of a slot's zap is complete (lazy strategy, at reuse): entries
- * older than the current generation are stale now. */
-void mark_slot_flushed(struct mm *m, uint32_t slot);
+/* The flush @p f is complete (reported to its initiator): checks every
+ * vCPU of the initiator's VM (engine.latent_check). */
+void oracle_flush_done(struct sim *s, const struct oracle_flush *f);
+
+/* @p v is about to run a guest thread (entry with a current thread, or a
+ * thread switched in): what it owes must be flushed by now. */
+void oracle_resume(struct sim *s, struct vcpu *v);
+
 /* The flush of @p t's last zap of @p slot is complete: entries older than
  * the generation it covered are stale now. */
 void mark_zapped_flushed(struct task *t, struct mm *m, uint32_t slot);
-void oracle_check_freed_tables(struct sim *s, struct task *t,
-			       const struct mm *m, const struct vcpu *v,
-			       uint64_t va);
 
 #endif

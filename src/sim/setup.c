@@ -9,6 +9,7 @@
 #include "sim/guest.h"
 #include "sim/host.h"
 #include "sim/machine.h"
+#include "sim/oracle.h"
 
 /* Coroutine stacks are registered with valgrind when its header exists
  * (client requests cost a few instructions outside valgrind): without it,
@@ -229,6 +230,8 @@ int sim_setup(struct sim *s)
 		rc = setup_mms(s);
 	if (!rc)
 		rc = setup_tasks(s);
+	if (!rc)
+		rc = oracle_init(s);
 	return rc;
 }
 
@@ -281,5 +284,6 @@ void sim_teardown(struct sim *s)
 	free(s->kpte);
 	free(s->kfree);
 	free(s->knfree);
+	oracle_finish(s);
 	evq_finish(&s->q);
 }

@@ -73,6 +73,7 @@ int tlb_init(struct tlb *t, const struct hvtlb_sim_config *c)
 	t->epoch = 1;
 	t->gepoch = 1;
 	t->large = false;
+	t->global = false;
 	t->lv[0].e = t->lv[1].e = NULL;
 	t->lv[0].victim = t->lv[1].victim = NULL;
 	t->lv[0].sets = t->lv[1].sets = 0;
@@ -179,8 +180,10 @@ void tlb_fill(struct tlb *t, uint64_t key, uint64_t vpn, uint32_t gen,
 {
 	uint32_t epoch = global ? t->gepoch | EPOCH_GLOBAL : t->epoch;
 
-	if (global)
+	if (global) {
 		key &= ~KEY_ASID_MASK;
+		t->global = true;
+	}
 	if (key & (3ULL << KEY_SIZE_SHIFT))
 		t->large = true;
 	level_fill(t, &t->lv[0], epoch, key, vpn, gen);
@@ -270,6 +273,7 @@ void tlb_flush_all(struct tlb *t, bool global)
 	if (!global)
 		return;
 	t->large = false; /* nothing is live any more */
+	t->global = false;
 	t->gepoch = (t->gepoch + 1) & EPOCH_MASK;
 	if (t->gepoch == 0) {
 		clear_class(t, true);

@@ -31,6 +31,9 @@ struct tlb {
 	/* a 2 MiB or 1 GiB entry may be live; without one, an INVLPG of a
 	 * 4 KiB page need not probe the large-page sets */
 	bool large;
+	/* a global entry may be live (set by a global fill, cleared by a
+	 * flush of everything including globals) */
+	bool global;
 	struct tlb_level lv[2]; /* lv[1].sets == 0: no STLB */
 };
 

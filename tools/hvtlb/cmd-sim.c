@@ -129,6 +129,27 @@ static void print_kind_rows(const struct sim_batch *b, size_t offset,
 
 #define OFF(field) offsetof(struct hvtlb_sim_results, field)
 
+/* One line per recorded violation: which vCPU, which address, how stale
+ * (entry generation < covered one), and for a latent one which flush
+ * left it and why it counts. */
+static void print_violation(const struct hvtlb_sim_results *r,
+			    const struct hvtlb_sim_violation *x)
+{
+	const char *why = hvtlb_sim_stale_name(x->why);
+
+	printf("violation (%s): vm %u vcpu %u address 0x%llx generation %u < "
+	       "%u, ",
+	       sim_strategy_name(r), x->vm, x->vcpu,
+	       (unsigned long long)x->address, x->generation, x->covered);
+	if (x->why == HVTLB_SIM_STALE_USED)
+		printf("used");
+	else
+		printf("latent (%s) after shootdown %llu from vcpu %u",
+		       why ? why : "?", (unsigned long long)x->shootdown,
+		       x->initiator);
+	printf(" at %.9f s\n", x->time_s);
+}
+
 static void print_table(const struct sim_batch *b)
 {
 	const struct scenario *sc = &b->sc;
@@ -167,7 +188,8 @@ static void print_table(const struct sim_batch *b)
 	print_row_u64(b, "TLB L1 hits", OFF(tlb_l1_hits));
 	print_row_u64(b, "TLB L2 hits", OFF(tlb_l2_hits));
 	print_row_u64(b, "TLB misses", OFF(tlb_misses));
-	print_row_u64(b, "oracle violations", OFF(violations));
+	print_row_u64(b, "oracle violations, latent", OFF(latent_violations));
+	print_row_u64(b, "oracle violations, used", OFF(used_violations));
 
 	if (b->nruns > 1) {
 		const struct hvtlb_sim_results *base = b->res[0];
@@ -184,12 +206,7 @@ static void print_table(const struct sim_batch *b)
 		const struct hvtlb_sim_results *r = b->res[i];
 
 		for (uint32_t v = 0; v < r->nrecorded; v++)
-			printf("violation (%s): vm %u vcpu %u address 0x%llx "
-			       "at %.9f s\n",
-			       sim_strategy_name(r), r->violation[v].vm,
-			       r->violation[v].vcpu,
-			       (unsigned long long)r->violation[v].address,
-			       r->violation[v].time_s);
+			print_violation(r, &r->violation[v]);
 	}
 }
 
@@ -254,12 +271,13 @@ static void print_csv(const struct sim_batch *b)
 {
 	printf("scenario,strategy,seed,real_s,user_s,sys_s,vm_exits,"
 	       "ipis_sent,hypercalls,shootdowns,pages_invalidated,"
-	       "latency_us_p50,latency_us_p99,latency_us_max,violations\n");
+	       "latency_us_p50,latency_us_p99,latency_us_max,violations,"
+	       "latent_violations,used_violations\n");
 	for (size_t i = 0; i < b->nruns; i++) {
 		const struct hvtlb_sim_results *r = b->res[i];
 
 		printf("%s,%s,%llu,%.9g,%.9g,%.9g,%llu,%llu,%llu,%llu,%llu,"
-		       "%.9g,%.9g,%.9g,%llu\n",
+		       "%.9g,%.9g,%.9g,%llu,%llu,%llu\n",
 		       b->sc.path, sim_strategy_name(r),
 		       (unsigned long long)r->seed, r->real_s, r->user_s,
 		       r->sys_s, (unsigned long long)r->vm_exits_total,
@@ -268,7 +286,9 @@ static void print_csv(const struct sim_batch *b)
 		       (unsigned long long)r->shootdowns,
 		       (unsigned long long)r->pages_invalidated,
 		       r->latency_us_p50, r->latency_us_p99, r->latency_us_max,
-		       (unsigned long long)r->violations);
+		       (unsigned long long)r->violations,
+		       (unsigned long long)r->latent_violations,
+		       (unsigned long long)r->used_violations);
 	}
 }
 
@@ -630,11 +650,14 @@ int cmd_sim(int argc, char **argv)
 		for (size_t i = 0; i < b.nruns; i++) {
 			if (b.res[i]->violations) {
 				fprintf(stderr,
-					"hvtlb sim: %s: %llu oracle "
-					"violations without a fault\n",
+					"hvtlb sim: %s: oracle violations "
+					"without a fault: %llu latent, %llu "
+					"used\n",
 					sim_strategy_name(b.res[i]),
 					(unsigned long long)b.res[i]
-						->violations);
+						->latent_violations,
+					(unsigned long long)b.res[i]
+						->used_violations);
 				exit_code = CLI_EXIT_FAIL;
 			}
 		}

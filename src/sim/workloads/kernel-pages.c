@@ -73,9 +73,20 @@ static void kernel_free(struct task *t)
 	struct vcpu *v;
 
 	covered = ++pt->gen; /* even: not present */
+	struct oracle_flush of = {
+		.mm = NONE_ID,
+		.base = KVA_BASE + ((uint64_t)p << 12),
+		.shift = 12,
+		.n = 1,
+		.covered = &covered,
+		.freed = true,
+		.zap = oracle_zap(s),
+	};
+
 	t->kpage = NONE_ID;
 	t_work(t, cyc(s, SIM_COST_munmap), ACCT_SYS);
 	v = &s->v[t->vcpu];
+	of.vm = v->vm;
 	struct hvtlb_flush_request req = {
 		.ncpus = s->c->vcpus,
 		.initiator = v->idx,
@@ -89,7 +100,7 @@ static void kernel_free(struct task *t)
 
 	for (uint32_t c = 0; c < s->c->vcpus; c++)
 		hvtlb_cpumask_set(&req.targets, c);
-	if (!shootdown(t, &req, &out))
+	if (!shootdown(t, &req, &out, &of))
 		return;
 	if (covered > pt->flushed)
 		pt->flushed = covered;
