@@ -140,7 +140,10 @@
 	X(WL_KIND, "workload.kind", WORKLOAD, workload, "trasher", 0, 0, "",   \
 	  "what every guest thread does: trasher (mmap, touch, munmap), "      \
 	  "madvise (touch, madvise(DONTNEED)), ebizzy (allocate, search, "     \
-	  "free), mix (a random one each operation)")                          \
+	  "free), mix (a random one each operation), oracle-stress (every "    \
+	  "thread touches all of its process's two shared mappings, zaps "     \
+	  "one, has page reclaim unmap one or does an ebizzy operation, and "  \
+	  "touches them again: built to expose a broken flush protocol)")      \
 	X(WL_THREADS, "workload.threads", U32, wl_threads, "32", 1, 65536,     \
 	  "threads", "guest threads per VM")                                   \
 	X(WL_PROCESSES, "workload.processes", U32, wl_processes, "1", 1, 4096, \

@@ -64,7 +64,8 @@ enum hvtlb_sim_fault {
 	X(TRASHER, "trasher")                                                  \
 	X(MADVISE, "madvise")                                                  \
 	X(EBIZZY, "ebizzy")                                                    \
-	X(MIX, "mix")
+	X(MIX, "mix")                                                          \
+	X(ORACLE_STRESS, "oracle-stress")
 
 enum hvtlb_sim_workload {
 #define HVTLB_X_(n, s) HVTLB_SIM_WORKLOAD_##n,

@@ -71,6 +71,7 @@ static void op_send_ipis(void *user, const struct hvtlb_cpumask *targets,
 			.kind = IPI_FLUSH,
 			.early = f->early_ack,
 			.drop = c == drop,
+			.no_gen = t->no_gen,
 			.r = f->range,
 		};
 

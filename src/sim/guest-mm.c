@@ -251,9 +251,19 @@ static bool lazy_freed_skips(const struct sim *s, const struct vcpu *v,
 	return false;
 }
 
-/* Zaps the slot's PTEs and flushes; with @p free the slot is unmapped. */
-static void zap_and_flush(struct task *t, uint32_t slot, bool free_slot)
+/* What unmaps a slot's pages, and how it flushes. */
+enum zap_how {
+	ZAP_MADVISE, /* madvise(DONTNEED): a range flush */
+	ZAP_MUNMAP,  /* munmap: a range flush; the slot is freed */
+	/* page reclaim (try_to_unmap with batched flushing): one flush of
+	 * everything that carries no tlb generation (arch_tlbbatch_flush) */
+	ZAP_RECLAIM,
+};
+
+/* Zaps the slot's PTEs and flushes as @p how says. */
+static void zap_and_flush(struct task *t, uint32_t slot, enum zap_how how)
 {
+	bool free_slot = how == ZAP_MUNMAP;
 	struct sim *s = t->s;
 	struct mm *m = &s->mm[t->mm];
 	struct vcpu *v = &s->v[t->vcpu];
@@ -295,7 +305,8 @@ static void zap_and_flush(struct task *t, uint32_t slot, bool free_slot)
 			.address_space = (uint64_t)m->id << 12,
 			.range = { .start = va,
 				   .end = va + bytes,
-				   .stride_shift = m->shift },
+				   .stride_shift = m->shift,
+				   .all = how == ZAP_RECLAIM },
 			/* A whole page-table page goes away with >= 2 MiB. */
 			.freed_tables = free_slot && bytes >= (2u << 20) &&
 					m->shift == 12,
@@ -314,7 +325,11 @@ static void zap_and_flush(struct task *t, uint32_t slot, bool free_slot)
 				fault_hit(s);
 			req.freed_tables = false;
 		}
-		if (!shootdown(t, &req, &out, &of))
+		t->no_gen = how == ZAP_RECLAIM;
+		bool ok = shootdown(t, &req, &out, &of);
+
+		t->no_gen = false;
+		if (!ok)
 			return;
 		if (flush_deferred(s, &out) && free_slot) {
 			/* Complete when every CPU passed the epoch: the slot
@@ -350,7 +365,7 @@ void do_munmap(struct task *t, uint32_t slot)
 	t->debt += cyc(s, SIM_COST_syscall);
 	lock_write(t);
 	s->mm[t->mm].live[slot] = 0;
-	zap_and_flush(t, slot, true);
+	zap_and_flush(t, slot, ZAP_MUNMAP);
 	unlock_write(t);
 }
 
@@ -360,6 +375,16 @@ void do_madvise(struct task *t, uint32_t slot)
 
 	t->debt += cyc(s, SIM_COST_syscall);
 	lock_read(t);
-	zap_and_flush(t, slot, false);
+	zap_and_flush(t, slot, ZAP_MADVISE);
+	unlock_read(t);
+}
+
+/* Page reclaim unmaps the slot's pages (under the page-table lock, not
+ * the mmap lock's write side: taken here as a reader, like madvise) with
+ * one batched flush. Charged as a madvise: the same zap. */
+void do_reclaim(struct task *t, uint32_t slot)
+{
+	lock_read(t);
+	zap_and_flush(t, slot, ZAP_RECLAIM);
 	unlock_read(t);
 }

@@ -114,7 +114,8 @@ struct ipi_rec {
 	uint32_t asid;
 	uint8_t kind;
 	bool early;
-	bool drop; /* drop-target fault: ack without flushing */
+	bool drop;   /* drop-target fault: ack without flushing */
+	bool no_gen; /* the flush carries no tlb generation (batched) */
 	struct hvtlb_flush_range r;
 };
 
@@ -213,6 +214,7 @@ struct task {
 	uint32_t *covered; /* per page of a slot: generation a zap covers */
 	uint32_t *zidx; /* pages of the last zap (covered[] is 0 elsewhere) */
 	uint32_t nz;
+	bool no_gen;	/* its flush in progress carries no tlb generation */
 	uint32_t kpage; /* kernel page held, or NONE_ID */
 	uint32_t kage;	/* operations since it was mapped */
 	/* tracing only: the mode (enum acct) of the open USER/KERNEL event */

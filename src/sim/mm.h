@@ -20,6 +20,9 @@ void do_mmap(struct task *t, uint32_t *slot);
 /* munmap / madvise(DONTNEED) of the slot, with its shootdown. */
 void do_munmap(struct task *t, uint32_t slot);
 void do_madvise(struct task *t, uint32_t slot);
+/* Page reclaim unmaps the slot's pages with one batched flush of
+ * everything (no tlb generation). */
+void do_reclaim(struct task *t, uint32_t slot);
 struct oracle_flush;
 
 /* Issues @p req from @p t's vCPU through its strategy and records the

@@ -10,6 +10,7 @@
 #include "sim/host.h"
 #include "sim/machine.h"
 #include "sim/oracle.h"
+#include "sim/workload.h"
 
 /* Coroutine stacks are registered with valgrind when its header exists
  * (client requests cost a few instructions outside valgrind): without it,
@@ -139,6 +140,7 @@ static int setup_mms(struct sim *s)
 	const struct hvtlb_sim_config *c = s->c;
 	uint32_t per_mm =
 		(c->wl_threads + c->wl_processes - 1) / c->wl_processes;
+	uint32_t shared = workload_shared_slots(c);
 
 	for (uint32_t i = 0; i < s->nmms; i++) {
 		struct mm *m = &s->mm[i];
@@ -167,7 +169,7 @@ static int setup_mms(struct sim *s)
 		    !m->quar || !m->waiters || !m->live || !m->spinners)
 			return -ENOMEM;
 		m->nfree = 0;
-		for (uint32_t k = nslots; k-- > (c->wl_shared ? 1u : 0u);)
+		for (uint32_t k = nslots; k-- > shared;)
 			m->free_stack[m->nfree++] = k; /* lowest on top */
 	}
 	return 0;
