@@ -15,6 +15,7 @@
 #include "sim/guest.h"
 #include "sim/hypervisor.h"
 #include "sim/machine.h"
+#include "sim/oracle.h"
 #include "sim/stats.h"
 #include "sim/vcpu-tlb.h"
 
@@ -60,7 +61,8 @@ static void op_send_ipis(void *user, const struct hvtlb_cpumask *targets,
 
 		if (!tv || tv == v)
 			continue;
-		if (c == drop)
+		if (c == drop &&
+		    oracle_holds(s, tv, &f->range, s->mm[t->mm].id, false))
 			fault_hit(s);
 		uint32_t exits = n / s->c->ipi_batch + 1;
 		struct ipi_rec q = {
@@ -101,7 +103,8 @@ static void op_send_ipis(void *user, const struct hvtlb_cpumask *targets,
 }
 
 /* A target of @p v's last flush IPIs may run guest code before it takes
- * its IPI: one in guest mode, or one the IPI has not reached yet. */
+ * its IPI (one in guest mode, or one the IPI has not reached yet) and
+ * holds what the IPI flushes. */
 static bool ipis_unhandled(struct vcpu *v, const struct hvtlb_cpumask *targets)
 {
 	struct sim *s = v->s;
@@ -115,7 +118,8 @@ static bool ipis_unhandled(struct vcpu *v, const struct hvtlb_cpumask *targets)
 
 			if (q->from == v->gid && q->seq == v->ack_seq &&
 			    q->kind == IPI_FLUSH && !q->drop &&
-			    (tv->hs == H_RUNNING || q->arrive > s->now))
+			    (tv->hs == H_RUNNING || q->arrive > s->now) &&
+			    oracle_holds(s, tv, &q->r, q->asid, false))
 				return true;
 		}
 	}

@@ -154,6 +154,8 @@ static void quarantine_done(struct task *t, struct mm *m, const struct qslot *q)
 		}
 	}
 	of.n = t->nz;
+	/* at reuse: every CPU that was not lazy at the munmap applied it */
+	oracle_lazy_set(t->s, &of, &m->cpumask);
 	oracle_flush_done(t->s, &of);
 	mark_zapped_flushed(t, m, q->slot);
 }
@@ -231,11 +233,12 @@ bool shootdown(struct task *t, const struct hvtlb_flush_request *req,
 }
 
 /* Whether hiding that @p req freed page tables (the skip-lazy-freed
- * fault) takes a target out of the flush: a lazy CPU with
- * strategy.lazy_skip, or any remote one with the lazy strategy (posted
- * for later instead of interrupted). */
-static bool lazy_freed_skips(const struct sim *s, const struct vcpu *v,
-			     const struct hvtlb_flush_request *req)
+ * fault) takes out of the flush a target that holds what it flushes: a
+ * lazy CPU with strategy.lazy_skip, or any remote one with the lazy
+ * strategy (posted for later instead of interrupted). */
+static bool lazy_freed_skips(struct sim *s, const struct vcpu *v,
+			     const struct hvtlb_flush_request *req,
+			     uint32_t asid)
 {
 	bool latr = s->c->strategy.kind == HVTLB_STRATEGY_LAZY;
 
@@ -245,7 +248,9 @@ static bool lazy_freed_skips(const struct sim *s, const struct vcpu *v,
 
 		if (c == v->idx || st == HVTLB_CPU_OFFLINE)
 			continue;
-		if (latr || (s->c->strategy.lazy_skip && st == HVTLB_CPU_LAZY))
+		if ((latr ||
+		     (s->c->strategy.lazy_skip && st == HVTLB_CPU_LAZY)) &&
+		    oracle_holds(s, vm_vcpu(s, v, c), &req->range, asid, true))
 			return true;
 	}
 	return false;
@@ -319,9 +324,10 @@ static void zap_and_flush(struct task *t, uint32_t slot, enum zap_how how)
 		m->tlb_gen++;
 		req.targets = m->cpumask;
 		hvtlb_cpumask_set(&req.targets, v->idx);
+		oracle_lazy_set(s, &of, &req.targets);
 		if (s->c->fault == HVTLB_SIM_FAULT_SKIP_LAZY_FREED &&
 		    req.freed_tables) {
-			if (lazy_freed_skips(s, v, &req))
+			if (lazy_freed_skips(s, v, &req, m->id))
 				fault_hit(s);
 			req.freed_tables = false;
 		}

@@ -17,7 +17,9 @@
 #include "sim/guest.h"
 #include "sim/host.h"
 #include "sim/hypervisor.h"
+#include "sim/flushq-private.h"
 #include "sim/machine.h"
+#include "sim/oracle.h"
 #include "sim/stats.h"
 #include "sim/vcpu-tlb.h"
 
@@ -58,6 +60,7 @@ simtime hv_vcpu_entry(struct sim *s, struct vcpu *v)
 {
 	simtime h = 0;
 	unsigned old = v->steal;
+	bool lost = false;
 
 	v->steal = 0;
 	if (old & HVTLB_KVM_VCPU_FLUSH_TLB) {
@@ -66,22 +69,51 @@ simtime hv_vcpu_entry(struct sim *s, struct vcpu *v)
 			vcpu_flush_all(s, v, HVTLB_SIM_FLUSH_DEFERRED, true);
 			h += flush_cost(s, true, 0);
 		} else {
-			fault_hit(s);
+			lost = true;
 		}
 	}
 	h += vcpu_service_fq(s, v);
+	/* Still holds what a completed flush covered: the lost one was
+	 * needed. */
+	if (lost && oracle_holds_stale(s, v))
+		fault_hit(s);
 	return h;
 }
 
-/* Some target of @p vps still runs guest code with its queue pending:
- * returning now leaves it unflushed in guest mode. */
+/* Whether @p tv holds what a flush of @p ranges (or all; @p global:
+ * global entries too) would drop (fault accounting). */
+static bool post_needed(struct sim *s, struct vcpu *tv,
+			const struct hvtlb_gva_range *ranges, size_t n,
+			bool all, bool global)
+{
+	struct hvtlb_flush_range r = { .all = all, .include_global = global };
+
+	if (all)
+		return oracle_holds(s, tv, &r, ~0u, false);
+	for (size_t i = 0; i < n; i++) {
+		r.stride_shift = hvtlb_page_shift(ranges[i].size);
+		r.start = ranges[i].gva;
+		r.end = r.start + (ranges[i].pages << r.stride_shift);
+		if (oracle_holds(s, tv, &r, ~0u, false))
+			return true;
+	}
+	return false;
+}
+
+/* Some target of @p vps still runs guest code with its queue pending and
+ * holds what the queue flushes: returning now leaves it in guest mode
+ * with a stale translation. */
 static bool kicks_unserviced(struct sim *s, struct vcpu *v, const uint8_t *vps)
 {
 	for (uint32_t i = 0; i < s->c->vcpus; i++) {
 		struct vcpu *tv = vm_vcpu(s, v, i);
+		struct hvtlb_flushq_batch b;
 
-		if (vps[i] && tv != v && tv->hs == H_RUNNING &&
-		    hvtlb_flushq_pending(&tv->fq))
+		if (!vps[i] || tv == v || tv->hs != H_RUNNING ||
+		    !hvtlb_flushq_pending(&tv->fq))
+			continue;
+		flushq_peek(&tv->fq, &b);
+		if (post_needed(s, tv, b.ranges, b.n, b.all, tv->fq_global))
 			return true;
 	}
 	return false;
@@ -201,7 +233,8 @@ uint64_t op_hypercall(void *user, uint64_t control, const void *input,
 	}
 	if (s->c->fault == HVTLB_SIM_FAULT_DROP_TARGET && last != NONE_ID) {
 		vps[last] = 0;
-		fault_hit(s);
+		if (post_needed(s, vm_vcpu(s, v, last), ranges, n, all, global))
+			fault_hit(s);
 	}
 	hv_post(s, v, vps, ranges, n, all, global,
 		cyc(s, SIM_COST_hv_per_target), false);
@@ -225,7 +258,8 @@ int op_vmm_flush(void *user, const struct hvtlb_cpumask *targets,
 	t_work(t, cyc(s, SIM_COST_hypercall), ACCT_SYS);
 	if (s->c->fault == HVTLB_SIM_FAULT_DROP_TARGET) {
 		drop = last_cpu(targets);
-		if (drop < s->c->vcpus)
+		if (drop < s->c->vcpus &&
+		    oracle_holds(s, vm_vcpu(s, v, drop), r, ~0u, false))
 			fault_hit(s);
 	}
 	memset(vps, 0, s->c->vcpus);

@@ -14,6 +14,7 @@
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <hvtlb/hypercall.h>
 
@@ -268,9 +269,11 @@ static void judge(struct sim *s, struct vcpu *o, const struct oracle_flush *f,
 		return;
 	}
 	if (f->mm != NONE_ID && o->lazy && o->cur == NONE_ID &&
-	    o->loaded_mm == f->mm) {
-		/* Lazy TLB mode: skipped legally unless tables were freed,
-		 * if it catches up when it switches back (switch_mm). */
+	    o->loaded_mm == f->mm && hvtlb_cpumask_test(&f->lazy, o->idx)) {
+		/* Lazy TLB mode when the flush was requested, and still:
+		 * skipped legally unless tables were freed, if it catches up
+		 * when it switches back (switch_mm). One that went lazy
+		 * later was a target like any other. */
 		if (f->freed) {
 			why = HVTLB_SIM_STALE_LAZY_FREED;
 		} else if (s->c->tlb_gen && o->mm_gen < s->mm[f->mm].tlb_gen) {
@@ -284,6 +287,23 @@ static void judge(struct sim *s, struct vcpu *o, const struct oracle_flush *f,
 					 : HVTLB_SIM_STALE_NOT_PENDING;
 	}
 	record(s, o, why, va, gen, covered, f->initiator, f->shootdown);
+}
+
+void oracle_lazy_set(struct sim *s, struct oracle_flush *f,
+		     const struct hvtlb_cpumask *candidates)
+{
+	const struct vcpu *first = &s->v[(size_t)f->vm * s->c->vcpus];
+
+	memset(&f->lazy, 0, sizeof(f->lazy));
+	if (!s->c->latent_check || f->mm == NONE_ID)
+		return;
+	for (uint32_t c = hvtlb_cpumask_next(candidates, 0); c < s->c->vcpus;
+	     c = hvtlb_cpumask_next(candidates, c + 1)) {
+		const struct vcpu *o = &first[c];
+
+		if (o->lazy && o->cur == NONE_ID && o->loaded_mm == f->mm)
+			hvtlb_cpumask_set(&f->lazy, c);
+	}
 }
 
 void oracle_flush_done(struct sim *s, const struct oracle_flush *f)
@@ -311,6 +331,102 @@ void oracle_flush_done(struct sim *s, const struct oracle_flush *f)
 				judge(s, o, f, va, asid, gen, f->covered[p]);
 		}
 	}
+}
+
+/* ------------------------------------------------- fault accounting */
+/* What a fault withheld from a vCPU, for oracle_holds(). */
+struct withheld {
+	struct sim *s;
+	struct vcpu *v;
+	const struct hvtlb_flush_range *r; /* NULL: any entry */
+	uint32_t asid;			   /* of r; ~0u: any */
+	bool freed;			   /* r frees page tables */
+	bool global_only;
+	bool stale; /* older than a completed flush (else than its PTE) */
+};
+
+/* The PTE entry @p e of @p v was filled from, or NULL. */
+static const struct pte *entry_pte(const struct sim *s, const struct vcpu *v,
+				   const struct tlb_seen *e)
+{
+	if (e->global) {
+		uint32_t kp = s->c->wl_kernel_pages;
+		uint64_t p = (e->va - KVA_BASE) >> 12;
+
+		if (e->va < KVA_BASE || p >= kp)
+			return NULL;
+		return &s->kpte[(size_t)v->vm * kp + p];
+	}
+	if (!e->asid || e->asid > s->nmms)
+		return NULL;
+	const struct mm *m = &s->mm[e->asid - 1];
+	uint64_t i = (e->va - GVA_BASE) >> m->shift;
+
+	if (e->shift != m->shift || e->va < GVA_BASE ||
+	    i >= (uint64_t)m->nslots * m->pages)
+		return NULL;
+	return &m->pte[i];
+}
+
+/* @p v is in lazy TLB mode in the address space of @p e and flushes it
+ * when it switches back (tlb_gen): without freed page tables it needs no
+ * flush of @p e now. */
+static bool catches_up(const struct sim *s, const struct vcpu *v,
+		       const struct tlb_seen *e)
+{
+	return !e->global && v->lazy && v->cur == NONE_ID && s->c->tlb_gen &&
+	       e->asid && e->asid <= s->nmms && v->loaded_mm == e->asid - 1 &&
+	       v->mm_gen < s->mm[e->asid - 1].tlb_gen;
+}
+
+static bool withheld_match(void *data, const struct tlb_seen *e)
+{
+	const struct withheld *w = data;
+	const struct hvtlb_flush_range *r = w->r;
+	const struct pte *p;
+
+	if (w->global_only && !e->global)
+		return false;
+	if (r && e->global && r->all && !r->include_global)
+		return false;
+	if (r && !e->global && w->asid != ~0u && e->asid != (w->asid & 0x1fff))
+		return false;
+	if (r && !r->all &&
+	    !range_hits(r->start, hvtlb_range_pages(r), r->stride_shift, e->va,
+			e->shift))
+		return false;
+	p = entry_pte(w->s, w->v, e);
+	if (!p || e->gen >= (w->stale ? p->flushed : p->gen))
+		return false;
+	/* Excused now as the latent check excuses it at completion: it
+	 * did not need this flush. */
+	if (r && !w->freed && catches_up(w->s, w->v, e))
+		return false;
+	return !pending_hits(w->s, w->v, e->va, e->shift, e->asid);
+}
+
+bool oracle_holds(struct sim *s, struct vcpu *v,
+		  const struct hvtlb_flush_range *r, uint32_t asid, bool freed)
+{
+	struct withheld w = {
+		.s = s, .v = v, .r = r, .asid = asid, .freed = freed
+	};
+
+	return v->tlb_ready && tlb_find(&v->tlb, withheld_match, &w);
+}
+
+bool oracle_holds_stale(struct sim *s, struct vcpu *v)
+{
+	struct withheld w = { .s = s, .v = v, .stale = true };
+
+	return v->tlb_ready && tlb_find(&v->tlb, withheld_match, &w);
+}
+
+bool oracle_holds_global(struct sim *s, struct vcpu *v)
+{
+	struct withheld w = { .s = s, .v = v, .global_only = true };
+
+	return v->tlb_ready && tlb_find(&v->tlb, withheld_match, &w);
 }
 
 void oracle_resume(struct sim *s, struct vcpu *v)

@@ -32,7 +32,10 @@ struct oracle_flush {
 	const uint32_t *idx;
 	/* per page number: the generation the flush covered */
 	const uint32_t *covered;
-	bool freed;	    /* page tables were freed */
+	bool freed; /* page tables were freed */
+	/* vCPUs in lazy TLB mode in the mm when the flush was requested
+	 * (oracle_lazy_set()): those may be skipped without freed tables */
+	struct hvtlb_cpumask lazy;
 	uint64_t zap;	    /* oracle_zap() when the PTEs changed */
 	uint32_t initiator; /* vCPU index */
 	uint64_t shootdown; /* its number in the run (s->r->shootdowns) */
@@ -65,6 +68,12 @@ static inline void oracle_use(struct sim *s, struct vcpu *v, uint64_t va,
 		oracle_used(s, v, va, gen, flushed);
 }
 
+/* Records in @p f which vCPUs of @p f's VM are in lazy TLB mode in its mm
+ * now, among @p candidates (the mm's CPUs): at the request, the flush
+ * may leave those alone. */
+void oracle_lazy_set(struct sim *s, struct oracle_flush *f,
+		     const struct hvtlb_cpumask *candidates);
+
 /* The flush @p f is complete (reported to its initiator): checks every
  * vCPU of the initiator's VM (engine.latent_check). */
 void oracle_flush_done(struct sim *s, const struct oracle_flush *f);
@@ -72,6 +81,23 @@ void oracle_flush_done(struct sim *s, const struct oracle_flush *f);
 /* @p v is about to run a guest thread (entry with a current thread, or a
  * thread switched in): what it owes must be flushed by now. */
 void oracle_resume(struct sim *s, struct vcpu *v);
+
+/*
+ * For fault_hits: whether a flush a fault withholds from @p v was needed.
+ * oracle_holds(): @p v holds an entry that invalidating @p r in address
+ * space @p asid (~0u: any) would drop, filled from an older generation
+ * than its PTE's (unmapped or changed since). oracle_holds_stale(): an
+ * entry older than the last completed flush of its page.
+ * oracle_holds_global(): a global entry older than its PTE. In each case
+ * only an entry that nothing else excuses now counts, as the latent check
+ * excuses (out of guest mode with another flush pending that drops it;
+ * for oracle_holds() without @p freed, lazy TLB mode with a catch-up
+ * due). Each scans the TLB: only where a fault is on.
+ */
+bool oracle_holds(struct sim *s, struct vcpu *v,
+		  const struct hvtlb_flush_range *r, uint32_t asid, bool freed);
+bool oracle_holds_stale(struct sim *s, struct vcpu *v);
+bool oracle_holds_global(struct sim *s, struct vcpu *v);
 
 /* The flush of @p t's last zap of @p slot is complete: entries older than
  * the generation it covered are stale now. */

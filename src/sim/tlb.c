@@ -281,7 +281,8 @@ void tlb_flush_all(struct tlb *t, bool global)
 	}
 }
 
-void tlb_scan(struct tlb *t, uint32_t asid, tlb_scan_fn fn, void *data)
+bool tlb_find(const struct tlb *t,
+	      bool (*match)(void *data, const struct tlb_seen *e), void *data)
 {
 	for (uint32_t l = 0; l < tlb_nlevels(t); l++) {
 		size_t n = (size_t)t->lv[l].sets * t->lv[l].ways;
@@ -289,16 +290,27 @@ void tlb_scan(struct tlb *t, uint32_t asid, tlb_scan_fn fn, void *data)
 		for (size_t i = 0; i < n; i++) {
 			const struct tlb_entry *e = &t->lv[l].e[i];
 
-			if (!entry_live(t, e) || (e->epoch & EPOCH_GLOBAL))
-				continue;
-			if (((e->key & KEY_ASID_MASK) >> KEY_ASID_SHIFT) !=
-			    (asid & 0x1fff))
+			if (!entry_live(t, e))
 				continue;
 			unsigned size = (e->key >> KEY_SIZE_SHIFT) & 3;
-			unsigned shift = size == 2 ? 30 : size == 1 ? 21 : 12;
 			uint64_t va = (e->key & 0xffffffffffffULL) << 12;
+			struct tlb_seen seen = {
+				.shift = size == 2   ? 30
+					 : size == 1 ? 21
+						     : 12,
+				/* the key keeps 48 bits of va >> 12: make
+				 * the address canonical again */
+				.va = va & (1ULL << 59) ? va | 0xfff0ULL << 48
+							: va,
+				.asid = (uint32_t)((e->key & KEY_ASID_MASK) >>
+						   KEY_ASID_SHIFT),
+				.global = e->epoch & EPOCH_GLOBAL,
+				.gen = e->gen,
+			};
 
-			fn(data, va, shift, e->gen);
+			if (match(data, &seen))
+				return true;
 		}
 	}
+	return false;
 }

@@ -22,8 +22,8 @@ void vcpu_flush_all(struct sim *s, struct vcpu *v,
 		    enum hvtlb_sim_flush_kind kind, bool global)
 {
 	if (s->c->fault == HVTLB_SIM_FAULT_GLOBAL_SURVIVES && global) {
-		if (v->tlb_ready && v->tlb.global)
-			fault_hit(s); /* live global entries are kept */
+		if (oracle_holds_global(s, v))
+			fault_hit(s); /* an outdated global entry is kept */
 		global = false;
 	}
 	TRACE(s, HVTLB_SIM_TRACE_FLUSH, v, TR_NONE, s->now, kind, 0);
