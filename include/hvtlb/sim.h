@@ -50,7 +50,10 @@ extern "C" {
 	X(LOSE_DEFERRED, "lose-deferred")                                      \
 	X(SKIP_LAZY_FREED, "skip-lazy-freed")                                  \
 	X(DROP_TARGET, "drop-target")                                          \
-	X(GLOBAL_SURVIVES, "global-survives")
+	X(GLOBAL_SURVIVES, "global-survives")                                  \
+	X(HOST_NO_WAIT, "host-no-wait")                                        \
+	X(VP_AS_CPU, "vp-as-cpu")                                              \
+	X(GEN_ZERO_SKIP, "gen-zero-skip")
 
 enum hvtlb_sim_fault {
 #define HVTLB_X_(n, s) HVTLB_SIM_FAULT_##n,
@@ -250,6 +253,7 @@ struct hvtlb_sim_config {
 	uint32_t ipi_batch;
 	bool offer_xmm;
 	bool offer_ex;
+	uint32_t vp_index_offset;
 
 	uint32_t tlb_levels;
 	uint32_t l1_sets, l1_ways;

@@ -29,6 +29,12 @@ static void op_local_flush(void *user, uint32_t cpu,
 	(void)cpu;
 	if (!t)
 		return;
+	if (t->no_gen && s->c->fault == HVTLB_SIM_FAULT_GEN_ZERO_SKIP) {
+		/* flush_tlb_func() took it for an old flush (whether that
+		 * did harm is known when the shootdown returns) */
+		t->local_skipped = true;
+		return;
+	}
 	vcpu_flush_range(s, v, r, s->mm[t->mm].id, HVTLB_SIM_FLUSH_LOCAL);
 	v->mm_gen = s->mm[t->mm].tlb_gen;
 	t_work(t, flush_cost(s, r->all, hvtlb_range_pages(r)), ACCT_SYS);
@@ -61,8 +67,7 @@ static void op_send_ipis(void *user, const struct hvtlb_cpumask *targets,
 
 		if (!tv || tv == v)
 			continue;
-		if (c == drop &&
-		    oracle_holds(s, tv, &f->range, s->mm[t->mm].id, false))
+		if (c == drop && oracle_needs(s, tv, t->of))
 			fault_hit(s);
 		uint32_t exits = n / s->c->ipi_batch + 1;
 		struct ipi_rec q = {
@@ -119,7 +124,7 @@ static bool ipis_unhandled(struct vcpu *v, const struct hvtlb_cpumask *targets)
 			if (q->from == v->gid && q->seq == v->ack_seq &&
 			    q->kind == IPI_FLUSH && !q->drop &&
 			    (tv->hs == H_RUNNING || q->arrive > s->now) &&
-			    oracle_holds(s, tv, &q->r, q->asid, false))
+			    oracle_needs(s, tv, cur_task(v)->of))
 				return true;
 		}
 	}
@@ -160,6 +165,18 @@ enum hvtlb_cpu_state sim_cpu_state(const struct vcpu *v, uint32_t cpu)
 static enum hvtlb_cpu_state op_cpu_state(void *user, uint32_t cpu)
 {
 	return sim_cpu_state(user, cpu);
+}
+
+/* The VP index of @p cpu: hypervisor.vp_index_offset further, or the CPU
+ * number itself with the vp-as-cpu fault. */
+static uint32_t op_vp_index(void *user, uint32_t cpu)
+{
+	const struct vcpu *v = user;
+	const struct hvtlb_sim_config *c = v->s->c;
+
+	if (c->fault == HVTLB_SIM_FAULT_VP_AS_CPU || cpu >= c->vcpus)
+		return cpu;
+	return (uint32_t)(((uint64_t)cpu + c->vp_index_offset) % c->vcpus);
 }
 
 static void op_get_hints(void *user, struct hvtlb_hints *h)
@@ -276,6 +293,7 @@ const struct hvtlb_backend_ops sim_backend_ops = {
 	.wait_acks = op_wait_acks,
 	.cpu_state = op_cpu_state,
 	.hypercall = op_hypercall,
+	.vp_index = op_vp_index,
 	.get_hints = op_get_hints,
 	.read_preempted = op_read_preempted,
 	.cmpxchg_preempted = op_cmpxchg_preempted,

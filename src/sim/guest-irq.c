@@ -9,6 +9,7 @@
 #include "sim/guest.h"
 #include "sim/host.h"
 #include "sim/machine.h"
+#include "sim/oracle.h"
 #include "sim/stats.h"
 #include "sim/vcpu-tlb.h"
 
@@ -38,6 +39,13 @@ static void handle_ipi(struct sim *s, struct vcpu *v, const struct ipi_rec *q)
 			vcpu_flush_all(s, v, HVTLB_SIM_FLUSH_IPI,
 				       q->r.include_global);
 			h += flush_cost(s, true, 0);
+		} else if (q->no_gen &&
+			   s->c->fault == HVTLB_SIM_FAULT_GEN_ZERO_SKIP) {
+			/* flush_tlb_func() took it for an old flush */
+			struct task *it = cur_task(&s->v[q->from]);
+
+			if (it && oracle_needs(s, v, it->of))
+				fault_hit(s);
 		} else {
 			vcpu_flush_range(s, v, &q->r, q->asid,
 					 HVTLB_SIM_FLUSH_IPI);

@@ -216,9 +216,17 @@ bool shootdown(struct task *t, const struct hvtlb_flush_request *req,
 
 	of->initiator = v->idx;
 	of->shootdown = ++s->r->shootdowns;
+	t->of = of;
 	if (hvtlb_flush(v->fl, req, out)) {
 		s->failed = true;
+		t->of = NULL;
 		return false;
+	}
+	t->of = NULL;
+	if (t->local_skipped) {
+		t->local_skipped = false;
+		if (oracle_needs(s, v, of))
+			fault_hit(s);
 	}
 	/* Reported complete to the initiator: the oracle's moment (page
 	 * tables are freed right after, even when the rest is lazy). */
@@ -238,7 +246,7 @@ bool shootdown(struct task *t, const struct hvtlb_flush_request *req,
  * strategy (posted for later instead of interrupted). */
 static bool lazy_freed_skips(struct sim *s, const struct vcpu *v,
 			     const struct hvtlb_flush_request *req,
-			     uint32_t asid)
+			     const struct oracle_flush *of)
 {
 	bool latr = s->c->strategy.kind == HVTLB_STRATEGY_LAZY;
 
@@ -250,7 +258,7 @@ static bool lazy_freed_skips(struct sim *s, const struct vcpu *v,
 			continue;
 		if ((latr ||
 		     (s->c->strategy.lazy_skip && st == HVTLB_CPU_LAZY)) &&
-		    oracle_holds(s, vm_vcpu(s, v, c), &req->range, asid, true))
+		    oracle_needs(s, vm_vcpu(s, v, c), of))
 			return true;
 	}
 	return false;
@@ -327,7 +335,7 @@ static void zap_and_flush(struct task *t, uint32_t slot, enum zap_how how)
 		oracle_lazy_set(s, &of, &req.targets);
 		if (s->c->fault == HVTLB_SIM_FAULT_SKIP_LAZY_FREED &&
 		    req.freed_tables) {
-			if (lazy_freed_skips(s, v, &req, m->id))
+			if (lazy_freed_skips(s, v, &req, &of))
 				fault_hit(s);
 			req.freed_tables = false;
 		}

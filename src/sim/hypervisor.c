@@ -17,7 +17,6 @@
 #include "sim/guest.h"
 #include "sim/host.h"
 #include "sim/hypervisor.h"
-#include "sim/flushq-private.h"
 #include "sim/machine.h"
 #include "sim/oracle.h"
 #include "sim/stats.h"
@@ -80,40 +79,18 @@ simtime hv_vcpu_entry(struct sim *s, struct vcpu *v)
 	return h;
 }
 
-/* Whether @p tv holds what a flush of @p ranges (or all; @p global:
- * global entries too) would drop (fault accounting). */
-static bool post_needed(struct sim *s, struct vcpu *tv,
-			const struct hvtlb_gva_range *ranges, size_t n,
-			bool all, bool global)
-{
-	struct hvtlb_flush_range r = { .all = all, .include_global = global };
-
-	if (all)
-		return oracle_holds(s, tv, &r, ~0u, false);
-	for (size_t i = 0; i < n; i++) {
-		r.stride_shift = hvtlb_page_shift(ranges[i].size);
-		r.start = ranges[i].gva;
-		r.end = r.start + (ranges[i].pages << r.stride_shift);
-		if (oracle_holds(s, tv, &r, ~0u, false))
-			return true;
-	}
-	return false;
-}
-
 /* Some target of @p vps still runs guest code with its queue pending and
- * holds what the queue flushes: returning now leaves it in guest mode
- * with a stale translation. */
+ * holds what the guest's flush must drop: returning now leaves it in
+ * guest mode with a stale translation. */
 static bool kicks_unserviced(struct sim *s, struct vcpu *v, const uint8_t *vps)
 {
+	const struct task *t = cur_task(v);
+
 	for (uint32_t i = 0; i < s->c->vcpus; i++) {
 		struct vcpu *tv = vm_vcpu(s, v, i);
-		struct hvtlb_flushq_batch b;
 
-		if (!vps[i] || tv == v || tv->hs != H_RUNNING ||
-		    !hvtlb_flushq_pending(&tv->fq))
-			continue;
-		flushq_peek(&tv->fq, &b);
-		if (post_needed(s, tv, b.ranges, b.n, b.all, tv->fq_global))
+		if (vps[i] && tv != v && tv->hs == H_RUNNING &&
+		    hvtlb_flushq_pending(&tv->fq) && oracle_needs(s, tv, t->of))
 			return true;
 	}
 	return false;
@@ -159,7 +136,8 @@ static void hv_post(struct sim *s, struct vcpu *v, const uint8_t *vps,
 		/* Not running: serviced before its next entry. */
 	}
 	t_work(cur_task(v), per_target * ntargets + self, ACCT_SYS);
-	if (s->c->fault == HVTLB_SIM_FAULT_NO_WAIT) {
+	if (s->c->fault == HVTLB_SIM_FAULT_NO_WAIT ||
+	    (s->c->fault == HVTLB_SIM_FAULT_HOST_NO_WAIT && !vmm)) {
 		if (kicks_unserviced(s, v, vps))
 			fault_hit(s);
 		v->ack_seq++;
@@ -167,6 +145,36 @@ static void hv_post(struct sim *s, struct vcpu *v, const uint8_t *vps,
 		return;
 	}
 	t_spin(cur_task(v));
+}
+
+/* The vCPU that VP index @p vp names (hypervisor.vp_index_offset), or
+ * NONE_ID past the VM's VPs. */
+static uint32_t vp_cpu(const struct sim *s, uint32_t vp)
+{
+	uint32_t n = s->c->vcpus;
+
+	if (vp >= n)
+		return NONE_ID;
+	return (uint32_t)(((uint64_t)vp + n - s->c->vp_index_offset % n) % n);
+}
+
+/* vp-as-cpu: the guest meant CPU numbers; a CPU it named (as a VP) that
+ * the VP set does not reach and that needed the flush is a hit. */
+static void count_vp_confusion(struct sim *s, struct vcpu *v,
+			       const struct hvtlb_decoded *d,
+			       const uint8_t *vps)
+{
+	struct hvtlb_vp_iter vi;
+	uint32_t meant;
+
+	hvtlb_vp_iter_init(&vi, d);
+	while (hvtlb_vp_iter_next(&vi, &meant)) {
+		if (meant < s->c->vcpus && meant != v->idx && !vps[meant] &&
+		    oracle_needs(s, vm_vcpu(s, v, meant), cur_task(v)->of)) {
+			fault_hit(s);
+			return;
+		}
+	}
 }
 
 uint64_t op_hypercall(void *user, uint64_t control, const void *input,
@@ -225,15 +233,19 @@ uint64_t op_hypercall(void *user, uint64_t control, const void *input,
 
 	hvtlb_vp_iter_init(&vi, &d);
 	while (hvtlb_vp_iter_next(&vi, &vp)) {
-		if (vp < s->c->vcpus) { /* bounded: guest-supplied */
-			vps[vp] = 1;
-			if (vp != v->idx)
-				last = vp;
+		uint32_t cpu = vp_cpu(s, vp); /* bounded: guest-supplied */
+
+		if (cpu != NONE_ID) {
+			vps[cpu] = 1;
+			if (cpu != v->idx)
+				last = cpu;
 		}
 	}
+	if (s->c->fault == HVTLB_SIM_FAULT_VP_AS_CPU)
+		count_vp_confusion(s, v, &d, vps);
 	if (s->c->fault == HVTLB_SIM_FAULT_DROP_TARGET && last != NONE_ID) {
 		vps[last] = 0;
-		if (post_needed(s, vm_vcpu(s, v, last), ranges, n, all, global))
+		if (oracle_needs(s, vm_vcpu(s, v, last), t->of))
 			fault_hit(s);
 	}
 	hv_post(s, v, vps, ranges, n, all, global,
@@ -259,7 +271,7 @@ int op_vmm_flush(void *user, const struct hvtlb_cpumask *targets,
 	if (s->c->fault == HVTLB_SIM_FAULT_DROP_TARGET) {
 		drop = last_cpu(targets);
 		if (drop < s->c->vcpus &&
-		    oracle_holds(s, vm_vcpu(s, v, drop), r, ~0u, false))
+		    oracle_needs(s, vm_vcpu(s, v, drop), t->of))
 			fault_hit(s);
 	}
 	memset(vps, 0, s->c->vcpus);

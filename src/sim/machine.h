@@ -126,6 +126,7 @@ struct lazy_rec {
 };
 
 struct task;
+struct oracle_flush;
 struct oracle_vcpu;
 
 struct vcpu {
@@ -214,7 +215,11 @@ struct task {
 	uint32_t *covered; /* per page of a slot: generation a zap covers */
 	uint32_t *zidx; /* pages of the last zap (covered[] is 0 elsewhere) */
 	uint32_t nz;
-	bool no_gen;	/* its flush in progress carries no tlb generation */
+	bool no_gen; /* its flush in progress carries no tlb generation */
+	bool local_skipped; /* gen-zero-skip: its local flush was skipped */
+	/* what its shootdown in progress covers, for the faults' accounting
+	 * (oracle_needs), or NULL */
+	const struct oracle_flush *of;
 	uint32_t kpage; /* kernel page held, or NONE_ID */
 	uint32_t kage;	/* operations since it was mapped */
 	/* tracing only: the mode (enum acct) of the open USER/KERNEL event */

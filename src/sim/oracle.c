@@ -257,36 +257,88 @@ static void owe(struct sim *s, struct vcpu *o, const struct oracle_flush *f,
 	};
 }
 
-/* @p o holds an entry of @p va from generation @p gen older than the
- * flush @p f covered: excused (it owes the flush) or a violation. */
-static void judge(struct sim *s, struct vcpu *o, const struct oracle_flush *f,
-		  uint64_t va, uint32_t asid, uint32_t gen, uint32_t covered)
-{
-	enum hvtlb_sim_stale why;
+/* An excused vCPU: it owes the flush. */
+#define EXCUSED ((enum hvtlb_sim_stale) - 1)
 
-	if (pending_hits(s, o, va, f->shift, asid)) {
-		owe(s, o, f, va, asid, covered);
-		return;
-	}
+/* @p o holds an entry of @p va older than the flush @p f covered: is it
+ * excused (a flush pending for it out of guest mode; lazy TLB mode at the
+ * request, with a catch-up due and no page table freed), or why not? */
+static enum hvtlb_sim_stale verdict(struct sim *s, struct vcpu *o,
+				    const struct oracle_flush *f, uint64_t va,
+				    uint32_t asid)
+{
+	if (pending_hits(s, o, va, f->shift, asid))
+		return EXCUSED;
 	if (f->mm != NONE_ID && o->lazy && o->cur == NONE_ID &&
 	    o->loaded_mm == f->mm && hvtlb_cpumask_test(&f->lazy, o->idx)) {
 		/* Lazy TLB mode when the flush was requested, and still:
 		 * skipped legally unless tables were freed, if it catches up
 		 * when it switches back (switch_mm). One that went lazy
 		 * later was a target like any other. */
-		if (f->freed) {
-			why = HVTLB_SIM_STALE_LAZY_FREED;
-		} else if (s->c->tlb_gen && o->mm_gen < s->mm[f->mm].tlb_gen) {
-			owe(s, o, f, va, asid, covered);
-			return;
-		} else {
-			why = HVTLB_SIM_STALE_NO_CATCH_UP;
-		}
-	} else {
-		why = o->hs == H_RUNNING ? HVTLB_SIM_STALE_RUNNING
-					 : HVTLB_SIM_STALE_NOT_PENDING;
+		if (f->freed)
+			return HVTLB_SIM_STALE_LAZY_FREED;
+		if (s->c->tlb_gen && o->mm_gen < s->mm[f->mm].tlb_gen)
+			return EXCUSED;
+		return HVTLB_SIM_STALE_NO_CATCH_UP;
 	}
-	record(s, o, why, va, gen, covered, f->initiator, f->shootdown);
+	return o->hs == H_RUNNING ? HVTLB_SIM_STALE_RUNNING
+				  : HVTLB_SIM_STALE_NOT_PENDING;
+}
+
+/* Calls @p fn for each page of @p f that @p o holds through an entry
+ * older than the generation @p f covered; stops when it returns true. */
+static bool each_stale(struct sim *s, struct vcpu *o,
+		       const struct oracle_flush *f,
+		       bool (*fn)(struct sim *s, struct vcpu *o,
+				  const struct oracle_flush *f, uint64_t va,
+				  uint32_t gen, uint32_t covered))
+{
+	uint32_t asid = f->mm == NONE_ID ? 0 : s->mm[f->mm].id;
+
+	if (!o->tlb_ready)
+		return false;
+	/* Everything it holds was filled after the zap. */
+	if (asid && s->ov[o->gid].full >= f->zap)
+		return false;
+	for (uint32_t k = 0; k < f->n; k++) {
+		uint32_t p = f->idx ? f->idx[k] : k;
+		uint64_t va = f->base + ((uint64_t)p << f->shift);
+		uint32_t gen;
+
+		if (held(o, va, f->shift, asid, &gen) && gen < f->covered[p] &&
+		    fn(s, o, f, va, gen, f->covered[p]))
+			return true;
+	}
+	return false;
+}
+
+/* A stale entry at completion: owed, or a violation. */
+static bool judge(struct sim *s, struct vcpu *o, const struct oracle_flush *f,
+		  uint64_t va, uint32_t gen, uint32_t covered)
+{
+	uint32_t asid = f->mm == NONE_ID ? 0 : s->mm[f->mm].id;
+	enum hvtlb_sim_stale why = verdict(s, o, f, va, asid);
+
+	if (why == EXCUSED)
+		owe(s, o, f, va, asid, covered);
+	else
+		record(s, o, why, va, gen, covered, f->initiator, f->shootdown);
+	return false;
+}
+
+static bool unexcused(struct sim *s, struct vcpu *o,
+		      const struct oracle_flush *f, uint64_t va, uint32_t gen,
+		      uint32_t covered)
+{
+	(void)gen;
+	(void)covered;
+	return verdict(s, o, f, va, f->mm == NONE_ID ? 0 : s->mm[f->mm].id) !=
+	       EXCUSED;
+}
+
+bool oracle_needs(struct sim *s, struct vcpu *v, const struct oracle_flush *f)
+{
+	return f && each_stale(s, v, f, unexcused);
 }
 
 void oracle_lazy_set(struct sim *s, struct oracle_flush *f,
@@ -308,39 +360,20 @@ void oracle_lazy_set(struct sim *s, struct oracle_flush *f,
 
 void oracle_flush_done(struct sim *s, const struct oracle_flush *f)
 {
-	uint32_t asid = f->mm == NONE_ID ? 0 : s->mm[f->mm].id;
 	struct vcpu *first = &s->v[(size_t)f->vm * s->c->vcpus];
 
 	if (!s->c->latent_check)
 		return;
-	for (uint32_t i = 0; i < s->c->vcpus; i++) {
-		struct vcpu *o = &first[i];
-
-		if (!o->tlb_ready)
-			continue;
-		/* Everything it holds was filled after the zap. */
-		if (asid && s->ov[o->gid].full >= f->zap)
-			continue;
-		for (uint32_t k = 0; k < f->n; k++) {
-			uint32_t p = f->idx ? f->idx[k] : k;
-			uint64_t va = f->base + ((uint64_t)p << f->shift);
-			uint32_t gen;
-
-			if (held(o, va, f->shift, asid, &gen) &&
-			    gen < f->covered[p])
-				judge(s, o, f, va, asid, gen, f->covered[p]);
-		}
-	}
+	for (uint32_t i = 0; i < s->c->vcpus; i++)
+		each_stale(s, &first[i], f, judge);
 }
 
 /* ------------------------------------------------- fault accounting */
-/* What a fault withheld from a vCPU, for oracle_holds(). */
+/* Which entries a scan for oracle_holds_stale() and
+ * oracle_holds_global() looks for. */
 struct withheld {
 	struct sim *s;
 	struct vcpu *v;
-	const struct hvtlb_flush_range *r; /* NULL: any entry */
-	uint32_t asid;			   /* of r; ~0u: any */
-	bool freed;			   /* r frees page tables */
 	bool global_only;
 	bool stale; /* older than a completed flush (else than its PTE) */
 };
@@ -368,51 +401,19 @@ static const struct pte *entry_pte(const struct sim *s, const struct vcpu *v,
 	return &m->pte[i];
 }
 
-/* @p v is in lazy TLB mode in the address space of @p e and flushes it
- * when it switches back (tlb_gen): without freed page tables it needs no
- * flush of @p e now. */
-static bool catches_up(const struct sim *s, const struct vcpu *v,
-		       const struct tlb_seen *e)
-{
-	return !e->global && v->lazy && v->cur == NONE_ID && s->c->tlb_gen &&
-	       e->asid && e->asid <= s->nmms && v->loaded_mm == e->asid - 1 &&
-	       v->mm_gen < s->mm[e->asid - 1].tlb_gen;
-}
-
 static bool withheld_match(void *data, const struct tlb_seen *e)
 {
 	const struct withheld *w = data;
-	const struct hvtlb_flush_range *r = w->r;
 	const struct pte *p;
 
 	if (w->global_only && !e->global)
 		return false;
-	if (r && e->global && r->all && !r->include_global)
-		return false;
-	if (r && !e->global && w->asid != ~0u && e->asid != (w->asid & 0x1fff))
-		return false;
-	if (r && !r->all &&
-	    !range_hits(r->start, hvtlb_range_pages(r), r->stride_shift, e->va,
-			e->shift))
-		return false;
 	p = entry_pte(w->s, w->v, e);
 	if (!p || e->gen >= (w->stale ? p->flushed : p->gen))
 		return false;
-	/* Excused now as the latent check excuses it at completion: it
-	 * did not need this flush. */
-	if (r && !w->freed && catches_up(w->s, w->v, e))
-		return false;
+	/* Excused now as the latent check excuses: another flush that
+	 * drops it is pending while out of guest mode. */
 	return !pending_hits(w->s, w->v, e->va, e->shift, e->asid);
-}
-
-bool oracle_holds(struct sim *s, struct vcpu *v,
-		  const struct hvtlb_flush_range *r, uint32_t asid, bool freed)
-{
-	struct withheld w = {
-		.s = s, .v = v, .r = r, .asid = asid, .freed = freed
-	};
-
-	return v->tlb_ready && tlb_find(&v->tlb, withheld_match, &w);
 }
 
 bool oracle_holds_stale(struct sim *s, struct vcpu *v)

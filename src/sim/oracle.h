@@ -84,18 +84,14 @@ void oracle_resume(struct sim *s, struct vcpu *v);
 
 /*
  * For fault_hits: whether a flush a fault withholds from @p v was needed.
- * oracle_holds(): @p v holds an entry that invalidating @p r in address
- * space @p asid (~0u: any) would drop, filled from an older generation
- * than its PTE's (unmapped or changed since). oracle_holds_stale(): an
- * entry older than the last completed flush of its page.
- * oracle_holds_global(): a global entry older than its PTE. In each case
- * only an entry that nothing else excuses now counts, as the latent check
- * excuses (out of guest mode with another flush pending that drops it;
- * for oracle_holds() without @p freed, lazy TLB mode with a catch-up
- * due). Each scans the TLB: only where a fault is on.
+ * oracle_needs(): @p v holds an entry of a page @p f covers, older than
+ * what it covers, and nothing excuses it now as the latent check would
+ * (NULL @p f: false). oracle_holds_stale(): an entry older than the last
+ * completed flush of its page; oracle_holds_global(): a global entry
+ * older than its PTE; in both, one that no flush pending out of guest
+ * mode drops. The last two scan the TLB: only where a fault is on.
  */
-bool oracle_holds(struct sim *s, struct vcpu *v,
-		  const struct hvtlb_flush_range *r, uint32_t asid, bool freed);
+bool oracle_needs(struct sim *s, struct vcpu *v, const struct oracle_flush *f);
 bool oracle_holds_stale(struct sim *s, struct vcpu *v);
 bool oracle_holds_global(struct sim *s, struct vcpu *v);
 
