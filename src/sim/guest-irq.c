@@ -33,6 +33,7 @@ static void handle_ipi(struct sim *s, struct vcpu *v, const struct ipi_rec *q)
 			/* Linux < 4.19: a lazy CPU leaves the mm. */
 			hvtlb_cpumask_clear(&m->cpumask, v->idx);
 			v->loaded_mm = NONE_ID;
+			oracle_left_mm(s, v);
 			v->lazy = false;
 			/* The CR3 write keeps globals; a kernel flush
 			 * (include_global) drops them all the same. */

@@ -85,6 +85,7 @@ static bool t_access(struct task *t, uint64_t va, simtime *user, simtime *sys,
 		mm_list_present(m, idx);
 	}
 	tlb_fill(&v->tlb, key, vpn, m->pte[idx].gen, false);
+	m->pte[idx].fillers |= filler_bit(v->idx);
 	return true;
 }
 
@@ -142,6 +143,7 @@ static void quarantine_done(struct task *t, struct mm *m, const struct qslot *q)
 		.zap = q->zap,
 		.initiator = q->initiator,
 		.shootdown = q->shootdown,
+		.fillers = q->fillers,
 	};
 
 	t->nz = 0;
@@ -155,7 +157,7 @@ static void quarantine_done(struct task *t, struct mm *m, const struct qslot *q)
 	}
 	of.n = t->nz;
 	/* at reuse: every CPU that was not lazy at the munmap applied it */
-	oracle_lazy_set(t->s, &of, &m->cpumask);
+	oracle_request(t->s, &of);
 	oracle_flush_done(t->s, &of);
 	mark_zapped_flushed(t, m, q->slot);
 }
@@ -289,12 +291,6 @@ static void zap_and_flush(struct task *t, uint32_t slot, enum zap_how how)
 	 * for its flush). covered[] is read only at these pages. */
 	t->nz = m->pn[slot];
 	m->pn[slot] = 0;
-	for (uint32_t k = 0; k < t->nz; k++) {
-		uint32_t i = m->plist[base + k];
-
-		t->zidx[k] = i;
-		t->covered[i] = ++m->pte[base + i].gen;
-	}
 	struct oracle_flush of = {
 		.vm = v->vm,
 		.mm = t->mm,
@@ -305,6 +301,16 @@ static void zap_and_flush(struct task *t, uint32_t slot, enum zap_how how)
 		.covered = t->covered,
 		.zap = oracle_zap(s),
 	};
+
+	for (uint32_t k = 0; k < t->nz; k++) {
+		uint32_t i = m->plist[base + k];
+		struct pte *p = &m->pte[base + i];
+
+		t->zidx[k] = i;
+		t->covered[i] = ++p->gen;
+		of.fillers |= p->fillers;
+		p->fillers = 0;
+	}
 
 	t_work(t,
 	       cyc(s, free_slot ? SIM_COST_munmap : SIM_COST_madvise) +
@@ -332,7 +338,7 @@ static void zap_and_flush(struct task *t, uint32_t slot, enum zap_how how)
 		m->tlb_gen++;
 		req.targets = m->cpumask;
 		hvtlb_cpumask_set(&req.targets, v->idx);
-		oracle_lazy_set(s, &of, &req.targets);
+		oracle_request(s, &of);
 		if (s->c->fault == HVTLB_SIM_FAULT_SKIP_LAZY_FREED &&
 		    req.freed_tables) {
 			if (lazy_freed_skips(s, v, &req, &of))
@@ -355,6 +361,7 @@ static void zap_and_flush(struct task *t, uint32_t slot, enum zap_how how)
 					.epoch = out.reuse_epoch,
 					.zap = of.zap,
 					.shootdown = of.shootdown,
+					.fillers = of.fillers,
 				};
 			m->qn++;
 			return;

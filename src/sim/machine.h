@@ -67,14 +67,25 @@ enum tstate { T_RUNNABLE, T_RUNNING, T_BLOCKED, T_DONE };
 struct pte {
 	uint32_t gen;	  /* odd: present */
 	uint32_t flushed; /* generation the last completed flush covered */
+	/* for the oracle: vCPUs that filled a TLB entry from it since its
+	 * last zap (filler_bit()) */
+	uint64_t fillers;
 };
+
+/* vCPU index @p idx in struct pte's fillers: bit 63 stands for every
+ * index from 63 on. */
+static inline uint64_t filler_bit(uint32_t idx)
+{
+	return 1ULL << (idx < 63 ? idx : 63);
+}
 
 struct qslot {
 	uint32_t slot;
 	uint32_t initiator; /* for the oracle: the munmap's vCPU index, */
 	uint64_t epoch;
-	uint64_t zap;	    /* its oracle_zap() */
-	uint64_t shootdown; /* and its shootdown number */
+	uint64_t zap;	    /* its oracle_zap(), */
+	uint64_t shootdown; /* its shootdown number */
+	uint64_t fillers;   /* and who may hold what it unmapped */
 };
 
 struct mm {
@@ -266,6 +277,7 @@ struct sim {
 	/* the oracle (oracle.c): per vCPU, and the zaps so far */
 	struct oracle_vcpu *ov;
 	uint64_t ozap;
+	uint64_t oseq; /* orders flush requests and entries to lazy mode */
 };
 
 /* ------------------------------------------------------------ helpers */

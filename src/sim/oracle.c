@@ -8,9 +8,13 @@
  * flush until it next runs a guest thread.
  *
  * Cost: a vCPU that flushed everything since the zap changed the PTEs
- * holds nothing older (its entries were all filled later), so only the
- * others are probed; the per-vCPU stamp of the last full flush makes that
- * test one comparison.
+ * holds nothing older (its entries were all filled later): the per-vCPU
+ * stamp of the last full flush makes that test one comparison. A vCPU
+ * owed a full flush (one pending out of guest mode, or the catch-up of
+ * lazy TLB mode) is excused without a probe; when it next runs a thread
+ * its stamp says whether the flush happened, and only if not is its TLB
+ * scanned for what a completed flush left behind. So only vCPUs that
+ * got a range flush, or none, are probed page by page.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -36,7 +40,16 @@ struct owed {
 
 struct oracle_vcpu {
 	uint64_t full; /* s->ozap at its last full non-global flush */
-	struct owed *owed;
+	/* it left an address space since its last full flush (it may hold
+	 * non-global entries of one it has not loaded) */
+	bool left;
+	uint64_t lazy_since; /* s->oseq when it last entered lazy mode */
+	/* it owes a full flush for the flushes up to zap owed_all (0: none);
+	 * the first of them, for the report */
+	uint64_t owed_all;
+	uint64_t owed_shootdown;
+	uint32_t owed_initiator;
+	struct owed *owed; /* single entries it owes (range flushes) */
 	uint32_t nowed, cap;
 };
 
@@ -59,6 +72,17 @@ void oracle_finish(struct sim *s)
 void oracle_full_flush(struct sim *s, const struct vcpu *v)
 {
 	s->ov[v->gid].full = s->ozap;
+	s->ov[v->gid].left = false;
+}
+
+void oracle_left_mm(struct sim *s, const struct vcpu *v)
+{
+	s->ov[v->gid].left = true;
+}
+
+void oracle_lazy(struct sim *s, const struct vcpu *v)
+{
+	s->ov[v->gid].lazy_since = ++s->oseq;
 }
 
 /* Counts and records one violation on @p v. */
@@ -257,6 +281,65 @@ static void owe(struct sim *s, struct vcpu *o, const struct oracle_flush *f,
 	};
 }
 
+/* The initiator's view of @p o's lazy TLB mode: it was lazy in the
+ * flushed mm at the request and still is. */
+static bool lazy_since_request(const struct sim *s, const struct vcpu *o,
+			       const struct oracle_flush *f)
+{
+	return f->mm != NONE_ID && o->lazy && o->cur == NONE_ID &&
+	       o->loaded_mm == f->mm && s->ov[o->gid].lazy_since < f->request;
+}
+
+/* Lazy TLB mode is a legal skip (no table freed) and it flushes
+ * everything when it switches back to the mm (tlb_gen: switch_mm). */
+static bool lazy_catches_up(const struct sim *s, const struct vcpu *o,
+			    const struct oracle_flush *f)
+{
+	return !f->freed && s->c->tlb_gen && o->mm_gen < s->mm[f->mm].tlb_gen;
+}
+
+/* @p o is out of guest mode and a flush of all its non-global entries of
+ * address space @p asid runs before it next runs guest code. */
+static bool pending_all(struct sim *s, struct vcpu *o, uint32_t asid)
+{
+	struct hvtlb_flushq_batch b;
+
+	if (o->hs == H_RUNNING)
+		return false;
+	if (o->steal & HVTLB_KVM_VCPU_FLUSH_TLB)
+		return true;
+	if (o->lz && o->cur == NONE_ID && o->lz_all)
+		return true;
+	for (uint32_t i = 0; i < o->npend; i++) {
+		const struct ipi_rec *q = &o->pend[i];
+
+		if (q->arrive <= s->now && q->kind == IPI_FLUSH && !q->drop &&
+		    q->asid == asid &&
+		    (q->r.all || (s->c->lazy_leave && o->lazy &&
+				  o->loaded_mm == q->asid - 1)))
+			return true;
+	}
+	if (!hvtlb_flushq_pending(&o->fq))
+		return false;
+	flushq_peek(&o->fq, &b);
+	return b.all;
+}
+
+/* @p o owes a full flush for @p f: it must have had one when it next
+ * runs a thread. */
+static void owe_all(struct sim *s, const struct vcpu *o,
+		    const struct oracle_flush *f)
+{
+	struct oracle_vcpu *ov = &s->ov[o->gid];
+
+	if (!ov->owed_all) {
+		ov->owed_initiator = f->initiator;
+		ov->owed_shootdown = f->shootdown;
+	}
+	if (f->zap > ov->owed_all)
+		ov->owed_all = f->zap;
+}
+
 /* An excused vCPU: it owes the flush. */
 #define EXCUSED ((enum hvtlb_sim_stale) - 1)
 
@@ -269,15 +352,14 @@ static enum hvtlb_sim_stale verdict(struct sim *s, struct vcpu *o,
 {
 	if (pending_hits(s, o, va, f->shift, asid))
 		return EXCUSED;
-	if (f->mm != NONE_ID && o->lazy && o->cur == NONE_ID &&
-	    o->loaded_mm == f->mm && hvtlb_cpumask_test(&f->lazy, o->idx)) {
+	if (lazy_since_request(s, o, f)) {
 		/* Lazy TLB mode when the flush was requested, and still:
 		 * skipped legally unless tables were freed, if it catches up
 		 * when it switches back (switch_mm). One that went lazy
 		 * later was a target like any other. */
 		if (f->freed)
 			return HVTLB_SIM_STALE_LAZY_FREED;
-		if (s->c->tlb_gen && o->mm_gen < s->mm[f->mm].tlb_gen)
+		if (lazy_catches_up(s, o, f))
 			return EXCUSED;
 		return HVTLB_SIM_STALE_NO_CATCH_UP;
 	}
@@ -297,8 +379,10 @@ static bool each_stale(struct sim *s, struct vcpu *o,
 
 	if (!o->tlb_ready)
 		return false;
-	/* Everything it holds was filled after the zap. */
-	if (asid && s->ov[o->gid].full >= f->zap)
+	/* Everything it holds was filled after the zap, or while it had
+	 * another address space loaded (none since its last full flush). */
+	if (asid && (s->ov[o->gid].full >= f->zap ||
+		     (o->loaded_mm != f->mm && !s->ov[o->gid].left)))
 		return false;
 	for (uint32_t k = 0; k < f->n; k++) {
 		uint32_t p = f->idx ? f->idx[k] : k;
@@ -338,34 +422,55 @@ static bool unexcused(struct sim *s, struct vcpu *o,
 
 bool oracle_needs(struct sim *s, struct vcpu *v, const struct oracle_flush *f)
 {
-	return f && each_stale(s, v, f, unexcused);
+	return f && (f->fillers & filler_bit(v->idx)) &&
+	       each_stale(s, v, f, unexcused);
 }
 
-void oracle_lazy_set(struct sim *s, struct oracle_flush *f,
-		     const struct hvtlb_cpumask *candidates)
+/* The next vCPU index from @p i on that @p fillers may name, or
+ * @p n. */
+static uint32_t next_filler(uint64_t fillers, uint32_t i, uint32_t n)
 {
-	const struct vcpu *first = &s->v[(size_t)f->vm * s->c->vcpus];
-
-	memset(&f->lazy, 0, sizeof(f->lazy));
-	if (!s->c->latent_check || f->mm == NONE_ID)
-		return;
-	for (uint32_t c = hvtlb_cpumask_next(candidates, 0); c < s->c->vcpus;
-	     c = hvtlb_cpumask_next(candidates, c + 1)) {
-		const struct vcpu *o = &first[c];
-
-		if (o->lazy && o->cur == NONE_ID && o->loaded_mm == f->mm)
-			hvtlb_cpumask_set(&f->lazy, c);
-	}
+	if (i >= 63)
+		return fillers >> 63 && i < n ? i : n;
+	fillers >>= i;
+	if (!fillers)
+		return n;
+	i += (uint32_t)__builtin_ctzll(fillers);
+	return i < n ? i : n;
 }
 
 void oracle_flush_done(struct sim *s, const struct oracle_flush *f)
 {
 	struct vcpu *first = &s->v[(size_t)f->vm * s->c->vcpus];
+	uint32_t n = s->c->vcpus;
 
 	if (!s->c->latent_check)
 		return;
-	for (uint32_t i = 0; i < s->c->vcpus; i++)
-		each_stale(s, &first[i], f, judge);
+	/* Only a vCPU that filled an entry of these pages since their
+	 * last zap can hold one older than this flush (an older one was
+	 * judged at the flush of that zap). */
+	for (uint32_t i = next_filler(f->fillers, 0, n); i < n;
+	     i = next_filler(f->fillers, i + 1, n)) {
+		struct vcpu *o = &first[i];
+		const struct oracle_vcpu *ov = &s->ov[o->gid];
+
+		if (!o->tlb_ready)
+			continue;
+		/* User pages: nothing older than the zap, or excused as a
+		 * whole (a kernel flush is one page: just look). */
+		if (f->mm != NONE_ID) {
+			if (ov->full >= f->zap ||
+			    (o->loaded_mm != f->mm && !ov->left))
+				continue;
+			if ((lazy_since_request(s, o, f) &&
+			     lazy_catches_up(s, o, f)) ||
+			    pending_all(s, o, s->mm[f->mm].id)) {
+				owe_all(s, o, f);
+				continue;
+			}
+		}
+		each_stale(s, o, f, judge);
+	}
 }
 
 /* ------------------------------------------------- fault accounting */
@@ -430,10 +535,51 @@ bool oracle_holds_global(struct sim *s, struct vcpu *v)
 	return v->tlb_ready && tlb_find(&v->tlb, withheld_match, &w);
 }
 
+/* A scan of a vCPU that owed a full flush and did not have one. */
+struct lost {
+	struct sim *s;
+	struct vcpu *v;
+	/* entries already counted (an entry may be in both levels) */
+	uint64_t seen[64];
+	uint32_t nseen;
+};
+
+static bool lost_match(void *data, const struct tlb_seen *e)
+{
+	struct lost *l = data;
+	const struct oracle_vcpu *ov = &l->s->ov[l->v->gid];
+	const struct pte *p;
+	uint64_t key = e->va | e->asid;
+
+	if (e->global)
+		return false; /* owed_all covers non-global entries only */
+	p = entry_pte(l->s, l->v, e);
+	if (!p || e->gen >= p->flushed)
+		return false;
+	for (uint32_t i = 0; i < l->nseen; i++)
+		if (l->seen[i] == key)
+			return false;
+	if (l->nseen < sizeof(l->seen) / sizeof(l->seen[0]))
+		l->seen[l->nseen++] = key;
+	record(l->s, l->v, HVTLB_SIM_STALE_FLUSH_LOST, e->va, e->gen,
+	       p->flushed, ov->owed_initiator, ov->owed_shootdown);
+	return false;
+}
+
 void oracle_resume(struct sim *s, struct vcpu *v)
 {
 	struct oracle_vcpu *ov = &s->ov[v->gid];
 
+	if (ov->owed_all) {
+		/* The full flush it owed did not happen: what did a
+		 * completed flush leave behind? */
+		if (ov->full < ov->owed_all && v->tlb_ready) {
+			struct lost l = { .s = s, .v = v };
+
+			tlb_find(&v->tlb, lost_match, &l);
+		}
+		ov->owed_all = 0;
+	}
 	for (uint32_t i = 0; i < ov->nowed; i++) {
 		const struct owed *w = &ov->owed[i];
 		uint32_t gen;

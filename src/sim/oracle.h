@@ -33,10 +33,13 @@ struct oracle_flush {
 	/* per page number: the generation the flush covered */
 	const uint32_t *covered;
 	bool freed; /* page tables were freed */
-	/* vCPUs in lazy TLB mode in the mm when the flush was requested
-	 * (oracle_lazy_set()): those may be skipped without freed tables */
-	struct hvtlb_cpumask lazy;
-	uint64_t zap;	    /* oracle_zap() when the PTEs changed */
+	/* when the flush was requested (oracle_request()): a vCPU in lazy
+	 * TLB mode since before may be skipped without freed tables */
+	uint64_t request;
+	uint64_t zap; /* oracle_zap() when the PTEs changed */
+	/* vCPUs that filled an entry of these pages since their last zap
+	 * (filler_bit()): nobody else holds one older than this flush */
+	uint64_t fillers;
 	uint32_t initiator; /* vCPU index */
 	uint64_t shootdown; /* its number in the run (s->r->shootdowns) */
 };
@@ -53,6 +56,11 @@ static inline uint64_t oracle_zap(struct sim *s)
 
 /* @p v flushed every non-global entry just now (vcpu-tlb.c). */
 void oracle_full_flush(struct sim *s, const struct vcpu *v);
+/* @p v no longer has its address space loaded (switch_mm, a lazy CPU
+ * leaving). Until its next full flush it may hold entries of an address
+ * space it has not loaded; after it, it holds entries of the loaded one
+ * only, which spares the probes of every other. */
+void oracle_left_mm(struct sim *s, const struct vcpu *v);
 
 /* vCPU @p v translated @p va through a stale entry filled from @p gen,
  * where the last completed flush covered @p covered. */
@@ -68,11 +76,15 @@ static inline void oracle_use(struct sim *s, struct vcpu *v, uint64_t va,
 		oracle_used(s, v, va, gen, flushed);
 }
 
-/* Records in @p f which vCPUs of @p f's VM are in lazy TLB mode in its mm
- * now, among @p candidates (the mm's CPUs): at the request, the flush
- * may leave those alone. */
-void oracle_lazy_set(struct sim *s, struct oracle_flush *f,
-		     const struct hvtlb_cpumask *candidates);
+/* @p f is requested now: the vCPUs in lazy TLB mode now are the ones it
+ * may leave alone. */
+static inline void oracle_request(struct sim *s, struct oracle_flush *f)
+{
+	f->request = ++s->oseq;
+}
+
+/* @p v enters lazy TLB mode now. */
+void oracle_lazy(struct sim *s, const struct vcpu *v);
 
 /* The flush @p f is complete (reported to its initiator): checks every
  * vCPU of the initiator's VM (engine.latent_check). */
