@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
- * Fuzzes hvtlb_decode and both iterators. Input layout:
- *   [0]      profile (mod 4)
+ * Fuzzes hvtlb_decode, both iterators and the bulk VP mask. Input layout:
+ *   [0]      profile (mod the number of profiles)
  *   [1..8]   control word, little-endian
  *   [9..10]  vp_count, little-endian (mod 4097)
- *   [11]     bit 0: nesting enabled, bit 1: 57-bit VAs
+ *   [11]     bit 0: nesting enabled, bit 1: 57-bit VAs, bit 2: KVM
+ *            SynIC on, bit 3: KVM_MAX_VCPUS 1024 (else the default),
+ *            bits 7:4: the caller's VP index (openvmm-snp)
  *   [12..13] offset of the input in its 4 KiB page (mod 4096)
  *   [14..]   the input span (memory bytes or the fast register image)
  * The span is copied to an allocation of exactly its size, so ASan sees any
@@ -36,22 +38,32 @@ static bool canonical(uint64_t va, unsigned bits)
 	return top == 0 || top == (~0ULL >> (bits - 1));
 }
 
+/* The VPs of the single-step iterator: ascending, below the VP count, the
+ * ones hvtlb_decoded_has_vp() names and exactly the bulk mask's bits. */
 static void check_vps(const struct hvtlb_decoded *d)
 {
 	struct hvtlb_vp_iter it;
+	struct hvtlb_vpmask mask, seen;
 	uint32_t vp, prev = 0, n = 0;
 
+	memset(&mask, 0xa5, sizeof(mask));
+	FUZZ_CHECK(hvtlb_decoded_vpmask(d, &mask) == 0);
+	memset(&seen, 0, sizeof(seen));
 	hvtlb_vp_iter_init(&it, d);
 	while (hvtlb_vp_iter_next(&it, &vp)) {
 		FUZZ_CHECK(vp < d->vp_count && vp < HVTLB_MAX_VPS);
 		FUZZ_CHECK(n == 0 || vp > prev);
 		FUZZ_CHECK(hvtlb_decoded_has_vp(d, vp));
 		FUZZ_CHECK(++n <= HVTLB_MAX_VPS);
+		hvtlb_vpmask_set(&seen, vp);
 		prev = vp;
 	}
 	if (d->all_vps)
 		FUZZ_CHECK(n == d->vp_count);
 	FUZZ_CHECK(!hvtlb_decoded_has_vp(d, d->vp_count));
+	/* Bits at or above the VP count are clear because the iterator
+	 * returns none there. */
+	FUZZ_CHECK(memcmp(&mask, &seen, sizeof(mask)) == 0);
 }
 
 /* The raw batch form names the same @p n ranges as the iterator, in
@@ -126,6 +138,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	host.vp_count = (uint32_t)(get_le(data + 9, 2) % (HVTLB_MAX_VPS + 1));
 	host.nested_enabled = data[11] & 1;
 	host.va_bits = data[11] & 2 ? 57 : 48;
+	host.kvm_synic = data[11] & 4;
+	host.kvm_max_vcpus = data[11] & 8 ? HVTLB_KVM_MAX_VCPUS_MIN : 0;
+	host.caller_vp = data[11] >> 4;
 	len = size - HDR;
 	span = malloc(len ? len : 1);
 	if (!span)
@@ -138,13 +153,35 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	res = hvtlb_decode(&host, control, &in, &d);
 	FUZZ_CHECK((res &
 		    ~(HVTLB_RESULT_STATUS_MASK | HVTLB_RESULT_REPS_MASK)) == 0);
+	/* No host reports more reps than asked for. */
+	FUZZ_CHECK(hvtlb_result_reps(res) <=
+		   ((control & HVTLB_CTL_REP_COUNT_MASK) >>
+		    HVTLB_CTL_REP_COUNT_SHIFT));
 	if (hvtlb_result_status(res) == HVTLB_STATUS_SUCCESS) {
 		struct hvtlb_control c;
 
 		hvtlb_control_unpack(control, &c);
-		FUZZ_CHECK(hvtlb_result_reps(res) == c.rep_count);
-		FUZZ_CHECK(hvtlb_call_name(d.call) != NULL);
-		FUZZ_CHECK(d.vp_count == host.vp_count);
+		FUZZ_CHECK(d.scope <= HVTLB_SCOPE_VMM);
+		FUZZ_CHECK(d.host_bug <= hvtlb_host_bug_count());
+		if (d.host_bug) {
+			const struct hvtlb_host_bug *b =
+				hvtlb_host_bug_get(d.host_bug);
+
+			FUZZ_CHECK(b && b->input_triggered);
+			FUZZ_CHECK(b->profile == host.profile);
+		}
+		if (d.scope != HVTLB_SCOPE_FULL || !hvtlb_call_name(d.call)) {
+			/* Beyond the six: nothing targeted, nothing read. */
+			FUZZ_CHECK(!d.all_vps && !d.nbanks && !d.gva_count);
+			FUZZ_CHECK(hvtlb_profile_name(host.profile));
+			goto out;
+		}
+		if (hvtlb_call_is_flush(d.call))
+			FUZZ_CHECK(hvtlb_result_reps(res) == c.rep_count);
+		FUZZ_CHECK(d.vp_count <= host.vp_count);
+		FUZZ_CHECK(d.vp_count == host.vp_count ||
+			   host.profile == HVTLB_PROFILE_KVM ||
+			   host.profile == HVTLB_PROFILE_XEN);
 		FUZZ_CHECK(d.va_bits == host.va_bits);
 		FUZZ_CHECK(d.nbanks <= HVTLB_VPSET_BANKS);
 		FUZZ_CHECK(d.gva_count <= c.rep_count);
@@ -154,6 +191,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	} else {
 		FUZZ_CHECK(hvtlb_status_name(hvtlb_result_status(res)));
 	}
+out:
 	free(span);
 	return 0;
 }

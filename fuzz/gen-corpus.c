@@ -219,6 +219,50 @@ int main(int argc, char **argv)
 	seed("unknown-call", 0, 0x1, 64, 0, 0, raw, 24);
 	seed("short-header", 0, 0x2, 64, 0, 0, raw, 12);
 	seed("empty-span", 1, 0x14, 64, 0, 0, raw, 0);
+
+	/* Host decisions and known host bugs of the pinned profiles
+	 * (docs/hosts.md). Host flags: bit 2 KVM SynIC, bit 3
+	 * KVM_MAX_VCPUS 1024, bits 7:4 the caller's VP. */
+	memset(raw, 0, 256);
+	seed("kvm-spin-wait", 1, 0x8, 64, 0, 0, raw, 8);
+	seed("kvm-post-message-synic", 1, 0x5c, 64, 4, 0, raw, 16);
+	seed("kvm-ext-call-fast", 1, 0x18001, 64, 0, 0, raw, 112);
+	seed("xen-spin-wait-reps", 2, 0x500000008, 64, 0, 0, raw, 8);
+	seed("openvmm-get-vp-registers", 4, 0x100000050, 64, 0, 0, raw, 16);
+	put_le(raw + 24, 0xfffff, 8);
+	put_le(raw + 32, 2, 8);
+	seed("kvm-max-1024-20-banks", 1, 0x13 | (20ULL << 17), 1024, 8, 0, raw,
+	     160);
+	memset(raw, 0, 256);
+	put_le(raw + 16, 2, 8);
+	put_le(raw + 24, 0x00007ffffffff001ULL, 8);
+	seed("kvm-list-noncanonical-range", 1, 0x3 | (1ULL << 32), 64, 0, 0,
+	     raw, 32);
+	memset(raw, 0, 256);
+	put_le(raw, 0xc1fb853803000ULL, 8);
+	put_le(raw + 8, 4, 8);
+	put_le(raw + 24, 0x1000, 8);
+	put_le(raw + 32, 0x80000, 8);
+	seed("xen-vp-787", 2, 0x60013, 128, 0, 0, raw, 40);
+	memset(raw, 0, 256);
+	put_le(raw, 0x20, 8);
+	put_le(raw + 8, 1, 8);
+	seed("xen-ipi-ex-all-of-4", 2, 0x15, 4, 0, 0, raw, 24);
+	memset(raw, 0, 256);
+	put_le(raw + 8, 4, 8);
+	put_le(raw + 16, 2, 8);
+	seed("snp-space-self-non-global", 4, 0x2, 64, 1 << 4, 0, raw, 24);
+	put_le(raw + 16, 0x100, 8);
+	seed("tdx-space-vp-8-of-4", 3, 0x2, 4, 0, 0, raw, 24);
+	memset(raw, 0, 256);
+	put_le(raw, 0x1100000020ULL, 8);
+	put_le(raw + 8, 2, 8);
+	seed("openvmm-ipi-vtl-1", 3, 0xb, 64, 0, 0, raw, 16);
+	memset(raw, 0, 256);
+	put_le(raw + 8, 0x10, 8);
+	put_le(raw + 16, 2, 8);
+	seed("openvmm-list-fails-at-rep-1", 3, 0x0001000200000003ULL, 64, 0, 0,
+	     raw, 40);
 	printf("%u decoder seeds\n", nseeds);
 
 	/* Parser seeds. */

@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # Every test, from a fresh Debian 12 machine: installs what is missing, then
 # builds and runs
-#   build-test/normal   gcc, all suites (unit, sim, fuzz corpus replay, abi)
-#   build-test/asan     clang, ASan+UBSan, all suites but abi
+#   build-test/normal   gcc, all suites (unit, sim, fuzz corpus replay, abi,
+#                       mutants), then the unit suite again under valgrind
+#   build-test/asan     clang, ASan+UBSan, all suites but abi and mutants;
+#                       also builds the libFuzzer targets (-Dlibfuzzer=true)
 #   build-test/tsan     clang, TSan, the threaded (sim) suite
 #   build-test/release  gcc, -Db_ndebug=true, unit suite
 # and ends with one line "N passed, N failed" summed over all of them.
+# Every build has -Dwerror=true: a compiler warning fails it.
 # The `fidelity` suite (published results, hvtlb reproduce) is not run here:
 # see tests/scenario/meson.build.
 # HVTLB_TEST_BUILDS="normal asan" limits the builds.
@@ -22,31 +25,43 @@ broken=0 # builds that did not configure or compile: each counts as a failure
 setup() { # dir, compiler, meson args...
     local dir=$1 compiler=$2
     shift 2
+    # An existing build directory gets the options too (an old one may
+    # predate -Dwerror=true).
     if [ ! -f "$root/$dir/build.ninja" ]; then
-        CC=$compiler meson setup "$root/$dir" "$@" >"$root/$dir.setup.log" 2>&1 ||
-            { cat "$root/$dir.setup.log"; return 1; }
-    fi
+        CC=$compiler meson setup "$root/$dir" -Dwerror=true "$@" \
+            >"$root/$dir.setup.log" 2>&1
+    else
+        meson configure "$root/$dir" -Dwerror=true "$@" >"$root/$dir.setup.log" 2>&1
+    fi || { cat "$root/$dir.setup.log"; return 1; }
     ninja -C "$root/$dir" >"$root/$dir.build.log" 2>&1 ||
         { tail -n 60 "$root/$dir.build.log"; return 1; }
 }
 
-run() { # dir, meson test args...
-    local dir=$1
+run() { # dir, meson test args... (--setup NAME first, if any)
+    local dir=$1 log=testlog.json
     shift
+    [ "${1:-}" = --setup ] && log=testlog-$2.json
+    rm -f "$root/$dir/meson-logs/$log" # never count a stale log
     echo "== $dir: meson test $*"
     meson test -C "$root/$dir" --print-errorlogs --num-processes 2 "$@" | tail -n 25 ||
         status=1
-    [ -f "$root/$dir/meson-logs/testlog.json" ] && logs+=("$root/$dir/meson-logs/testlog.json")
+    [ -f "$root/$dir/meson-logs/$log" ] && logs+=("$root/$dir/meson-logs/$log")
 }
 
 mkdir -p "$root"
 for b in $builds; do
     case $b in
     normal)
-        setup normal gcc && run normal --no-suite fidelity || broken=$((broken + 1)) ;;
+        if setup normal gcc; then
+            run normal --no-suite fidelity
+            run normal --setup valgrind --suite unit
+        else
+            broken=$((broken + 1))
+        fi ;;
     asan)
         setup asan clang -Db_sanitize=address,undefined -Db_lundef=false \
-            -Dbenchmarks=false && run asan --no-suite abi --no-suite fidelity ||
+            -Dbenchmarks=false -Dlibfuzzer=true &&
+            run asan --no-suite abi --no-suite fidelity --no-suite mutants ||
             broken=$((broken + 1)) ;;
     tsan)
         setup tsan clang -Db_sanitize=thread -Db_lundef=false \

@@ -386,30 +386,72 @@ int hvtlb_rep_call(uint64_t control, const void *input, size_t len,
 /* Decoder (host side)                                                 */
 /* ------------------------------------------------------------------ */
 
-/** Validation profiles: X(NAME, short name). */
+/**
+ * Validation profiles: X(NAME, short name, the host source it follows).
+ * "strict" is the TLFS read strictly; every other profile reproduces one
+ * host at one named version (docs/hosts.md has the per-input table).
+ */
 #define HVTLB_PROFILE_MAP(X)                                                   \
-	X(STRICT, "strict")                                                    \
-	X(KVM, "kvm")                                                          \
-	X(XEN, "xen")                                                          \
-	X(OPENVMM, "openvmm")
+	X(STRICT, "strict", "Hyper-V TLFS, strictest reading where silent")    \
+	X(KVM, "kvm",                                                          \
+	  "Linux 6.12.117 arch/x86/kvm/hyperv.c (Debian 6.12.117-1~deb12u1)")  \
+	X(XEN, "xen",                                                          \
+	  "Xen c447b7308b (4.23-unstable) xen/arch/x86/hvm/viridian/"          \
+	  "viridian.c")                                                        \
+	X(OPENVMM_TDX, "openvmm-tdx",                                          \
+	  "OpenVMM 1488a37b7c vm/hv1/hv1_hypercall + openhcl/virt_mshv_vtl "   \
+	  "TDX backing")                                                       \
+	X(OPENVMM_SNP, "openvmm-snp",                                          \
+	  "OpenVMM 1488a37b7c vm/hv1/hv1_hypercall + openhcl/virt_mshv_vtl "   \
+	  "SNP backing")
 
 enum hvtlb_profile {
-#define HVTLB_X_(n, s) HVTLB_PROFILE_##n,
+#define HVTLB_X_(n, s, src) HVTLB_PROFILE_##n,
 	HVTLB_PROFILE_MAP(HVTLB_X_)
 #undef HVTLB_X_
-		HVTLB_PROFILE_COUNT_
+		HVTLB_PROFILE_COUNT_,
+	/** The name before the TDX and SNP backings were told apart: the
+	 *  profile it always followed, TDX. */
+	HVTLB_PROFILE_OPENVMM = HVTLB_PROFILE_OPENVMM_TDX,
 };
 
+/** Short name ("openvmm-tdx"), or NULL for a value out of range. */
 const char *hvtlb_profile_name(enum hvtlb_profile p);
-/** Returns 0 and sets *p, or -HVTLB_EINVAL. */
+/**
+ * Returns 0 and sets *p, or -HVTLB_EINVAL. Takes every short name and the
+ * alias "openvmm" (= "openvmm-tdx").
+ */
 int hvtlb_profile_from_name(const char *name, enum hvtlb_profile *p);
+/** The host source a profile follows (file and version or commit), or
+ *  NULL for a value out of range. */
+const char *hvtlb_profile_source(enum hvtlb_profile p);
 
-/** What the host knows when it decodes. */
+/** KVM's KVM_MAX_VCPUS (CONFIG_KVM_MAX_NR_VCPUS): 4096 in the Debian
+ *  6.12.117 amd64 build the kvm profile follows (CONFIG_MAXSMP=y). */
+#define HVTLB_KVM_MAX_VCPUS_DEFAULT 4096u
+/** The Kconfig default without MAXSMP, and the lowest value allowed. */
+#define HVTLB_KVM_MAX_VCPUS_MIN 1024u
+/** Xen's HVM_MAX_VCPUS (xen/include/public/hvm/hvm_info_table.h). */
+#define HVTLB_XEN_MAX_VCPUS 128u
+
+/** What the host knows when it decodes. Zero-initialize it: a zero in
+ *  any field after va_bits is that field's default. */
 struct hvtlb_host {
 	enum hvtlb_profile profile;
 	uint32_t vp_count;   /**< VPs in the partition (<= 4096) */
 	bool nested_enabled; /**< bit 31 of the control word is defined */
 	unsigned va_bits;    /**< 48 or 57; 0 means 48 */
+	/** kvm: the host's KVM_MAX_VCPUS build setting, 1024..4096 (others
+	 *  are taken as the nearest); 0 means
+	 *  HVTLB_KVM_MAX_VCPUS_DEFAULT. KVM reads at most
+	 *  ceil(max / 64) banks and never targets a VP at or above it. */
+	uint32_t kvm_max_vcpus;
+	/** openvmm-snp: the caller's VP index. A flush whose named set is
+	 *  exactly the caller, with NON_GLOBAL_MAPPINGS_ONLY, stays local. */
+	uint32_t caller_vp;
+	/** kvm: the caller's SynIC is active, so KVM passes PostMessage and
+	 *  SignalEvent to the VMM instead of failing them with status 3. */
+	bool kvm_synic;
 };
 
 /** The bytes the guest supplied. */
@@ -446,19 +488,60 @@ struct hvtlb_decoded {
 	bool extended;	    /**< GVA entries use the extended format */
 	const uint8_t *gva; /**< first entry not yet completed (rep start) */
 	uint32_t gva_count; /**< entries from rep start to rep count */
+	/** How much of the host's answer the success is (enum hvtlb_scope). */
+	uint8_t scope;
+	/** The known host bug this input hits in some version of the
+	 *  profiled host: an index for hvtlb_host_bug_get(), or 0. */
+	uint16_t host_bug;
 };
+
+/** What a successful hvtlb_decode() stands for. */
+enum hvtlb_scope {
+	/** The status is the host's whole answer (the six flush and IPI
+	 *  calls, and the other calls the profile answers in full). */
+	HVTLB_SCOPE_FULL = 0,
+	/** A call beyond the six passed the host dispatcher's generic
+	 *  checks and goes to a handler that hvtlb does not model. */
+	HVTLB_SCOPE_DISPATCH = 1,
+	/** The host passes the call to its VMM (KVM: an exit to user space),
+	 *  which answers. */
+	HVTLB_SCOPE_VMM = 2,
+};
+
+/** A known bug of a host that an input can hit. */
+struct hvtlb_host_bug {
+	const char *id;		    /**< "XSA-475", a commit, ... */
+	enum hvtlb_profile profile; /**< the host it is a bug of */
+	const char *versions;	    /**< the versions it affects */
+	/** The version the profile follows has it. */
+	bool in_profile;
+	/** An input can trigger it; false for protocol and state bugs
+	 *  listed for the record (hvtlb_decode() never reports them). */
+	bool input_triggered;
+	const char *source; /**< where it is described and fixed */
+	const char *effect; /**< what happens on the host */
+};
+
+/** Number of entries in the known-bug table; valid indices are 1..it. */
+unsigned hvtlb_host_bug_count(void);
+/** Entry @p index of the known-bug table, or NULL outside 1..count. */
+const struct hvtlb_host_bug *hvtlb_host_bug_get(unsigned index);
 
 /**
  * Decodes and validates one call by the rules of @p host->profile.
- * Returns the result word: on success HVTLB_STATUS_SUCCESS with reps
- * completed equal to the rep count (the call as a whole completes) and
- * @p out filled in; otherwise the TLFS status and @p out unspecified.
+ * Returns the result word: the TLFS status and the reps completed that
+ * the profiled host answers (on success the rep count for the flush
+ * calls; xen leaves reps 0 for IPIs and openvmm reports the rep start
+ * index for a List it fails in its handler). On success @p out is filled
+ * in; otherwise it is unspecified. Calls beyond the six get the host
+ * dispatcher's answer; a success then says what out->scope says.
  * Reads nothing outside in->data[0 .. in->len); a span shorter than what
- * the profile reads is HV_STATUS_INVALID_HYPERCALL_INPUT. The table of
- * what each profile does with each defect is at the top of decode.c. A
+ * the profile reads is the status the host gives a guest read that fails
+ * (3; 5 for xen). docs/hosts.md and the table at the top of decode.c say
+ * what each profile does with each input and cite the host source. A
  * success may be a no-op (an empty set under kvm or xen): then no VP is a
- * target. @p out holds pointers into in->data. Thread-safe for distinct
- * @p out objects.
+ * target. out->host_bug names a known host bug the input hits. @p out
+ * holds pointers into in->data. Thread-safe for distinct @p out objects.
  */
 uint64_t hvtlb_decode(const struct hvtlb_host *host, uint64_t control,
 		      const struct hvtlb_input *in, struct hvtlb_decoded *out);
@@ -466,6 +549,20 @@ uint64_t hvtlb_decode(const struct hvtlb_host *host, uint64_t control,
 /** Whether @p vp is a target of @p d: false for vp >= vp_count and for a
  *  NULL @p d. O(1). */
 bool hvtlb_decoded_has_vp(const struct hvtlb_decoded *d, uint32_t vp);
+
+/**
+ * The bulk form, for hosts that keep VP masks: stores in @p out the target
+ * VPs of @p d that are below d->vp_count (bit v of out->bits[v / 64]); every
+ * bit at or above d->vp_count is clear. The same set as hvtlb_vp_iter_next()
+ * returns, in one step per bank word, never per VP. Reads only d (not the
+ * guest's input) and only d->banks[0 .. min(nbanks, 64)). Thread-safe for
+ * distinct @p out objects.
+ *
+ * Returns 0, or -HVTLB_EINVAL when @p d or @p out is NULL (a non-NULL
+ * @p out is then cleared).
+ */
+int hvtlb_decoded_vpmask(const struct hvtlb_decoded *d,
+			 struct hvtlb_vpmask *out);
 
 /** Iterates the target VPs of a decoded call in ascending order. */
 struct hvtlb_vp_iter {

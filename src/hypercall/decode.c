@@ -1,457 +1,221 @@
 // SPDX-License-Identifier: MIT
 /*
- * Host side: decode and validate one flush or IPI hypercall by the rules of
- * a profile (abi.md sections 11 and 12).
+ * Host side: decode and validate one hypercall by the rules of a profile.
+ * "strict" is the TLFS read strictly (here); each other profile follows
+ * one host at one version, in its own file:
+ *
+ *   kvm          Linux 6.12.117 arch/x86/kvm/hyperv.c    decode-kvm.c
+ *   xen          Xen c447b7308b viridian/viridian.c      decode-xen.c
+ *   openvmm-tdx  OpenVMM 1488a37b7c hv1_hypercall and    decode-openvmm.c
+ *   openvmm-snp    openhcl/virt_mshv_vtl, TDX or SNP
+ *   (openvmm     the old name of openvmm-tdx)
  *
  * Every read is bounded by in->len: a profile first works out how many
  * bytes it will read (the whole claimed input for strict and openvmm; only
- * what the real host reads for kvm and xen) and answers
- * HV_STATUS_INVALID_HYPERCALL_INPUT (3) when the span is shorter. Decoding
- * is O(header + banks); GVA entries are only read by the iterator.
+ * what the real host reads for kvm and xen) and answers what the host
+ * answers for a guest read that fails when the span is shorter. Decoding
+ * is O(header + banks); GVA entries are only read by the iterators.
  *
- * How each profile treats each defect. "strict" is abi.md section 12; the
- * others reproduce section 11 and the host facts under it. Cells marked *
- * are not in abi.md: they come from the host's source (KVM
- * arch/x86/kvm/hyperv.c, Xen viridian.c, OpenVMM hv1_hypercall and its
- * flush and IPI handlers) or, where nothing was found, the strict rule.
- * Numbers are TLFS statuses; "-" ignored, "ok" accepted, "all" every VP,
- * "noop" success with no target, "fa" flush all GVAs.
+ * What each profile does with each input. Numbers are TLFS statuses; "-"
+ * ignored, "ok" accepted, "all" every VP, "noop" success with no target,
+ * "fa" flush all GVAs, "vmm" passed to the VMM, "disp" passed to a handler
+ * hvtlb does not model. Cells cite the host source (K = hyperv.c, X =
+ * viridian.c, S = hv1_hypercall/src/support.rs, I = .../imp.rs, H =
+ * virt_mshv_vtl/src/processor/hardware_cvm/mod.rs, T = .../tdx/mod.rs,
+ * N = .../snp/mod.rs); docs/hosts.md has the same table in prose.
  *
- *   defect                          strict  kvm     xen     openvmm
- *   unknown call code               2       2 [a]   2       2
- *   reserved control bits           3       3       -       -
- *   nested bit 31                   3 [b]   3       -       -
- *   varhead != 0 on a non-Ex call   3       3       -       3
- *   rep count 0 on a List           3       3       -       3
- *   rep start != 0 on a List        3 [c]   3       -       3 [c]
- *   rep fields on a simple call     3       3       - [d]   3
- *   varhead != popcount (Ex)        3       3       - [e]   5
- *   unknown VP-set format           5       all [f] 5       5
- *   format ALL                      all     all     all     5 *
- *   empty set, no ALL_PROCESSORS    5       [g]     noop    5
- *   reserved flag bits              5       -       -       5
- *   NON_GLOBAL on a List            5       -       -       ok *
- *   extended flag on a Space        5       -       -       5 *
- *   extended GVA entries            used    [h]     [i]     used
- *   VP index >= vp_count            -       -       -       -
- *   fast flush call / fast IPI Ex   ok      ok      5       ok
- *   fast non-Ex IPI                 ok      [j]     [j]     ok
- *   fast input over 112 bytes       3       3 [k]   n/a     3
- *   List with more than 15 entries  ok      fa [l]  fa [i]  ok
- *   input crossing its 4 KiB page   4       ok      ok      3 [m]
- *   input GPA not 8-byte aligned    4       ok      ok      4
- *   span shorter than what is read  3       3       3 [n]   3
- *   IPI vector outside 0x10..0xff   5 *     3 [o]   5       5 *
- *   IPI bytes 5..7 != 0             5 *     - *     5 [p]   5 *
- *   IPI target VTL                  - [q]   -       5 [p]   - [q]
- *   IPI to an empty set             5 *     noop    noop    noop *
- *   rep fields on an IPI (reps)     3       3       - [r]   3
- *   GVA entry bits 20:13 (large)    masked off in every profile *
+ *   input                           strict kvm        xen        ovmm-tdx   ovmm-snp
+ *   control word
+ *   unknown call code               2      2 K2697    2 X986     2 S130     2 S130
+ *   NotifyLongSpinWait 0x0008       2      ok/3 K2608 ok X937    2 S130     2 S130
+ *   other codes the host handles    2      [a]        2 X986     disp [b]   disp [b]
+ *   reserved bits 30:27,47:44,63:60 3      3 K2591    -          -          -
+ *   nested bit 31                   3 [c]  3 K2591    -          -          -
+ *   varhead != 0 on a non-Ex call   3      3 K2632    -          3 S194     3 S194
+ *   rep count 0 on a List           3      3 K2638    -          3 S208     3 S208
+ *   rep start != 0 on a List        3 [d]  3 K2638    -          3 [d] S210 3 [d] S210
+ *   rep fields on a simple call     3      3 K2651    - [e]      3 S192     3 S192
+ *   input sizes and buffers
+ *   fast flush call / fast IPI Ex   ok     ok         5 X701     ok         ok
+ *   fast non-Ex IPI, RDX 63:32 != 0 ok     3 K2263    5 X820     5 [f]      5 [f]
+ *   fast input over 112 bytes       3      3 [g]      n/a        3 S230     3 S230
+ *   input crossing its 4 KiB page   4      ok         ok         3 S291     3 S291
+ *   input GPA not 8-byte aligned    4      ok         ok         4 S296     4 S296
+ *   span shorter than what is read  3      3 K2074    5 X705     3 S311     3 S311
+ *   VP sets
+ *   varhead != popcount (Ex)        3      3 K2119    - [h]      5 [i]      5 [i]
+ *   unknown VP-set format           5      all [j]    5 X655     5 I823     5 I823
+ *   format ALL                      all    all        all X618   5 I823     5 I823
+ *   empty set, no ALL_PROCESSORS    5      [k]        noop       5 H1429    5 H1429
+ *   VP index >= vp_count            -      -          -          bug [l]    -
+ *   VP index >= the host's limit    -      - [m]      - X565     -          -
+ *   targets                         set    set        set        set [n]    all [o]
+ *   flush flags and GVAs
+ *   reserved flag bits              5      -          -          5 H1426    5 H1426
+ *   NON_GLOBAL on a List            5      -          -          ok         ok
+ *   extended flag on a Space        5      -          -          5 H1424    5 H1424
+ *   extended GVA entries            used   [p]        fa [q]     used [r]   used
+ *   List with more than N entries   ok     fa N=15    fa [q]     fa N=32    fa N=16 [s]
+ *   IPI fields
+ *   IPI vector outside 0x10..0xff   5      3 K2311    5 X849     5 H2711    5 H2711
+ *   IPI bytes 5..7 != 0             5      -          5 X839     5 [t]      5 [t]
+ *   IPI target VTL (byte 4)         - [u]  -          5 X839     [v]        [v]
+ *   IPI to an empty set             5      noop [w]   noop       noop       noop
+ *   reps completed
+ *   on success                      count  count      [x]        count      count
+ *   on a failed List                0      0          n/a        [y]        [y]
+ *   GVA entry bits 20:13 (large)    masked off in every profile
  *
- *   [a] after the reserved-bit check, as KVM orders them.
- *   [b] unless host->nested_enabled.
- *   [c] allowed when below the rep count (a resumed call).
- *   [d] Xen answers reps completed = rep count for the flush calls.
- *   [e] Xen reads popcount(ValidBanksMask) banks whatever varhead says.
- *   [f] flush calls; SendIpiEx reads anything but ALL as sparse *.
- *   [g] non-Ex flush mask 0: all VPs (a Windows Server 2012 workaround);
- *       Ex: success, no-op, before any bank or entry is read.
- *   [h] KVM reads every entry as the simple format (its per-vCPU flush
- *       takes bits 11:0 as additional pages) *.
- *   [i] Xen never reads the GVA list: it flushes each target's whole TLB,
- *       List calls included.
- *   [j] RDX bits 63:32 (target VTL and padding) must be zero: KVM 3, Xen 5
- *       (Xen accepts the two-register fast form for this call only) *.
- *   [k] a List with more than 15 reps is success + flush all (not read).
- *   [l] more than 15 entries: flush all without reading them.
- *   [m] OpenVMM checks the page crossing (3) before the alignment (4).
- *   [n] real Xen answers 5 for a guest copy that fails; the short-span rule
- *       of this model is 3 for every profile.
- *   [o] KVM skips the vector check when the sparse set is empty *.
- *   [p] Xen: target VTL and padding must be zero (memory form too) *.
- *   [q] VTLs are not modelled (OpenVMM refuses a named VTL other than 0).
- *   [r] real Xen leaves reps 0 for IPIs; the header contract (reps =
- *       rep count on success) wins.
+ *   [a] K2608-2699: 0x005c/0x005d 3 without a SynIC (kvm_synic), vmm with
+ *       one (SignalEvent: 4 for a misaligned or unreadable GPA, K2439);
+ *       0x0069/0x006a fast 5, else 2 (SynDBG off); 0x006b 2;
+ *       0x8001..0x8041 fast 5, else vmm.
+ *   [b] the 18 other codes of the TDX and SNP dispatchers (T3719,
+ *       N1111) get the control-word checks of S187-221 by their class;
+ *       VtlCall and VtlReturn get none.
+ *   [c] unless host->nested_enabled.
+ *   [d] allowed when below the rep count (a resumed call).
+ *   [e] Xen answers reps completed = rep count for the flush calls.
+ *   [f] imp.rs reads RDX bits 39:32 as the target VTL, 47:40 as flags
+ *       and 63:48 as reserved: see [t] and [v].
+ *   [g] K1917; a List with more than 15 reps is success + flush all.
+ *   [h] Xen reads popcount(ValidBanksMask) banks (X626).
+ *   [i] a handler error (proc_mask.rs:26-29 via I828, I887).
+ *   [j] K2116 for the flush calls; SendIpiEx reads anything but ALL as
+ *       sparse (K2289).
+ *   [k] non-Ex flush mask 0: all VPs (K2094, a WS2012 workaround); Ex:
+ *       success and no-op before any bank or entry is read (K2123).
+ *   [l] T4558 indexes active_vtl[vp]: a known bug, reported as such.
+ *   [m] host->kvm_max_vcpus (KVM_MAX_VCPUS): KVM reads at most
+ *       ceil(max / 64) banks (K1941) and has no vCPU at or above it.
+ *   [n] TDX wakes the named VPs (T4436, T4487); the flush state it
+ *       updates is the partition's, so the others flush when they next
+ *       enter the guest.
+ *   [o] INVLPGB is a broadcast (N3310-3378): every VP, except a flush
+ *       entire whose named set is the caller alone with NON_GLOBAL, which
+ *       stays local (N3364-3366, host->caller_vp).
+ *   [p] KVM reads every entry as the simple format (K2004-2010).
+ *   [q] Xen never reads the GVA list: each target's whole TLB is flushed.
+ *   [r] a large-page entry makes TDX flush all (T4507-4514).
+ *   [s] or an entry of more than 16 additional pages (N3267).
+ *   [t] bytes 6-7 are 5 first (I962, I998), byte 5 (flags) after the VP
+ *       set (H3162, H3184).
+ *   [u] VTLs are not modelled by strict.
+ *   [v] bits 7:5 set, or bit 4 with a VTL above 2: 5 (hvdef lib.rs:1551,
+ *       1087); bit 4 with VTL 1 or 2: 6, the caller runs in VTL0
+ *       (processor/mod.rs:1231), checked before the vector; bits 3:0
+ *       without bit 4 are ignored.
+ *   [w] KVM skips the vector check when the sparse set is empty (K2297).
+ *   [x] the rep count for the flush calls (X730, X782); 0 for the IPIs
+ *       and 0x0008, whose output Xen never fills in.
+ *   [y] the rep start index for a handler failure (S594-602, S658-666);
+ *       0 for the dispatcher's own checks.
  *
  * KVM and Xen flush every address space whatever AddressSpace says; the
- * decoded address_space and flags are still reported as read.
+ * decoded address_space and flags are still reported as read. Known host
+ * bugs an input hits are in host-bugs.c; each host file says which input
+ * hits which.
  */
-#include <hvtlb/hypercall.h>
+#include "decode.h"
 
-#include "wire.h"
-
-/* KVM keeps 16 slots per vCPU and one for "flush all". */
-#define KVM_MAX_ENTRIES 15u
-/* Fast input in 8-byte halves of XMM0..5 (KVM counts "XMM halves"). */
-#define KVM_XMM_HALVES 12u
-
-struct ctx {
-	const struct hvtlb_host *host;
-	uint64_t control;
-	struct hvtlb_control ctl;
-	const uint8_t *data;
-	size_t len;
-	uint64_t gpa;
-	uint16_t call;
-	bool ex, ipi, list, space;
-};
-
-static uint64_t st(hvtlb_status s)
-{
-	return hvtlb_result_pack(s, 0);
-}
-
-static uint64_t ld(const struct ctx *c, size_t off)
-{
-	return hv_ld64(c->data + off);
-}
-
-static void read_banks(const struct ctx *c, size_t off, unsigned n,
-		       struct hvtlb_decoded *out)
-{
-	/* Callers pass a popcount (<= 64); bound it here all the same. */
-	if (n > HVTLB_VPSET_BANKS)
-		n = HVTLB_VPSET_BANKS;
-	for (unsigned i = 0; i < n; i++)
-		out->banks[i] = hv_ld64(c->data + off + 8 * i);
-	out->nbanks = n;
-}
-
-static bool set_empty(const struct hvtlb_decoded *d)
-{
-	uint64_t any = 0;
-
-	for (unsigned i = 0; i < d->nbanks; i++)
-		any |= d->banks[i];
-	return any == 0;
-}
-
-/* A one-bank set for the non-Ex calls. */
-static void set_mask0(struct hvtlb_decoded *out, uint64_t mask)
-{
-	out->valid_mask = 1;
-	out->banks[0] = mask;
-	out->nbanks = 1;
-}
-
-static bool vector_ok(uint32_t v)
-{
-	return v >= HVTLB_IPI_VECTOR_MIN && v <= HVTLB_IPI_VECTOR_MAX;
-}
-
-static uint64_t success(const struct ctx *c, struct hvtlb_decoded *out,
-			uint16_t reps)
-{
-	(void)c;
-	(void)out;
-	return hvtlb_result_pack(HVTLB_STATUS_SUCCESS, reps);
-}
-
-/* The GVA list view of a List call, from the rep start index. */
-static void set_list(const struct ctx *c, struct hvtlb_decoded *out,
-		     size_t list_off, bool extended)
-{
-	out->extended = extended;
-	out->gva = c->data + list_off + 8u * c->ctl.rep_start;
-	out->gva_count = (uint32_t)(c->ctl.rep_count - c->ctl.rep_start);
-}
-
-/* strict (abi.md section 12) and openvmm. */
-static uint64_t decode_tlfs(const struct ctx *c, bool ovmm,
-			    struct hvtlb_decoded *out)
+/* strict: the TLFS, read strictly. */
+static uint64_t decode_strict(const struct hv_ctx *c, struct hvtlb_decoded *out)
 {
 	const struct hvtlb_control *k = &c->ctl;
 	size_t hdr = hv_fixed_header_bytes(c->call);
 	size_t claimed;
 	uint64_t format = HVTLB_VPSET_SPARSE_4K, flags = 0;
+	uint64_t rsv = c->host->nested_enabled ? HVTLB_CTL_RESERVED_MASK
+					       : HVTLB_CTL_RESERVED_MASK_NESTED;
 	bool all = false;
 
-	if (!ovmm) {
-		uint64_t rsv = c->host->nested_enabled
-				       ? HVTLB_CTL_RESERVED_MASK
-				       : HVTLB_CTL_RESERVED_MASK_NESTED;
-
-		if (c->control & rsv)
-			return st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
-	}
+	if (!hv_call_known(c->call))
+		return hv_st(HVTLB_STATUS_INVALID_HYPERCALL_CODE);
+	if (c->control & rsv)
+		return hv_st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
 	if (c->list) {
 		if (k->rep_count == 0 || k->rep_start >= k->rep_count)
-			return st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
+			return hv_st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
 	} else if (k->rep_count || k->rep_start) {
-		return st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
+		return hv_st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
 	}
 	if (!c->ex && k->varhead)
-		return st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
+		return hv_st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
 
 	claimed = hdr + 8u * k->varhead + 8u * k->rep_count;
 	if (k->fast) {
 		if (claimed > HVTLB_FAST_BYTES)
-			return st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
-	} else {
-		bool cross = claimed > HVTLB_PAGE_BYTES - (c->gpa & 0xfff);
-		bool misaligned = (c->gpa & 7) != 0;
-
-		if (ovmm && cross)
-			return st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
-		if (cross || misaligned)
-			return st(HVTLB_STATUS_INVALID_ALIGNMENT);
+			return hv_st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
+	} else if (claimed > HVTLB_PAGE_BYTES - (c->gpa & 0xfff) ||
+		   (c->gpa & 7) != 0) {
+		return hv_st(HVTLB_STATUS_INVALID_ALIGNMENT);
 	}
 	if (c->len < claimed)
-		return st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
+		return hv_st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
 
 	if (!c->ipi) {
-		out->address_space = ld(c, HV_OFF_ADDRESS_SPACE);
-		out->flags = flags = ld(c, HV_OFF_FLAGS);
+		out->address_space = hv_ld(c, HV_OFF_ADDRESS_SPACE);
+		out->flags = flags = hv_ld(c, HV_OFF_FLAGS);
 		if (c->ex) {
-			format = ld(c, HV_OFF_EX_FORMAT);
-			out->valid_mask = ld(c, HV_OFF_EX_VMASK);
+			format = hv_ld(c, HV_OFF_EX_FORMAT);
+			out->valid_mask = hv_ld(c, HV_OFF_EX_VMASK);
 		} else {
-			set_mask0(out, ld(c, HV_OFF_MASK));
+			hv_set_mask0(out, hv_ld(c, HV_OFF_MASK));
 		}
 	} else {
 		out->vector = hv_ld32(c->data + HV_OFF_IPI_VECTOR);
 		out->target_vtl = c->data[HV_OFF_IPI_VTL];
 		if (c->ex) {
-			format = ld(c, HV_OFF_IPI_FORMAT);
-			out->valid_mask = ld(c, HV_OFF_IPI_VMASK);
+			format = hv_ld(c, HV_OFF_IPI_FORMAT);
+			out->valid_mask = hv_ld(c, HV_OFF_IPI_VMASK);
 		} else {
-			set_mask0(out, ld(c, HV_OFF_IPI_MASK));
+			hv_set_mask0(out, hv_ld(c, HV_OFF_IPI_MASK));
 		}
 	}
 	if (c->ex) {
 		if (k->varhead != hv_popcount64(out->valid_mask))
-			return st(ovmm ? HVTLB_STATUS_INVALID_PARAMETER
-				       : HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
-		read_banks(c, hdr, k->varhead, out);
+			return hv_st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
+		hv_read_banks(c, hdr, k->varhead, out);
 	}
-	if (format == HVTLB_VPSET_ALL && !ovmm)
+	if (format == HVTLB_VPSET_ALL)
 		all = true;
 	else if (format != HVTLB_VPSET_SPARSE_4K)
-		return st(HVTLB_STATUS_INVALID_PARAMETER);
+		return hv_st(HVTLB_STATUS_INVALID_PARAMETER);
 
 	if (!c->ipi) {
 		if (flags & ~HVTLB_FLUSH_FLAGS_VALID)
-			return st(HVTLB_STATUS_INVALID_PARAMETER);
-		if (!ovmm && c->list &&
-		    (flags & HVTLB_FLUSH_NON_GLOBAL_MAPPINGS_ONLY))
-			return st(HVTLB_STATUS_INVALID_PARAMETER);
+			return hv_st(HVTLB_STATUS_INVALID_PARAMETER);
+		if (c->list && (flags & HVTLB_FLUSH_NON_GLOBAL_MAPPINGS_ONLY))
+			return hv_st(HVTLB_STATUS_INVALID_PARAMETER);
 		if (c->space && (flags & HVTLB_FLUSH_USE_EXTENDED_RANGE_FORMAT))
-			return st(HVTLB_STATUS_INVALID_PARAMETER);
+			return hv_st(HVTLB_STATUS_INVALID_PARAMETER);
 		if (flags & HVTLB_FLUSH_ALL_PROCESSORS)
 			all = true;
 	} else {
-		if (!vector_ok(out->vector))
-			return st(HVTLB_STATUS_INVALID_PARAMETER);
+		if (!hv_vector_ok(out->vector))
+			return hv_st(HVTLB_STATUS_INVALID_PARAMETER);
 		if (c->data[5] | c->data[6] | c->data[7])
-			return st(HVTLB_STATUS_INVALID_PARAMETER);
+			return hv_st(HVTLB_STATUS_INVALID_PARAMETER);
 	}
-	/* OpenVMM refuses an empty flush set but sends an IPI to nobody. */
-	if (!all && set_empty(out) && !(ovmm && c->ipi))
-		return st(HVTLB_STATUS_INVALID_PARAMETER);
+	if (!all && hv_set_empty(out))
+		return hv_st(HVTLB_STATUS_INVALID_PARAMETER);
 
 	out->all_vps = all;
 	out->flush_all_gvas = c->space;
 	if (c->list)
-		set_list(c, out, hdr + 8u * k->varhead,
-			 flags & HVTLB_FLUSH_USE_EXTENDED_RANGE_FORMAT);
-	return success(c, out, k->rep_count);
-}
-
-/* KVM, in the order of kvm_hv_hypercall() and kvm_hv_flush_tlb(). */
-static uint64_t decode_kvm_flush(const struct ctx *c, struct hvtlb_decoded *out)
-{
-	const struct hvtlb_control *k = &c->ctl;
-	size_t off;	 /* memory: where the next read starts */
-	unsigned halves; /* fast: XMM halves already consumed */
-	bool all;
-
-	if (!c->ex) {
-		if (c->len < HVTLB_FLUSH_HDR_BYTES)
-			return st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
-		out->address_space = ld(c, HV_OFF_ADDRESS_SPACE);
-		out->flags = ld(c, HV_OFF_FLAGS);
-		set_mask0(out, ld(c, HV_OFF_MASK));
-		/* A zero mask means every VP (a Windows Server 2012
-		 * workaround). */
-		all = (out->flags & HVTLB_FLUSH_ALL_PROCESSORS) ||
-		      out->banks[0] == 0;
-		off = HVTLB_FLUSH_HDR_BYTES;
-		halves = 1;
-	} else {
-		uint64_t format;
-
-		if (c->len < HVTLB_FLUSH_EX_HDR_BYTES)
-			return st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
-		out->address_space = ld(c, HV_OFF_ADDRESS_SPACE);
-		out->flags = ld(c, HV_OFF_FLAGS);
-		format = ld(c, HV_OFF_EX_FORMAT);
-		out->valid_mask = ld(c, HV_OFF_EX_VMASK);
-		/* Any format but SPARSE_4K is "all"; the flag is not read. */
-		all = format != HVTLB_VPSET_SPARSE_4K;
-		if (k->varhead != hv_popcount64(out->valid_mask))
-			return st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
-		if (!all && k->varhead == 0)
-			return success(c, out, k->rep_count); /* no-op */
-		if (!all) {
-			if (k->fast && k->varhead > KVM_XMM_HALVES - 2)
-				return st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
-			if (c->len < HVTLB_FLUSH_EX_HDR_BYTES + 8u * k->varhead)
-				return st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
-			read_banks(c, HVTLB_FLUSH_EX_HDR_BYTES, k->varhead,
-				   out);
-		}
-		off = HVTLB_FLUSH_EX_HDR_BYTES + 8u * k->varhead;
-		halves = 2 + k->varhead;
-	}
-	out->all_vps = all;
-
-	if (c->space || k->rep_count > KVM_MAX_ENTRIES) {
-		out->flush_all_gvas = true;
-	} else {
-		if (k->fast && (halves > KVM_XMM_HALVES ||
-				k->rep_count > KVM_XMM_HALVES - halves))
-			return st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
-		if (c->len < off || c->len - off < 8u * k->rep_count)
-			return st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
-		/* KVM reads every entry as the simple format. */
-		set_list(c, out, off, false);
-	}
-	return success(c, out, k->rep_count);
-}
-
-static uint64_t decode_kvm_ipi(const struct ctx *c, struct hvtlb_decoded *out)
-{
-	const struct hvtlb_control *k = &c->ctl;
-	uint32_t vector;
-
-	if (!c->ex) {
-		if (c->len < HVTLB_IPI_HDR_BYTES)
-			return st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
-		/* Fast: the upper half of RDX ("reserved") must be zero. */
-		if (k->fast && hv_ld32(c->data + 4) != 0)
-			return st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
-		vector = hv_ld32(c->data + HV_OFF_IPI_VECTOR);
-		out->vector = vector;
-		out->target_vtl = c->data[HV_OFF_IPI_VTL];
-		set_mask0(out, ld(c, HV_OFF_IPI_MASK));
-	} else {
-		uint64_t format;
-
-		if (c->len < HVTLB_IPI_EX_HDR_BYTES)
-			return st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
-		vector = hv_ld32(c->data + HV_OFF_IPI_VECTOR);
-		out->vector = vector;
-		out->target_vtl = c->data[HV_OFF_IPI_VTL];
-		format = ld(c, HV_OFF_IPI_FORMAT);
-		out->valid_mask = ld(c, HV_OFF_IPI_VMASK);
-		/* Only ALL means all here; anything else is read sparse. */
-		out->all_vps = format == HVTLB_VPSET_ALL;
-		if (k->varhead != hv_popcount64(out->valid_mask))
-			return st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
-		if (!out->all_vps) {
-			if (k->varhead == 0)
-				return success(c, out, 0); /* no vector check */
-			if (k->fast && k->varhead > KVM_XMM_HALVES - 1)
-				return st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
-			if (c->len < HVTLB_IPI_EX_HDR_BYTES + 8u * k->varhead)
-				return st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
-			read_banks(c, HVTLB_IPI_EX_HDR_BYTES, k->varhead, out);
-		}
-	}
-	if (!vector_ok(vector))
-		return st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
-	return success(c, out, 0);
-}
-
-static uint64_t decode_kvm(const struct ctx *c, struct hvtlb_decoded *out)
-{
-	const struct hvtlb_control *k = &c->ctl;
-
-	/* KVM's reserved mask always includes bit 31. */
-	if (c->control & HVTLB_CTL_RESERVED_MASK_NESTED)
-		return st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
-	if (!hv_call_known(c->call))
-		return st(HVTLB_STATUS_INVALID_HYPERCALL_CODE);
-	if (!c->ex && k->varhead)
-		return st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
-	if (c->list) {
-		if (k->rep_count == 0 || k->rep_start != 0)
-			return st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
-	} else if (k->rep_count || k->rep_start) {
-		return st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
-	}
-	return c->ipi ? decode_kvm_ipi(c, out) : decode_kvm_flush(c, out);
-}
-
-/* Xen viridian: fields it does not read are ignored. */
-static uint64_t decode_xen(const struct ctx *c, struct hvtlb_decoded *out)
-{
-	const struct hvtlb_control *k = &c->ctl;
-	uint64_t format;
-	size_t hdr = hv_fixed_header_bytes(c->call);
-	size_t set_off;
-	unsigned nb;
-
-	if (!hv_call_known(c->call))
-		return st(HVTLB_STATUS_INVALID_HYPERCALL_CODE);
-	/* Only the non-Ex IPI takes the (two-register) fast form. */
-	if (k->fast && c->call != HVTLB_CALL_SEND_IPI)
-		return st(HVTLB_STATUS_INVALID_PARAMETER);
-	if (c->len < hdr)
-		return st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
-
-	if (c->ipi) {
-		out->vector = hv_ld32(c->data + HV_OFF_IPI_VECTOR);
-		out->target_vtl = c->data[HV_OFF_IPI_VTL];
-		/* Target VTL and padding (the top of RDX when fast). */
-		if (hv_ld32(c->data + 4) != 0)
-			return st(HVTLB_STATUS_INVALID_PARAMETER);
-		if (!vector_ok(out->vector))
-			return st(HVTLB_STATUS_INVALID_PARAMETER);
-		if (!c->ex) {
-			set_mask0(out, ld(c, HV_OFF_IPI_MASK));
-			return success(c, out, k->rep_count);
-		}
-		format = ld(c, HV_OFF_IPI_FORMAT);
-		out->valid_mask = ld(c, HV_OFF_IPI_VMASK);
-		set_off = HVTLB_IPI_EX_HDR_BYTES;
-	} else {
-		out->address_space = ld(c, HV_OFF_ADDRESS_SPACE);
-		out->flags = ld(c, HV_OFF_FLAGS);
-		/* Xen always flushes the whole TLB of each target. */
-		out->flush_all_gvas = true;
-		out->all_vps = out->flags & HVTLB_FLUSH_ALL_PROCESSORS;
-		if (!c->ex) {
-			set_mask0(out, ld(c, HV_OFF_MASK));
-			return success(c, out, k->rep_count);
-		}
-		if (out->all_vps)
-			return success(c, out, k->rep_count);
-		format = ld(c, HV_OFF_EX_FORMAT);
-		out->valid_mask = ld(c, HV_OFF_EX_VMASK);
-		set_off = HVTLB_FLUSH_EX_HDR_BYTES;
-	}
-	if (format == HVTLB_VPSET_ALL) {
-		out->all_vps = true;
-	} else if (format == HVTLB_VPSET_SPARSE_4K) {
-		/* The variable header size is not read: popcount is. */
-		nb = hv_popcount64(out->valid_mask);
-		if (c->len < set_off + 8u * nb)
-			return st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
-		read_banks(c, set_off, nb, out);
-	} else {
-		return st(HVTLB_STATUS_INVALID_PARAMETER);
-	}
-	return success(c, out, k->rep_count);
+		hv_set_list(c, out, hdr + 8u * k->varhead,
+			    flags & HVTLB_FLUSH_USE_EXTENDED_RANGE_FORMAT);
+	return hv_ok(k->rep_count);
 }
 
 uint64_t hvtlb_decode(const struct hvtlb_host *host, uint64_t control,
 		      const struct hvtlb_input *in, struct hvtlb_decoded *out)
 {
-	struct ctx c;
+	struct hv_ctx c;
+	uint32_t max_vps;
 
 	if (!host || !in || !out)
-		return st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
+		return hv_st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
 
 	c.host = host;
 	c.control = control;
@@ -476,27 +240,28 @@ uint64_t hvtlb_decode(const struct hvtlb_host *host, uint64_t control,
 	out->flush_all_gvas = false;
 	out->valid_mask = 0;
 	out->nbanks = 0;
-	out->vp_count =
-		host->vp_count < HVTLB_MAX_VPS ? host->vp_count : HVTLB_MAX_VPS;
+	/* A host has no VP past its build's limit (kvm, xen). */
+	max_vps = hv_host_max_vps(host);
+	out->vp_count = host->vp_count < max_vps ? host->vp_count : max_vps;
 	out->va_bits = host->va_bits == 57 ? 57 : 48;
 	out->extended = false;
 	out->gva = NULL;
 	out->gva_count = 0;
+	out->scope = HVTLB_SCOPE_FULL;
+	out->host_bug = HV_BUG_NONE;
 
 	switch (host->profile) {
 	case HVTLB_PROFILE_KVM:
-		return decode_kvm(&c, out);
+		return hv_decode_kvm(&c, out);
 	case HVTLB_PROFILE_XEN:
-		return decode_xen(&c, out);
-	case HVTLB_PROFILE_OPENVMM:
-		if (!hv_call_known(c.call))
-			return st(HVTLB_STATUS_INVALID_HYPERCALL_CODE);
-		return decode_tlfs(&c, true, out);
+		return hv_decode_xen(&c, out);
+	case HVTLB_PROFILE_OPENVMM_TDX:
+		return hv_decode_openvmm(&c, false, out);
+	case HVTLB_PROFILE_OPENVMM_SNP:
+		return hv_decode_openvmm(&c, true, out);
 	case HVTLB_PROFILE_STRICT:
 	default:
-		if (!hv_call_known(c.call))
-			return st(HVTLB_STATUS_INVALID_HYPERCALL_CODE);
-		return decode_tlfs(&c, false, out);
+		return decode_strict(&c, out);
 	}
 }
 
@@ -654,7 +419,7 @@ __attribute__((noinline)) static bool gva_iter_slow(struct hvtlb_gva_iter *it,
 		return false;
 	va_bits = d->va_bits == 57 ? 57 : 48;
 	while (it->index < d->gva_count) {
-		uint64_t e = hv_ld64(d->gva + 8u * it->index);
+		uint64_t e = hv_ld64_once(d->gva + 8u * it->index);
 		uint64_t first, count, pages, low, high, end;
 		unsigned shift;
 
@@ -740,7 +505,7 @@ bool hvtlb_gva_iter_next(struct hvtlb_gva_iter *it, struct hvtlb_gva_range *r)
 	 * half, the common case; everything else takes the general path. */
 	if (!it->has_pending && !d->extended && it->index < d->gva_count &&
 	    d->gva) {
-		uint64_t e = hv_ld64(d->gva + 8u * it->index);
+		uint64_t e = hv_ld64_once(d->gva + 8u * it->index);
 
 		if (!gva_raw_outside(e, gva_low_bits(d))) {
 			it->index++;
@@ -772,7 +537,7 @@ size_t hvtlb_gva_iter_fill(struct hvtlb_gva_iter *it,
 			uint32_t i = it->index, end = d->gva_count;
 
 			for (; n < max && i < end; n++, i++) {
-				uint64_t e = hv_ld64(d->gva + 8u * i);
+				uint64_t e = hv_ld64_once(d->gva + 8u * i);
 
 				if (gva_raw_outside(e, low_bits))
 					break;
@@ -812,35 +577,71 @@ static uint64_t gva_entry_of(const struct hvtlb_gva_range *r, bool extended)
  * gva-raw.h. With GCC or clang on a little-endian host it is vector code:
  * 16-byte vectors (SSE2, NEON), or 32-byte ones when the build targets
  * AVX2. An x86-64 build that may use SSE but not AVX2 also carries an AVX2
- * instance and picks it at run time when CPUID and XCR0 say the CPU and the
- * OS support AVX2 (a build with -mno-sse, as kernels use, gets neither).
+ * and an AVX-512 instance and picks at run time the widest that the CPU
+ * and the OS support and the CPU runs at full clock (a build with -mno-sse,
+ * as kernels use, gets neither).
  * Elsewhere there is no fast path.
  */
 #if defined(__GNUC__) && defined(__BYTE_ORDER__) &&                            \
 	__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 typedef uint64_t gva_v16 __attribute__((vector_size(16)));
 typedef uint64_t gva_v32 __attribute__((vector_size(32)));
+typedef gva_v16 gva_v16u __attribute__((aligned(1)));
+typedef gva_v32 gva_v32u __attribute__((aligned(1)));
+#define GVA_V16_ANY(v) ((v)[0] | (v)[1])
+#define GVA_V32_ANY(v) ((v)[0] | (v)[1] | (v)[2] | (v)[3])
 
 #if defined(__AVX2__)
 #define GVA_RAW_FN gva_raw_copy_lower
 #define GVA_RAW_ATTR
 #define GVA_RAW_VEC gva_v32
+#define GVA_RAW_UVEC gva_v32u
 #define GVA_RAW_VW 4
+#define GVA_RAW_ANY GVA_V32_ANY
 #include "gva-raw.h"
 #else
 #define GVA_RAW_FN gva_raw_copy_v16
 #define GVA_RAW_ATTR
 #define GVA_RAW_VEC gva_v16
+#define GVA_RAW_UVEC gva_v16u
 #define GVA_RAW_VW 2
+#define GVA_RAW_ANY GVA_V16_ANY
 #include "gva-raw.h"
 
 #if defined(__x86_64__) && defined(__SSE2__)
-#define GVA_RAW_DISPATCH 1 /* two instances, chosen at run time */
+#define GVA_RAW_DISPATCH 1 /* instances chosen at run time */
 #define GVA_RAW_FN gva_raw_copy_avx2
 #define GVA_RAW_ATTR __attribute__((target("avx2")))
 #define GVA_RAW_VEC gva_v32
+#define GVA_RAW_UVEC gva_v32u
 #define GVA_RAW_VW 4
+#define GVA_RAW_ANY GVA_V32_ANY
 #include "gva-raw.h"
+
+/* The 64-byte instance needs __builtin_shufflevector (GCC 12, clang). */
+#if defined(__has_builtin)
+#if __has_builtin(__builtin_shufflevector)
+#define GVA_RAW_HAVE_AVX512 1
+typedef uint64_t gva_v64 __attribute__((vector_size(64)));
+typedef gva_v64 gva_v64u __attribute__((aligned(1)));
+
+/* Lane by lane, GCC takes a 64-byte vector apart through memory; folded
+ * in halves it stays in registers. */
+#define GVA_V64_FOLD(v, ...) ((v) | __builtin_shufflevector(v, v, __VA_ARGS__))
+#define GVA_V64_HALVES(v) GVA_V64_FOLD(v, 4, 5, 6, 7, 0, 1, 2, 3)
+#define GVA_V64_QUARTERS(v) GVA_V64_FOLD(v, 2, 3, 0, 1, 6, 7, 4, 5)
+#define GVA_V64_PAIRS(v) GVA_V64_FOLD(v, 1, 0, 3, 2, 5, 4, 7, 6)
+#define GVA_V64_ANY(v) GVA_V64_PAIRS(GVA_V64_QUARTERS(GVA_V64_HALVES(v)))[0]
+
+#define GVA_RAW_FN gva_raw_copy_avx512
+#define GVA_RAW_ATTR __attribute__((target("avx512f")))
+#define GVA_RAW_VEC gva_v64
+#define GVA_RAW_UVEC gva_v64u
+#define GVA_RAW_VW 8
+#define GVA_RAW_ANY GVA_V64_ANY
+#include "gva-raw.h"
+#endif
+#endif
 
 static void hv_cpuid(uint32_t leaf, uint32_t sub, uint32_t r[4])
 {
@@ -849,37 +650,78 @@ static void hv_cpuid(uint32_t leaf, uint32_t sub, uint32_t r[4])
 			 : "a"(leaf), "c"(sub));
 }
 
-/* CPUID.1:ECX.OSXSAVE and .AVX, XCR0 saving SSE and AVX state, and
- * CPUID.7.0:EBX.AVX2 (Intel SDM vol. 1, 14.3). */
-static bool hv_cpu_avx2(void)
+#ifdef GVA_RAW_HAVE_AVX512
+/* Intel cores whose clock drops for a while after 512-bit instructions:
+ * Skylake-SP and its successors up to Ice Lake and Tiger Lake (family 6
+ * models; the Linux kernel keeps the same list as X86_FEATURE_PREFER_YMM
+ * and uses 256-bit code on them). */
+static bool hv_cpu_zmm_throttles(const uint32_t id0[4], uint32_t sig)
 {
-	uint32_t r[4], lo, hi;
+	static const uint8_t models[] = { 0x55, 0x6a, 0x6c, 0x7d,
+					  0x7e, 0x9d, 0x8c, 0x8d };
+	uint32_t family = (sig >> 8) & 0xf;
+	uint32_t model = ((sig >> 4) & 0xf) | ((sig >> 12) & 0xf0);
 
-	hv_cpuid(0, 0, r);
-	if (r[0] < 7)
+	/* "GenuineIntel" in EBX, EDX, ECX. */
+	if (id0[1] != 0x756e6547 || id0[3] != 0x49656e69 ||
+	    id0[2] != 0x6c65746e || family != 6)
 		return false;
+	for (unsigned i = 0; i < sizeof(models); i++)
+		if (model == models[i])
+			return true;
+	return false;
+}
+#endif
+
+/*
+ * The widest instance this build has and this CPU and OS run well: 3
+ * AVX-512 (CPUID.7.0:EBX AVX512F, XCR0 saving opmask and ZMM state, and no
+ * clock penalty), 2 AVX2 (CPUID.1:ECX OSXSAVE and AVX, XCR0 saving SSE and
+ * AVX state, CPUID.7.0:EBX AVX2), else 1. Intel SDM vol. 1, 14.3 and 15.2.
+ */
+static int hv_cpu_gva_raw_level(void)
+{
+	uint32_t id0[4], r[4], lo, hi, sig;
+
+	hv_cpuid(0, 0, id0);
+	if (id0[0] < 7)
+		return 1;
 	hv_cpuid(1, 0, r);
+	sig = r[0];
 	if ((r[2] & (3u << 27)) != (3u << 27))
-		return false;
+		return 1;
 	__asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
 	(void)hi;
 	if ((lo & 6u) != 6u)
-		return false;
+		return 1;
 	hv_cpuid(7, 0, r);
-	return r[1] & (1u << 5);
+	if (!(r[1] & (1u << 5)))
+		return 1;
+#ifdef GVA_RAW_HAVE_AVX512
+	if ((r[1] & (1u << 16)) && (lo & 0xe6u) == 0xe6u &&
+	    !hv_cpu_zmm_throttles(id0, sig))
+		return 3;
+#else
+	(void)sig;
+#endif
+	return 2;
 }
 
-/* 0: not asked yet, 1: the 16-byte instance, 2: the AVX2 one. Asking is
- * idempotent, so a race only asks twice; CPUID is a VM exit, hence the
+/* 0: not asked yet, 1: the 16-byte instance, 2: AVX2, 3: AVX-512. Asking
+ * is idempotent, so a race only asks twice; CPUID is a VM exit, hence the
  * cache. */
 static int gva_raw_isa;
 
 int hv_gva_raw_select(int which)
 {
-	if (which == 2 && !hv_cpu_avx2())
-		which = 1;
-	if (which < 0 || which > 2)
+	if (which < 0 || which > 3) {
 		which = 0;
+	} else if (which > 1) {
+		int best = hv_cpu_gva_raw_level();
+
+		if (which > best)
+			which = best;
+	}
 	__atomic_store_n(&gva_raw_isa, which, __ATOMIC_RELAXED);
 	return which;
 }
@@ -890,14 +732,19 @@ static size_t gva_raw_copy_lower(uint64_t *dst, const uint8_t *src,
 	int have = __atomic_load_n(&gva_raw_isa, __ATOMIC_RELAXED);
 
 	if (!have) {
-		have = hv_cpu_avx2() ? 2 : 1;
+		have = hv_cpu_gva_raw_level();
 		__atomic_store_n(&gva_raw_isa, have, __ATOMIC_RELAXED);
 	}
+#ifdef GVA_RAW_HAVE_AVX512
+	if (have == 3)
+		return gva_raw_copy_avx512(dst, src, count, low_bits);
+#endif
 	if (have == 2)
 		return gva_raw_copy_avx2(dst, src, count, low_bits);
 	return gva_raw_copy_v16(dst, src, count, low_bits);
 }
-#else
+#endif
+#ifndef GVA_RAW_DISPATCH
 #define gva_raw_copy_lower gva_raw_copy_v16
 #endif
 #endif
@@ -951,7 +798,8 @@ size_t hvtlb_gva_iter_fill_raw(struct hvtlb_gva_iter *it, uint64_t *out,
 			k = gva_raw_copy_lower(out + n, d->gva + 8u * i, todo,
 					       low_bits);
 			for (; k < todo; k++) {
-				uint64_t e = hv_ld64(d->gva + 8u * (i + k));
+				uint64_t e =
+					hv_ld64_once(d->gva + 8u * (i + k));
 
 				if (gva_raw_outside(e, low_bits))
 					break;

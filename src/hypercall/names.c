@@ -82,7 +82,13 @@ const char *hvtlb_flush_flag_name(uint64_t bit)
 }
 
 static const char *const profile_names[] = {
-#define X(n, s) [HVTLB_PROFILE_##n] = s,
+#define X(n, s, src) [HVTLB_PROFILE_##n] = s,
+	HVTLB_PROFILE_MAP(X)
+#undef X
+};
+
+static const char *const profile_sources[] = {
+#define X(n, s, src) [HVTLB_PROFILE_##n] = src,
 	HVTLB_PROFILE_MAP(X)
 #undef X
 };
@@ -94,15 +100,27 @@ const char *hvtlb_profile_name(enum hvtlb_profile p)
 	return profile_names[p];
 }
 
+const char *hvtlb_profile_source(enum hvtlb_profile p)
+{
+	if ((unsigned)p >= HVTLB_PROFILE_COUNT_)
+		return NULL;
+	return profile_sources[p];
+}
+
 int hvtlb_profile_from_name(const char *name, enum hvtlb_profile *p)
 {
-	if (!name)
+	if (!name || !p)
 		return -HVTLB_EINVAL;
 	for (unsigned i = 0; i < HVTLB_PROFILE_COUNT_; i++) {
 		if (str_eq(name, profile_names[i])) {
 			*p = (enum hvtlb_profile)i;
 			return 0;
 		}
+	}
+	/* The name used before the two OpenVMM backings were told apart. */
+	if (str_eq(name, "openvmm")) {
+		*p = HVTLB_PROFILE_OPENVMM;
+		return 0;
 	}
 	return -HVTLB_EINVAL;
 }

@@ -606,6 +606,10 @@ int hvtlb_sim_config_validate(const struct hvtlb_sim_config *c,
 		bad = keys[K_WL_PROCESSES].name;
 	else if ((uint64_t)c->vms * c->vcpus > 64u * HVTLB_SIM_MAX_VCPUS)
 		bad = keys[K_VMS].name;
+	/* Xen builds no HVM guest larger than HVM_MAX_VCPUS. */
+	else if (c->decoder == HVTLB_PROFILE_XEN &&
+		 c->vcpus > HVTLB_XEN_MAX_VCPUS)
+		bad = keys[K_VCPUS].name;
 	for (size_t i = 0; !bad && i < SIM_COST_COUNT; i++) {
 		if (!isfinite(c->cost[i]) || c->cost[i] < 0 ||
 		    (i == SIM_COST_cpu_mhz && c->cost[i] <= 0))

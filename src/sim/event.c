@@ -30,27 +30,40 @@ void evq_heap_push(struct evq *q, const struct event *e)
 	q->heap[i] = *e;
 }
 
+/*
+ * Floyd's bottom-up deletion: the hole left by the top goes down to a leaf
+ * along the smaller children (one compare per level, not two), then the
+ * last event climbs from there. The last event usually belongs near the
+ * bottom, so it climbs little; the order is the same as a classic pop.
+ */
 struct event evq_heap_pop(struct evq *q)
 {
 	struct event top = q->heap[0];
 	struct event last = q->heap[--q->n];
+	struct event *h = q->heap;
 	size_t i = 0, n = q->n;
 
+	if (!n)
+		return top;
 	for (;;) {
-		size_t l = 2 * i + 1, m = i;
+		size_t l = 2 * i + 1;
 
 		if (l >= n)
 			break;
-		m = l;
-		if (l + 1 < n && ev_less(&q->heap[l + 1], &q->heap[l]))
-			m = l + 1;
-		if (!ev_less(&q->heap[m], &last))
-			break;
-		q->heap[i] = q->heap[m];
-		i = m;
+		if (l + 1 < n && ev_less(&h[l + 1], &h[l]))
+			l++;
+		h[i] = h[l];
+		i = l;
 	}
-	if (n)
-		q->heap[i] = last;
+	while (i > 0) {
+		size_t p = (i - 1) / 2;
+
+		if (!ev_less(&last, &h[p]))
+			break;
+		h[i] = h[p];
+		i = p;
+	}
+	h[i] = last;
 	return top;
 }
 

@@ -93,6 +93,14 @@ static inline bool evq_pending(const struct evq *q)
 	return q->held || q->n;
 }
 
+/* Time of the earliest queued event, SIM_NEVER when there is none. */
+static inline simtime evq_next_time(const struct evq *q)
+{
+	if (q->held)
+		return q->hold.t;
+	return q->n ? q->heap[0].t : SIM_NEVER;
+}
+
 /* Pops the earliest event; the queue must not be empty. */
 static inline struct event evq_pop(struct evq *q)
 {

@@ -61,7 +61,7 @@ static void handle_ipi(struct sim *s, struct vcpu *v, const struct ipi_rec *q)
 	end = vcpu_steal(s, v, h);
 	if (q->early)
 		end = end - h + cyc(s, SIM_COST_ipi_target) / 2;
-	ev_push(s, end, EV_ACK, q->from, q->seq);
+	ack_post(s, q->from, q->seq, end);
 }
 
 void vcpu_take_ipis(struct sim *s, struct vcpu *v)
@@ -112,15 +112,46 @@ void guest_on_ipi(struct sim *s, const struct event *e)
 		vcpu_wake(s, v, 0);
 }
 
-/* EV_ACK: an acknowledgement reaches an initiator. */
+/*
+ * A target acknowledges shootdown @p seq of vCPU @p from; it reaches the
+ * initiator at @p at. The initiator only cares when the last one is in,
+ * so instead of one EV_ACK each, the last to arrive is queued once every
+ * target has posted: under the key (time, sequence) its own event would
+ * have had, so it is popped exactly where that event was.
+ */
+void ack_post(struct sim *s, uint32_t from, uint32_t seq, simtime at)
+{
+	struct vcpu *v = &s->v[from];
+	uint64_t key = s->q.seq++;
+	simtime t = at < s->now ? s->now : at;
+
+	if (seq != v->ack_seq || !v->ack_wait)
+		return; /* its EV_ACK would be ignored: the initiator moved on */
+	if (v->ack_posted_seq != seq) {
+		v->ack_posted_seq = seq;
+		v->ack_posted = 0;
+		v->ack_last_t = 0;
+		v->ack_last_key = 0;
+	}
+	if (t > v->ack_last_t ||
+	    (t == v->ack_last_t && key > v->ack_last_key)) {
+		v->ack_last_t = t;
+		v->ack_last_key = key;
+	}
+	if (++v->ack_posted == v->ack_wait)
+		ev_push_seq(s, v->ack_last_t, v->ack_last_key, EV_ACK, from,
+			    seq);
+}
+
+/* EV_ACK: the last acknowledgement reaches an initiator. */
 void guest_on_ack(struct sim *s, const struct event *e)
 {
 	struct vcpu *v = &s->v[e->obj];
 
 	if ((uint32_t)e->arg != v->ack_seq || !v->ack_wait)
 		return;
-	if (--v->ack_wait == 0 && !v->spin_hold && v->act == ACT_SPIN &&
-	    v->hs == H_RUNNING) {
+	v->ack_wait = 0;
+	if (!v->spin_hold && v->act == ACT_SPIN && v->hs == H_RUNNING) {
 		v->act = ACT_WORK;
 		v->work = 0;
 		vcpu_arm_run(s, v);

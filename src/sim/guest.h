@@ -37,6 +37,9 @@ void guest_on_tick(struct sim *s, const struct event *e);
 void vcpu_take_ipis(struct sim *s, struct vcpu *v);
 /* Applies @p v's pending lazy invalidations (strategy lazy). */
 void lazy_apply(struct sim *s, struct vcpu *v);
+/* A target acknowledges shootdown @p seq of vCPU @p from, arriving at
+ * @p at. */
+void ack_post(struct sim *s, uint32_t from, uint32_t seq, simtime at);
 void guest_on_ipi(struct sim *s, const struct event *e);
 void guest_on_ack(struct sim *s, const struct event *e);
 

@@ -38,15 +38,33 @@ static uint32_t pcpu_pop(struct sim *s, struct pcpu *p)
 	return vid;
 }
 
-/* Schedules the segment end of a running vCPU doing ACT_WORK. */
+/*
+ * Schedules the segment end of a running vCPU doing ACT_WORK. Interrupts
+ * and exits (vcpu_steal) push the end of an armed segment later, often
+ * dozens of times per segment: rather than queue one more EV_RUN each time
+ * and leave the old one to be popped for nothing, the new end waits for
+ * the queued one (which fires first) and is queued then, under the key
+ * (time, sequence) it was given here, so events pop in exactly the same
+ * order.
+ */
 void vcpu_arm_run(struct sim *s, struct vcpu *v)
 {
 	simtime start = v->busy_until > s->now ? v->busy_until : s->now;
+	bool live = v->armed;
+	uint64_t seq = s->q.seq++;
 
 	v->seg_end = start + v->work;
 	v->run_token++;
 	v->armed = true;
-	ev_push(s, v->seg_end, EV_RUN, v->gid, v->run_token);
+	if (live && v->runq_t <= v->seg_end) {
+		v->defer_seq = seq;
+		v->deferred = true;
+		return;
+	}
+	ev_push_seq(s, v->seg_end, seq, EV_RUN, v->gid, v->run_token);
+	v->runq_token = v->run_token;
+	v->runq_t = v->seg_end;
+	v->deferred = false;
 }
 
 /* Adds @p h cycles of interrupt/exit handling to a running vCPU. */
@@ -223,6 +241,15 @@ void host_on_run(struct sim *s, const struct event *e)
 {
 	struct vcpu *v = &s->v[e->obj];
 
+	if (v->deferred && v->armed && e->arg == v->runq_token) {
+		/* The segment's end moved: queue it now (vcpu_arm_run). */
+		ev_push_seq(s, v->seg_end, v->defer_seq, EV_RUN, v->gid,
+			    v->run_token);
+		v->runq_token = v->run_token;
+		v->runq_t = v->seg_end;
+		v->deferred = false;
+		return;
+	}
 	if (e->arg != v->run_token || v->hs != H_RUNNING || v->act != ACT_WORK)
 		return;
 	v->armed = false;

@@ -187,6 +187,7 @@ uint64_t op_hypercall(void *user, uint64_t control, const void *input,
 		.profile = s->c->decoder,
 		.vp_count = s->c->vcpus,
 		.va_bits = 48,
+		.caller_vp = v->idx,
 	};
 	struct hvtlb_input in = {
 		.data = input,
@@ -309,5 +310,5 @@ void hv_on_kick(struct sim *s, const struct event *e)
 		h += vcpu_service_fq(s, v);
 		at = vcpu_steal(s, v, h);
 	}
-	ev_push(s, at, EV_ACK, from, seq);
+	ack_post(s, from, seq, at);
 }

@@ -150,6 +150,13 @@ struct vcpu {
 	simtime busy_until;
 	uint64_t run_token;
 	bool armed; /* an EV_RUN for run_token is pending */
+	/* The EV_RUN last queued (its token and time); when a steal moved the
+	 * segment's end later, it waits for that one to fire and is queued
+	 * then under the key it was given (defer_seq). */
+	uint64_t runq_token;
+	uint64_t defer_seq;
+	simtime runq_t;
+	bool deferred;
 	uint64_t ple_token;
 	bool ple_armed;
 	bool tick_armed;
@@ -173,8 +180,14 @@ struct vcpu {
 	uint64_t lz_min_epoch; /* oldest unapplied lazy post, or UINT64_MAX */
 	uint64_t lz_max_epoch;
 	struct hvtlb_flusher *fl;
+	/* Acknowledgements of the shootdown ack_seq still awaited; they are
+	 * posted one by one (ack_post) and reach the initiator as one EV_ACK
+	 * at the key of the last to arrive. */
 	uint32_t ack_wait;
 	uint32_t ack_seq;
+	uint32_t ack_posted, ack_posted_seq;
+	simtime ack_last_t;
+	uint64_t ack_last_key;
 	uint32_t spin_hold; /* lock spinning: 1 until released or timed out */
 	simtime halted_at;
 	bool preempted;	  /* descheduled while runnable (KVM vcpu->preempted) */

@@ -546,5 +546,68 @@ rc, out, err = run('decode', '--control', '0x2', '--input-file', '-',
 check(rc == 0 and json.loads(out).get('vps') == [0],
       'stdin input: %r %r' % (out, err))
 
+# Host profiles pinned to versions: every name, the alias, the sources.
+rc, out, err = run('decode', '--help')
+for name in ['strict', 'kvm', 'xen', 'openvmm-tdx', 'openvmm-snp', 'openvmm']:
+    check(('\n  %s ' % name) in out, 'decode --help lists profile %s' % name)
+for src in ['Linux 6.12.117', 'Xen c447b7308b', 'OpenVMM 1488a37b7c']:
+    check(src in out, 'decode --help names %s' % src)
+
+# OpenVMM: a List failing in its handler reports reps = rep start
+# (hv1_hypercall support.rs:594-602); the old name is the TDX profile.
+for prof in ['openvmm', 'openvmm-tdx', 'openvmm-snp']:
+    d = ok_json('decode', '--control', '0x0001000200000003', '--input',
+                '0x1000,0x10,0x2,0x1000,0x2000', '--profile', prof, '--json')
+    check(d.get('status') == 5 and d.get('result') == '0x0000000100000005',
+          '%s: List failing at rep 1: %r' % (prof, d))
+
+# Xen builds no VM of more than 128 VPs and drops VP indices >= 128.
+XEN787 = ['--control', '0x60013', '--input',
+          '0xc1fb853803000,0x4,0,0x1000,0x80000', '--profile', 'xen']
+rc, out, err = run('decode', *XEN787, '--vp-count', '4096')
+check(rc == 2 and 'HVM_MAX_VCPUS' in err, 'xen --vp-count 4096: %d %r' % (rc, err))
+d = ok_json('decode', *XEN787, '--json')
+check(d.get('status') == 0 and d.get('vps') == [], 'xen VP 787: %r' % d)
+check(d.get('host_bug', {}).get('id') == 'XSA-475/CVE-2025-58147' and
+      d['host_bug'].get('in_profile') is False and
+      set(d['host_bug']) == {'id', 'source', 'effect', 'versions',
+                             'in_profile'},
+      'xen VP 787: host_bug %r' % d.get('host_bug'))
+rc, out, err = run('decode', *XEN787)
+check(rc == 0 and 'host bug       XSA-475' in out, 'xen VP 787 text: %r' % out)
+
+# KVM's build limit is a host option; options belong to their profile.
+rc, out, err = run('decode', '--control', '0x2', '--input', '0,1,0',
+                   '--profile', 'kvm', '--kvm-max-vcpus', '1024',
+                   '--vp-count', '2048')
+check(rc == 2 and 'KVM_MAX_VCPUS' in err, 'kvm 1024 < 2048: %d %r' % (rc, err))
+for bad in ['1023', '4097', 'x']:
+    rc, out, err = run('decode', '--control', '0x2', '--input', '0,1,0',
+                       '--profile', 'kvm', '--kvm-max-vcpus', bad)
+    check(rc == 2 and '--kvm-max-vcpus' in err, 'kvm-max-vcpus %s: %r' % (bad, err))
+for opt in [['--kvm-synic'], ['--kvm-max-vcpus', '2048'], ['--caller-vp', '1']]:
+    rc, out, err = run('decode', '--control', '0x2', '--input', '0,1,0',
+                       '--profile', 'xen', *opt)
+    check(rc == 2 and 'for --profile' in err, '%s on xen: %r' % (opt, err))
+
+# Calls beyond the six: each host's dispatcher.
+for prof, ctl, status, extra in [
+        ('kvm', '0x8', 0, {'call': '0x0008'}),
+        ('kvm', '0x100000008', 3, {}),
+        ('kvm', '0x5c', 3, {}),
+        ('kvm', '0x18001', 5, {}),
+        ('kvm', '0x8001', 0, {'scope': 'vmm'}),
+        ('xen', '0x100000008', 0, {'call': '0x0008'}),
+        ('xen', '0x8001', 2, {}),
+        ('openvmm-tdx', '0x8', 2, {}),
+        ('openvmm-snp', '0x50', 3, {}),
+        ('openvmm-snp', '0x100000050', 0, {'scope': 'dispatch'}),
+        ('strict', '0x8', 2, {})]:
+    d = ok_json('decode', '--control', ctl, '--input', '0,0', '--profile',
+                prof, '--json')
+    check(d.get('status') == status and
+          all(d.get(k) == v for k, v in extra.items()),
+          '%s %s: %r' % (prof, ctl, d))
+
 print('%d checks, %d failed (%d random round trips)' % (checks, len(failures), random_ok))
 sys.exit(1 if failures else 0)

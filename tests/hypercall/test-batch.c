@@ -200,11 +200,11 @@ static void batch_equals_single(void **state)
 }
 
 /* The same rounds through each instance of the raw fast path this build
- * and this CPU have (16-byte vectors, AVX2); the test above used the one
- * the CPU picks. */
+ * and this CPU have (16-byte vectors, AVX2, AVX-512); the test above used
+ * the one the CPU picks. */
 static void batch_equals_single_each_isa(void **state)
 {
-	for (int isa = 1; isa <= 2; isa++) {
+	for (int isa = 1; isa <= 3; isa++) {
 		int got = hv_gva_raw_select(isa);
 
 		printf("# raw path instance %d: %d\n", isa, got);

@@ -98,15 +98,31 @@ static void test_flag_and_profile_names(void **state)
 	assert_null(hvtlb_flush_flag_name(0));
 
 	static const char *const names[] = { "strict", "kvm", "xen",
-					     "openvmm" };
-	assert_int_equal(HVTLB_PROFILE_COUNT_, 4);
-	for (int i = 0; i < 4; i++) {
+					     "openvmm-tdx", "openvmm-snp" };
+	assert_int_equal(HVTLB_PROFILE_COUNT_, 5);
+	for (int i = 0; i < 5; i++) {
+		const char *src = hvtlb_profile_source((enum hvtlb_profile)i);
+
 		assert_string_equal(hvtlb_profile_name((enum hvtlb_profile)i),
 				    names[i]);
 		p = HVTLB_PROFILE_COUNT_;
 		assert_int_equal(hvtlb_profile_from_name(names[i], &p), 0);
 		assert_int_equal(p, i);
+		/* Every profile names the source it follows. */
+		assert_non_null(src);
+		assert_true(strlen(src) > 10);
 	}
+	assert_null(hvtlb_profile_name(HVTLB_PROFILE_COUNT_));
+	assert_null(hvtlb_profile_source(HVTLB_PROFILE_COUNT_));
+	/* The old name is the profile it always followed. */
+	p = HVTLB_PROFILE_COUNT_;
+	assert_int_equal(hvtlb_profile_from_name("openvmm", &p), 0);
+	assert_int_equal(p, HVTLB_PROFILE_OPENVMM_TDX);
+	assert_int_equal(HVTLB_PROFILE_OPENVMM, HVTLB_PROFILE_OPENVMM_TDX);
+	assert_int_equal(hvtlb_profile_from_name("openvmm-", &p),
+			 -HVTLB_EINVAL);
+	assert_int_equal(hvtlb_profile_from_name(NULL, &p), -HVTLB_EINVAL);
+	assert_int_equal(hvtlb_profile_from_name("kvm", NULL), -HVTLB_EINVAL);
 	assert_int_equal(hvtlb_profile_from_name("", &p), -HVTLB_EINVAL);
 	assert_int_equal(hvtlb_profile_from_name("stric", &p), -HVTLB_EINVAL);
 }

@@ -6,8 +6,8 @@
  *
  * Rows that §11 does not cover for a host (NON_GLOBAL on a List, the
  * extended flag on a Space call, a short span) use the strict rule, as the
- * decoder documents; "any" marks a status the spec leaves open (the row
- * still runs under ASan with an exact-size input).
+ * decoder documents. ANY would mark a status left open; no row needs it
+ * now that every profile is exact on short spans.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -73,9 +73,13 @@ struct row {
 		(s), 0                                                         \
 	}
 
+/* The columns: strict, kvm, xen and openvmm-tdx (the old "openvmm");
+ * openvmm-snp differs in its targets and is covered by test-hosts.c. */
+enum { COL_STRICT, COL_KVM, COL_XEN, COL_OPENVMM, NCOLS };
+
 struct prow {
 	struct row r;
-	struct want w[HVTLB_PROFILE_COUNT_];
+	struct want w[NCOLS];
 };
 
 #define R(...)                                                                 \
@@ -264,16 +268,17 @@ static const struct prow rows[] = {
 	  { ST(4), OKX(X_LIST | X_VP1), OKX(X_VP1), ST(4) } },
 
 	/* Spans shorter than the control word claims. */
+	/* Xen never reads the list; a guest copy that fails is 5 there. */
 	{ R("span: List 2 reps, 1 given", LIST_CTL, LIST_W, .has_len = true,
 	    .len = 32),
-	  { ST(3), ST(3), ST(ANY), ST(3) } },
+	  { ST(3), ST(3), OKX(X_ALLGVA | X_VP1), ST(3) } },
 	{ R("span: SpaceEx 1 bank, none given", SPACEEX_CTL, SPACEEX_W,
 	    .has_len = true, .len = 32),
-	  { ST(3), ST(3), ST(ANY), ST(3) } },
+	  { ST(3), ST(3), ST(5), ST(3) } },
 	{ R("span: half a header", 0x2, SPACE_W, .has_len = true, .len = 12),
-	  { ST(3), ST(3), ST(3), ST(3) } },
+	  { ST(3), ST(3), ST(5), ST(3) } },
 	{ R("span: empty", 0x13, SPACEEX_W, .has_len = true, .len = 0),
-	  { ST(3), ST(3), ST(3), ST(3) } },
+	  { ST(3), ST(3), ST(5), ST(3) } },
 };
 
 static uint8_t buf[(3 + 4095) * 8];
@@ -323,13 +328,24 @@ static void check_effect(const struct prow *p, const struct hvtlb_decoded *d,
 	}
 }
 
-static void run_profile(enum hvtlb_profile prof)
+/* Reps completed on success: the rep count, but Xen never fills in the
+ * output of its IPI calls (viridian.c:808-902). */
+static unsigned want_reps(enum hvtlb_profile prof, uint64_t ctl)
+{
+	uint16_t code = (uint16_t)ctl;
+
+	if (prof == HVTLB_PROFILE_XEN && (code == 0xb || code == 0x15))
+		return 0;
+	return (unsigned)((ctl >> 32) & 0xfff);
+}
+
+static void run_profile(enum hvtlb_profile prof, unsigned col)
 {
 	unsigned failures = 0;
 
 	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
 		const struct prow *p = &rows[i];
-		const struct want *w = &p->w[prof];
+		const struct want *w = &p->w[col];
 		struct hvtlb_host h = {
 			.profile = prof,
 			.vp_count = p->r.vp_count ? p->r.vp_count : 64,
@@ -362,12 +378,11 @@ static void run_profile(enum hvtlb_profile prof)
 			failures++;
 		} else if (w->status == 0 &&
 			   hvtlb_result_reps(res) !=
-				   ((p->r.ctl >> 32) & 0xfff)) {
-			/* The header: success completes every rep. */
-			print_error("%s: %s: reps %u, want the rep count %u\n",
+				   want_reps(prof, p->r.ctl)) {
+			print_error("%s: %s: reps %u, want %u\n",
 				    hvtlb_profile_name(prof), p->r.what,
 				    hvtlb_result_reps(res),
-				    (unsigned)((p->r.ctl >> 32) & 0xfff));
+				    want_reps(prof, p->r.ctl));
 			failures++;
 		} else if (w->status == 0) {
 			check_effect(p, &d, w->fx);
@@ -382,22 +397,22 @@ static void run_profile(enum hvtlb_profile prof)
 
 static void test_strict(void **state)
 {
-	run_profile(HVTLB_PROFILE_STRICT);
+	run_profile(HVTLB_PROFILE_STRICT, COL_STRICT);
 }
 
 static void test_kvm(void **state)
 {
-	run_profile(HVTLB_PROFILE_KVM);
+	run_profile(HVTLB_PROFILE_KVM, COL_KVM);
 }
 
 static void test_xen(void **state)
 {
-	run_profile(HVTLB_PROFILE_XEN);
+	run_profile(HVTLB_PROFILE_XEN, COL_XEN);
 }
 
 static void test_openvmm(void **state)
 {
-	run_profile(HVTLB_PROFILE_OPENVMM);
+	run_profile(HVTLB_PROFILE_OPENVMM_TDX, COL_OPENVMM);
 }
 
 int main(void)

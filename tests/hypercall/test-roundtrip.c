@@ -5,7 +5,10 @@
  * cleared), vector and VTL, the same VP set, and the same set of bytes
  * covered by the GVA ranges after rounding outwards. Whether the encoder
  * must refuse (-ERANGE, -ENOSPC) is computed here independently, and so is
- * what hvtlb_encode_suggest() must say.
+ * what hvtlb_encode_suggest() must say. At the end, at least half of the
+ * descriptions must have been decoded and compared, and every outcome and
+ * every shape (List, extended entries, fast, several banks, every VP, IPI)
+ * must have come up: a drifting generator cannot pass by testing nothing.
  *
  * HVTLB_SEED sets the seed (printed at start), HVTLB_PROPERTY_ITERS the
  * number of descriptions: 1,000,000 by default, also under ASan+UBSan
@@ -318,8 +321,33 @@ static void dump(void)
 		}                                                              \
 	} while (0)
 
-/* Returns 0 decoded, 1 refused for Ex, 2 empty set, 3 no space. */
-static int check_one(size_t niv)
+/* What check_one() did with a description. */
+enum outcome {
+	COMPARED,	  /* encoded, decoded and compared */
+	REFUSED_NEEDS_EX, /* a non-Ex call naming a VP >= 64 */
+	EMPTY_SET,	  /* decoded to status 5, as it must */
+	NO_SPACE,	  /* -ENOSPC, as it must */
+	OUTCOMES
+};
+
+/* Among the compared ones: the shapes the comparison must have seen. */
+enum shape {
+	SHAPE_LIST,	  /* GVA ranges compared */
+	SHAPE_EXTENDED,	  /* ... in the extended format */
+	SHAPE_FAST,	  /* register input */
+	SHAPE_MANY_BANKS, /* a sparse set of more than one bank */
+	SHAPE_ALL_VPS,	  /* every VP */
+	SHAPE_IPI,
+	SHAPES
+};
+
+static const char *const shape_names[SHAPES] = {
+	"list", "extended", "fast", "many-banks", "all-vps", "ipi",
+};
+
+static unsigned long shapes[SHAPES];
+
+static enum outcome check_one(size_t niv)
 {
 	const struct hvtlb_call_desc *d = &s.d;
 	bool list = hvtlb_call_is_rep(d->call);
@@ -357,7 +385,7 @@ static int check_one(size_t niv)
 						HVTLB_PAGE_BYTES;
 		CHECK(hvtlb_encode_suggest(d) ==
 		      (ex_fits ? ex_call : HVTLB_CALL_FLUSH_SPACE_EX));
-		return 1;
+		return REFUSED_NEEDS_EX;
 	}
 	if (nospace) {
 		uint16_t sg = hvtlb_encode_suggest(d);
@@ -369,7 +397,7 @@ static int check_one(size_t niv)
 			CHECK(sg == (hvtlb_call_is_ex(d->call)
 					     ? HVTLB_CALL_FLUSH_SPACE_EX
 					     : HVTLB_CALL_FLUSH_SPACE));
-		return 3;
+		return NO_SPACE;
 	}
 	CHECK(rc == 0);
 	CHECK(hvtlb_encode_suggest(d) == d->call);
@@ -410,7 +438,7 @@ static int check_one(size_t niv)
 	if (s.empty_set) {
 		CHECK(hvtlb_result_status(res) ==
 		      HVTLB_STATUS_INVALID_PARAMETER);
-		return 2;
+		return EMPTY_SET;
 	}
 	CHECK(hvtlb_result_status(res) == HVTLB_STATUS_SUCCESS);
 	CHECK(hvtlb_result_reps(res) == s.entries);
@@ -480,8 +508,18 @@ static int check_one(size_t niv)
 	} else {
 		CHECK(dd.flush_all_gvas || !hvtlb_call_is_flush(d->call));
 	}
-	return 0;
+	shapes[SHAPE_LIST] += list;
+	shapes[SHAPE_EXTENDED] += list && dd.extended;
+	shapes[SHAPE_FAST] += d->fast;
+	shapes[SHAPE_MANY_BANKS] += !dd.all_vps && dd.nbanks > 1;
+	shapes[SHAPE_ALL_VPS] += dd.all_vps;
+	shapes[SHAPE_IPI] += !hvtlb_call_is_flush(d->call);
+	return COMPARED;
 }
+
+/* Below this many descriptions the generator need not reach every
+ * outcome and shape. */
+#define MIN_ITERS_FOR_COVERAGE 1000UL
 
 static void test_round_trip(void **state)
 {
@@ -489,7 +527,7 @@ static void test_round_trip(void **state)
 	const char *iters_env = getenv("HVTLB_PROPERTY_ITERS");
 	unsigned long iters = DEFAULT_ITERS;
 	uint64_t start = 0x6876746c62ULL; /* "hvtlb" */
-	unsigned long outcomes[4] = { 0 };
+	unsigned long outcomes[OUTCOMES] = { 0 };
 
 	if (env && *env)
 		start = strtoull(env, NULL, 0);
@@ -507,7 +545,32 @@ static void test_round_trip(void **state)
 	printf("# property: %lu descriptions: %lu decoded and compared, %lu "
 	       "refused for a VP >= 64, %lu empty sets (status 5), %lu "
 	       "-ENOSPC\n",
-	       iters, outcomes[0], outcomes[1], outcomes[2], outcomes[3]);
+	       iters, outcomes[COMPARED], outcomes[REFUSED_NEEDS_EX],
+	       outcomes[EMPTY_SET], outcomes[NO_SPACE]);
+	printf("# compared:");
+	for (int k = 0; k < SHAPES; k++)
+		printf(" %s %lu", shape_names[k], shapes[k]);
+	printf("\n");
+
+	/* A generator that drifted (every description refused, or no List
+	 * ever compared) would pass every CHECK above without testing
+	 * anything: most descriptions must be compared, and each outcome
+	 * and shape must come up. */
+	if (iters < MIN_ITERS_FOR_COVERAGE) {
+		printf("# fewer than %lu descriptions: coverage not checked\n",
+		       MIN_ITERS_FOR_COVERAGE);
+		return;
+	}
+	if (outcomes[COMPARED] < iters / 2)
+		fail_msg("only %lu of %lu descriptions compared",
+			 outcomes[COMPARED], iters);
+	for (int k = 0; k < OUTCOMES; k++)
+		if (!outcomes[k])
+			fail_msg("no description had outcome %d", k);
+	for (int k = 0; k < SHAPES; k++)
+		if (!shapes[k])
+			fail_msg("no compared description was %s",
+				 shape_names[k]);
 }
 
 int main(void)

@@ -44,20 +44,42 @@ static const char usage_text[] =
 	"bit;\n"
 	"                         the words are RDX, R8, XMM0 low, XMM0 high,\n"
 	"                         ... (at most 14; missing registers read 0)\n"
-	"  --profile NAME         strict (default), kvm, xen or openvmm\n"
+	"  --profile NAME         the host whose rules apply (below);\n"
+	"                         default strict\n"
 	"  --vp-count N           VPs in the partition, 1..4096 (default "
-	"4096)\n"
+	"4096;\n"
+	"                         kvm: at most --kvm-max-vcpus, xen: at most "
+	"128)\n"
+	"  --kvm-max-vcpus N      kvm: the host's KVM_MAX_VCPUS build "
+	"setting,\n"
+	"                         1024..4096 (default 4096, as Debian's "
+	"build;\n"
+	"                         1024 is the Kconfig default without "
+	"MAXSMP)\n"
+	"  --kvm-synic            kvm: the caller's SynIC is on (PostMessage "
+	"and\n"
+	"                         SignalEvent go to the VMM)\n"
+	"  --caller-vp N          openvmm-snp: the caller's VP index (default "
+	"0)\n"
 	"  --json                 one line of JSON instead of text: status,\n"
 	"                         status_name, result and on success call,\n"
 	"                         flags, address_space, vps (list or "
 	"\"all\"),\n"
-	"                         ranges ([] = the whole address space) and\n"
-	"                         for IPI calls vector\n"
+	"                         ranges ([] = the whole address space), "
+	"for\n"
+	"                         IPI calls vector, scope when the status is "
+	"not\n"
+	"                         the host's whole answer, and host_bug {id,\n"
+	"                         source, effect, versions, in_profile} when "
+	"the\n"
+	"                         input hits a known bug of the host\n"
 	"  --help                 this text\n"
 	"\n"
 	"Options take their value as the next argument or after '='.\n"
 	"Exit status: 0 decoded (whatever the status), 2 bad command line or\n"
-	"input file.\n";
+	"input file.\n"
+	"\n"
+	"Profiles and the host source each follows (docs/hosts.md):\n";
 
 struct decode_opts {
 	uint64_t control;
@@ -72,11 +94,50 @@ struct decode_opts {
 	bool have_profile;
 	uint64_t vp_count;
 	bool have_vp_count;
+	uint64_t kvm_max_vcpus;
+	bool have_kvm_max_vcpus;
+	bool kvm_synic;
+	uint64_t caller_vp;
+	bool have_caller_vp;
 	bool json;
 	/* The input, as bytes. */
 	uint8_t bytes[HVTLB_PAGE_BYTES];
 	size_t len;
 };
+
+/* The host options against the profile: a host never has more VPs than
+ * its build allows, and each option belongs to one profile. */
+static int check_host(const struct decode_opts *o)
+{
+	const char *name = hvtlb_profile_name(o->profile);
+	uint64_t max = HVTLB_MAX_VPS;
+
+	if ((o->have_kvm_max_vcpus || o->kvm_synic) &&
+	    o->profile != HVTLB_PROFILE_KVM)
+		return cli_usage_error(CMD,
+				       "--kvm-max-vcpus and --kvm-synic are "
+				       "for --profile kvm, not %s",
+				       name);
+	if (o->have_caller_vp && o->profile != HVTLB_PROFILE_OPENVMM_SNP)
+		return cli_usage_error(
+			CMD, "--caller-vp is for --profile openvmm-snp, not %s",
+			name);
+	if (o->profile == HVTLB_PROFILE_KVM)
+		max = o->have_kvm_max_vcpus ? o->kvm_max_vcpus
+					    : HVTLB_KVM_MAX_VCPUS_DEFAULT;
+	else if (o->profile == HVTLB_PROFILE_XEN)
+		max = HVTLB_XEN_MAX_VCPUS;
+	if (o->have_vp_count && o->vp_count > max)
+		return cli_usage_error(
+			CMD,
+			"--vp-count: %s builds no VM of more than %" PRIu64
+			" VPs (%s), not %" PRIu64,
+			name, max,
+			o->profile == HVTLB_PROFILE_XEN ? "HVM_MAX_VCPUS"
+							: "KVM_MAX_VCPUS",
+			o->vp_count);
+	return 0;
+}
 
 static int parse_args(int argc, char **argv, struct decode_opts *o)
 {
@@ -94,6 +155,9 @@ static int parse_args(int argc, char **argv, struct decode_opts *o)
 				return CLI_EXIT_USAGE;
 		} else if (!strcmp(a, "--json")) {
 			if (cli_once(CMD, &o->json, a))
+				return CLI_EXIT_USAGE;
+		} else if (!strcmp(a, "--kvm-synic")) {
+			if (cli_once(CMD, &o->kvm_synic, a))
 				return CLI_EXIT_USAGE;
 		} else if ((m = cli_opt_value(CMD, argc, argv, &i, "--control",
 					      &v))) {
@@ -142,7 +206,7 @@ static int parse_args(int argc, char **argv, struct decode_opts *o)
 				return cli_usage_error(
 					CMD,
 					"--profile: '%s' is not strict, kvm, "
-					"xen or openvmm",
+					"xen, openvmm-tdx or openvmm-snp",
 					v);
 		} else if ((m = cli_opt_value(CMD, argc, argv, &i, "--vp-count",
 					      &v))) {
@@ -159,6 +223,31 @@ static int parse_args(int argc, char **argv, struct decode_opts *o)
 				return cli_usage_error(
 					CMD, "--vp-count: %s is outside 1..%u",
 					v, HVTLB_MAX_VPS);
+		} else if ((m = cli_opt_value(CMD, argc, argv, &i,
+					      "--kvm-max-vcpus", &v))) {
+			if (m < 0 || cli_once(CMD, &o->have_kvm_max_vcpus,
+					      "--kvm-max-vcpus"))
+				return CLI_EXIT_USAGE;
+			if (parse_u64_max(v, HVTLB_MAX_VPS,
+					  &o->kvm_max_vcpus) ||
+			    o->kvm_max_vcpus < HVTLB_KVM_MAX_VCPUS_MIN)
+				return cli_usage_error(
+					CMD,
+					"--kvm-max-vcpus: '%s' is not a number "
+					"in %u..%u (CONFIG_KVM_MAX_NR_VCPUS)",
+					v, HVTLB_KVM_MAX_VCPUS_MIN,
+					HVTLB_MAX_VPS);
+		} else if ((m = cli_opt_value(CMD, argc, argv, &i,
+					      "--caller-vp", &v))) {
+			if (m < 0 ||
+			    cli_once(CMD, &o->have_caller_vp, "--caller-vp"))
+				return CLI_EXIT_USAGE;
+			if (parse_u64_max(v, HVTLB_MAX_VPS - 1, &o->caller_vp))
+				return cli_usage_error(
+					CMD,
+					"--caller-vp: '%s' is not a VP index "
+					"in 0..%u",
+					v, HVTLB_MAX_VPS - 1);
 		} else if (!strncmp(a, "--", 2)) {
 			return cli_usage_error(CMD, "unknown option '%s'", a);
 		} else {
@@ -176,7 +265,7 @@ static int parse_args(int argc, char **argv, struct decode_opts *o)
 				       "--input or --input-file is required");
 	if (o->binary && !o->input_file)
 		return cli_usage_error(CMD, "--binary needs --input-file");
-	return 0;
+	return check_host(o);
 }
 
 /* Reads all of @p f, at most @p max bytes; -E2BIG beyond, -EIO on error. */
@@ -292,6 +381,11 @@ static void vps_bitmap(const struct hvtlb_decoded *d, uint64_t *bits)
 	}
 }
 
+static const char *scope_name(uint8_t scope)
+{
+	return scope == HVTLB_SCOPE_VMM ? "vmm" : "dispatch";
+}
+
 static void print_json(uint64_t result, const struct hvtlb_decoded *d)
 {
 	hvtlb_status st = hvtlb_result_status(result);
@@ -304,6 +398,18 @@ static void print_json(uint64_t result, const struct hvtlb_decoded *d)
 	json_hex64(stdout, result);
 	if (st != HVTLB_STATUS_SUCCESS) {
 		fputs("}\n", stdout);
+		return;
+	}
+	if (d->scope != HVTLB_SCOPE_FULL) {
+		/* Beyond the six: the host hands the call on. */
+		printf(",\"call\":\"0x%04x\",\"scope\":", (unsigned)d->call);
+		json_string(stdout, scope_name(d->scope));
+		fputs("}\n", stdout);
+		return;
+	}
+	if (!hvtlb_call_name(d->call)) {
+		/* Beyond the six, answered in full (NotifyLongSpinWait). */
+		printf(",\"call\":\"0x%04x\"}\n", (unsigned)d->call);
 		return;
 	}
 	fputs(",\"call\":", stdout);
@@ -352,6 +458,20 @@ static void print_json(uint64_t result, const struct hvtlb_decoded *d)
 	fputc(']', stdout);
 	if (!hvtlb_call_is_flush(d->call))
 		printf(",\"vector\":%" PRIu32, d->vector);
+	if (d->host_bug) {
+		const struct hvtlb_host_bug *b =
+			hvtlb_host_bug_get(d->host_bug);
+
+		fputs(",\"host_bug\":{\"id\":", stdout);
+		json_string(stdout, b->id);
+		fputs(",\"source\":", stdout);
+		json_string(stdout, b->source);
+		fputs(",\"effect\":", stdout);
+		json_string(stdout, b->effect);
+		fputs(",\"versions\":", stdout);
+		json_string(stdout, b->versions);
+		printf(",\"in_profile\":%s}", b->in_profile ? "true" : "false");
+	}
 	fputs("}\n", stdout);
 }
 
@@ -371,8 +491,29 @@ static void print_text(const struct decode_opts *o, uint64_t control,
 	fmt_input_words(stdout, control, words, n);
 	if (st != HVTLB_STATUS_SUCCESS)
 		return;
+	if (d->scope != HVTLB_SCOPE_FULL || !hvtlb_call_name(d->call)) {
+		printf("call 0x%04x (profile %s): %s\n", (unsigned)d->call,
+		       hvtlb_profile_name(o->profile),
+		       d->scope == HVTLB_SCOPE_VMM
+			       ? "the host passes it to the VMM, which answers"
+		       : d->scope == HVTLB_SCOPE_DISPATCH
+			       ? "passes the dispatcher's checks; its handler "
+				 "is not modelled"
+			       : "the host's whole answer");
+		return;
+	}
 	printf("decoded (profile %s, vp count %" PRIu32 ")\n",
 	       hvtlb_profile_name(o->profile), d->vp_count);
+	if (d->host_bug) {
+		const struct hvtlb_host_bug *b =
+			hvtlb_host_bug_get(d->host_bug);
+
+		printf("  host bug       %s (%s; %s): %s [%s]\n", b->id,
+		       b->versions,
+		       b->in_profile ? "the profiled version has it"
+				     : "not the profiled version",
+		       b->effect, b->source);
+	}
 	printf("  call           %s\n", hvtlb_call_name(d->call));
 	if (hvtlb_call_is_flush(d->call)) {
 		const char *sep = "";
@@ -441,6 +582,14 @@ int cmd_decode(int argc, char **argv)
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
 			fputs(usage_text, stdout);
+			for (unsigned p = 0; p < HVTLB_PROFILE_COUNT_; p++)
+				printf("  %-12s %s\n",
+				       hvtlb_profile_name(
+					       (enum hvtlb_profile)p),
+				       hvtlb_profile_source(
+					       (enum hvtlb_profile)p));
+			printf("  %-12s the name openvmm-tdx had before\n",
+			       "openvmm");
 			return CLI_EXIT_OK;
 		}
 	}
@@ -465,7 +614,14 @@ int cmd_decode(int argc, char **argv)
 	}
 	memset(&host, 0, sizeof(host));
 	host.profile = o->profile;
+	if (!o->have_vp_count && o->profile == HVTLB_PROFILE_XEN)
+		o->vp_count = HVTLB_XEN_MAX_VCPUS;
+	else if (!o->have_vp_count && o->have_kvm_max_vcpus)
+		o->vp_count = o->kvm_max_vcpus;
 	host.vp_count = (uint32_t)o->vp_count;
+	host.kvm_max_vcpus = (uint32_t)o->kvm_max_vcpus;
+	host.kvm_synic = o->kvm_synic;
+	host.caller_vp = (uint32_t)o->caller_vp;
 	memset(&in, 0, sizeof(in));
 	if (control & HVTLB_CTL_FAST) {
 		if (o->len > sizeof(regs)) {

@@ -1,0 +1,284 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The kvm profile: Linux 6.12.117 arch/x86/kvm/hyperv.c, as Debian ships
+ * it (linux-source-6.12 6.12.117-1~deb12u1). Line numbers below are of
+ * that file. Assumed VM state: Hyper-V CPUID enforcement off (KVM's
+ * default, so hv_check_hypercall_access() allows every call, 2495-2543),
+ * the local APIC in the kernel, TDP on, no eventfd registered for
+ * SignalEvent, SynDBG off; host->kvm_synic says whether the SynIC is on.
+ */
+#include "decode.h"
+
+/* KVM keeps 16 slots per vCPU and one for "flush all" (2038, 2145). */
+#define KVM_MAX_ENTRIES 15u
+/* Fast input in 8-byte halves of XMM0..5 (1917: "XMM halves"). */
+#define KVM_XMM_HALVES 12u
+/* 63:60, 47:44 and 31:27 (include/asm-generic/hyperv-tlfs.h:201-212). */
+#define KVM_RSVD_MASK HVTLB_CTL_RESERVED_MASK_NESTED
+/* HV_EXT_CALL_MAX = 0x8001 + 64 (63). */
+#define KVM_EXT_CALL_MAX (HV_EXT_CALL_QUERY_CAPABILITIES + 64u)
+/* KVM_HYPERV_CONN_ID_MASK (arch/x86/include/uapi/asm/kvm.h:889). */
+#define KVM_CONN_ID_MASK 0x00ffffffULL
+
+static uint32_t kvm_max_vcpus(const struct hvtlb_host *h)
+{
+	uint32_t m = h->kvm_max_vcpus;
+
+	if (!m)
+		return HVTLB_KVM_MAX_VCPUS_DEFAULT;
+	if (m < HVTLB_KVM_MAX_VCPUS_MIN)
+		return HVTLB_KVM_MAX_VCPUS_MIN;
+	return m < HVTLB_MAX_VPS ? m : HVTLB_MAX_VPS;
+}
+
+uint32_t hv_host_max_vps(const struct hvtlb_host *h)
+{
+	switch (h->profile) {
+	case HVTLB_PROFILE_KVM:
+		return kvm_max_vcpus(h);
+	case HVTLB_PROFILE_XEN:
+		return HVTLB_XEN_MAX_VCPUS;
+	default:
+		return HVTLB_MAX_VPS;
+	}
+}
+
+/* Banks KVM reads at most: KVM_HV_MAX_SPARSE_VCPU_SET_BITS (45, 1941). */
+static unsigned kvm_bank_cap(const struct hvtlb_host *h)
+{
+	return (kvm_max_vcpus(h) + 63) / 64;
+}
+
+/* The per-page flush of a queued entry (1997-2013): the first page of an
+ * entry is checked for canonicality (2001, fixed by fa787ac07b3c), the
+ * others are not. Returns the bug the first entry that needs one hits. */
+static uint16_t kvm_entry_bug(const struct hvtlb_decoded *d)
+{
+	unsigned shift = d->va_bits == 57 ? 56 : 47;
+	uint64_t low = 1ULL << shift, high = ~0ULL << shift;
+
+	for (uint32_t i = 0; i < d->gva_count; i++) {
+		uint64_t e = hv_ld64(d->gva + 8u * i);
+		uint64_t base = e & ~HV_PAGE_OFFSET_MASK;
+		uint64_t last = base + ((e & HV_PAGE_OFFSET_MASK) << 12);
+
+		if (base >= low && base < high)
+			return HV_BUG_KVM_NONCANONICAL_GVA;
+		if (base < low && last >= low)
+			return HV_BUG_KVM_NONCANONICAL_RANGE;
+	}
+	return HV_BUG_NONE;
+}
+
+/* kvm_hv_flush_tlb(), 2023-2217. */
+static uint64_t kvm_flush(const struct hv_ctx *c, struct hvtlb_decoded *out)
+{
+	const struct hvtlb_control *k = &c->ctl;
+	size_t off;	 /* memory: where the entries start */
+	unsigned halves; /* fast: XMM halves already consumed */
+	bool all;
+
+	if (!c->ex) {
+		/* 2068-2078: 24 bytes, or RDX, R8 and XMM0 low. */
+		if (c->len < HVTLB_FLUSH_HDR_BYTES)
+			return hv_st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
+		out->address_space = hv_ld(c, HV_OFF_ADDRESS_SPACE);
+		out->flags = hv_ld(c, HV_OFF_FLAGS);
+		hv_set_mask0(out, hv_ld(c, HV_OFF_MASK));
+		/* 2094-2095: mask 0 is all VPs (a WS2012 workaround). */
+		all = (out->flags & HVTLB_FLUSH_ALL_PROCESSORS) ||
+		      out->banks[0] == 0;
+		off = HVTLB_FLUSH_HDR_BYTES;
+		halves = 1;
+	} else {
+		uint64_t format;
+
+		if (c->len < HVTLB_FLUSH_EX_HDR_BYTES)
+			return hv_st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
+		out->address_space = hv_ld(c, HV_OFF_ADDRESS_SPACE);
+		out->flags = hv_ld(c, HV_OFF_FLAGS);
+		format = hv_ld(c, HV_OFF_EX_FORMAT);
+		out->valid_mask = hv_ld(c, HV_OFF_EX_VMASK);
+		/* 2116-2117: any format but SPARSE_4K is "all"; the
+		 * ALL_PROCESSORS flag is not read. */
+		all = format != HVTLB_VPSET_SPARSE_4K;
+		if (k->varhead != hv_popcount64(out->valid_mask)) /* 2119 */
+			return hv_st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
+		if (!all && k->varhead == 0) /* 2123-2124: a no-op */
+			return hv_ok(k->rep_count);
+		if (!all) {
+			/* 1934-1943 and 1917: the XMM budget counts every
+			 * bank, the read stops at KVM_MAX_VCPUS / 64. */
+			unsigned cap = kvm_bank_cap(c->host);
+			unsigned n = k->varhead < cap ? k->varhead : cap;
+
+			if (k->fast && k->varhead > KVM_XMM_HALVES - 2)
+				return hv_st(
+					HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
+			if (c->len < HVTLB_FLUSH_EX_HDR_BYTES + 8u * n)
+				return hv_st(
+					HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
+			hv_read_banks(c, HVTLB_FLUSH_EX_HDR_BYTES, n, out);
+		}
+		/* 2137-2140: entries follow every bank the header counts. */
+		off = HVTLB_FLUSH_EX_HDR_BYTES + 8u * k->varhead;
+		halves = 2 + k->varhead;
+	}
+	out->all_vps = all;
+
+	/* 2143-2151: Space, or more entries than the FIFO holds: flush
+	 * all without reading them. */
+	if (c->space || k->rep_count > KVM_MAX_ENTRIES) {
+		out->flush_all_gvas = true;
+	} else {
+		if (k->fast && (halves > KVM_XMM_HALVES ||
+				k->rep_count > KVM_XMM_HALVES - halves))
+			return hv_st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
+		if (c->len < off || c->len - off < 8u * k->rep_count)
+			return hv_st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
+		/* 2004-2010: every entry is read as the simple format. */
+		hv_set_list(c, out, off, false);
+		out->host_bug = kvm_entry_bug(out);
+	}
+	return hv_ok(k->rep_count); /* 2215-2216 */
+}
+
+/* kvm_hv_send_ipi(), 2240-2321. */
+static uint64_t kvm_ipi(const struct hv_ctx *c, struct hvtlb_decoded *out)
+{
+	const struct hvtlb_control *k = &c->ctl;
+	uint32_t vector;
+
+	if (!c->ex) {
+		if (c->len < HVTLB_IPI_HDR_BYTES)
+			return hv_st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
+		/* 2263: fast, the upper half of RDX must be zero. */
+		if (k->fast && hv_ld32(c->data + 4) != 0)
+			return hv_st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
+		vector = hv_ld32(c->data + HV_OFF_IPI_VECTOR);
+		out->vector = vector;
+		out->target_vtl = c->data[HV_OFF_IPI_VTL];
+		hv_set_mask0(out, hv_ld(c, HV_OFF_IPI_MASK));
+	} else {
+		uint64_t format;
+
+		if (c->len < HVTLB_IPI_EX_HDR_BYTES)
+			return hv_st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
+		vector = hv_ld32(c->data + HV_OFF_IPI_VECTOR);
+		out->vector = vector;
+		out->target_vtl = c->data[HV_OFF_IPI_VTL];
+		format = hv_ld(c, HV_OFF_IPI_FORMAT);
+		out->valid_mask = hv_ld(c, HV_OFF_IPI_VMASK);
+		/* 2289: only ALL means all; anything else is read sparse. */
+		out->all_vps = format == HVTLB_VPSET_ALL;
+		if (k->varhead != hv_popcount64(out->valid_mask)) /* 2291 */
+			return hv_st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
+		if (!out->all_vps) {
+			unsigned cap = kvm_bank_cap(c->host);
+			unsigned n = k->varhead < cap ? k->varhead : cap;
+
+			if (k->varhead == 0) /* 2297-2298: no vector check */
+				return hv_ok(0);
+			if (k->fast && k->varhead > KVM_XMM_HALVES - 1)
+				return hv_st(
+					HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
+			if (c->len < HVTLB_IPI_EX_HDR_BYTES + 8u * n)
+				return hv_st(
+					HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
+			hv_read_banks(c, HVTLB_IPI_EX_HDR_BYTES, n, out);
+		} else if (out->valid_mask == 0) {
+			/* Before 3244867af8c0 this was a no-op. */
+			out->host_bug = HV_BUG_KVM_IPI_ALL_SKIPPED;
+		}
+	}
+	if (!hv_vector_ok(vector)) /* 2311-2312 */
+		return hv_st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
+	return hv_ok(0);
+}
+
+/* kvm_hvcall_signal_event(), 2430-2469, with the fall through of 2621-2630
+ * for a connection id KVM has no eventfd for. */
+static uint64_t kvm_signal_event(const struct hv_ctx *c,
+				 struct hvtlb_decoded *out)
+{
+	uint64_t v;
+
+	if (!c->ctl.fast) {
+		/* 2439-2446: alignment, and a read that fails, are 4. */
+		if ((c->gpa & 7) || (c->gpa & 0xfff) + 8 > HVTLB_PAGE_BYTES ||
+		    c->len < 8)
+			return hv_st(HVTLB_STATUS_INVALID_ALIGNMENT);
+	} else if (c->len < 8) {
+		return hv_st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
+	}
+	v = hv_ld(c, 0);
+	/* 2454-2458: a flag number is "no such port"; other bits beyond the
+	 * connection id are 3 at once. */
+	if (!(v & 0xffff00000000ULL) && (v & ~KVM_CONN_ID_MASK))
+		return hv_st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
+	/* No eventfd: 2464-2465 then 2621-2630. */
+	if (!c->host->kvm_synic)
+		return hv_st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
+	out->scope = HVTLB_SCOPE_VMM;
+	return hv_ok(0);
+}
+
+/* The cases of kvm_hv_hypercall()'s switch beyond the six, 2608-2699. */
+static uint64_t kvm_other(const struct hv_ctx *c, struct hvtlb_decoded *out)
+{
+	const struct hvtlb_control *k = &c->ctl;
+	bool rep = k->rep_count || k->rep_start;
+
+	switch (c->call) {
+	case HV_CALL_NOTIFY_LONG_SPIN_WAIT: /* 2608-2614 */
+		if (rep || k->varhead)
+			return hv_st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
+		return hv_ok(0);
+	case HV_CALL_SIGNAL_EVENT: /* 2615-2623 */
+		if (rep || k->varhead)
+			return hv_st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
+		return kvm_signal_event(c, out);
+	case HV_CALL_POST_MESSAGE: /* 2624-2630 */
+		if (rep || k->varhead || !c->host->kvm_synic)
+			return hv_st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
+		out->scope = HVTLB_SCOPE_VMM;
+		return hv_ok(0);
+	case HV_CALL_POST_DEBUG_DATA: /* 2670-2683: SynDBG is off */
+	case HV_CALL_RETRIEVE_DEBUG_DATA:
+		if (k->fast)
+			return hv_st(HVTLB_STATUS_INVALID_PARAMETER);
+		return hv_st(HVTLB_STATUS_INVALID_HYPERCALL_CODE);
+	case HV_CALL_RESET_DEBUG_SESSION:
+		return hv_st(HVTLB_STATUS_INVALID_HYPERCALL_CODE);
+	}
+	if (c->call >= HV_EXT_CALL_QUERY_CAPABILITIES &&
+	    c->call <= KVM_EXT_CALL_MAX) { /* 2691-2696 */
+		if (k->fast)
+			return hv_st(HVTLB_STATUS_INVALID_PARAMETER);
+		out->scope = HVTLB_SCOPE_VMM;
+		return hv_ok(0);
+	}
+	return hv_st(HVTLB_STATUS_INVALID_HYPERCALL_CODE); /* 2697-2699 */
+}
+
+/* kvm_hv_hypercall(), 2545-2713. */
+uint64_t hv_decode_kvm(const struct hv_ctx *c, struct hvtlb_decoded *out)
+{
+	const struct hvtlb_control *k = &c->ctl;
+
+	/* 2591-2594: bit 31 is in KVM's reserved mask. */
+	if (c->control & KVM_RSVD_MASK)
+		return hv_st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
+	if (!hv_call_known(c->call))
+		return kvm_other(c, out);
+	/* 2631-2669: varhead on the non-Ex calls, then the rep fields. */
+	if (!c->ex && k->varhead)
+		return hv_st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
+	if (c->list) {
+		if (k->rep_count == 0 || k->rep_start != 0)
+			return hv_st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
+	} else if (k->rep_count || k->rep_start) {
+		return hv_st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
+	}
+	return c->ipi ? kvm_ipi(c, out) : kvm_flush(c, out);
+}

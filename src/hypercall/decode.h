@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Private to the decoder: the state of one decode and the helpers every
+ * profile shares. Each host profile lives in its own file (decode-kvm.c,
+ * decode-xen.c, decode-openvmm.c); decode.c holds the strict profile, the
+ * table of what every profile does, and the entry point.
+ */
+#ifndef HVTLB_HYPERCALL_DECODE_H
+#define HVTLB_HYPERCALL_DECODE_H
+
+#include <hvtlb/hypercall.h>
+
+#include "host-bugs.h"
+#include "wire.h"
+
+/* Call codes beyond the six that some host answers itself. */
+#define HV_CALL_NOTIFY_LONG_SPIN_WAIT 0x0008u
+#define HV_CALL_POST_MESSAGE 0x005cu
+#define HV_CALL_SIGNAL_EVENT 0x005du
+#define HV_CALL_POST_DEBUG_DATA 0x0069u
+#define HV_CALL_RETRIEVE_DEBUG_DATA 0x006au
+#define HV_CALL_RESET_DEBUG_SESSION 0x006bu
+#define HV_EXT_CALL_QUERY_CAPABILITIES 0x8001u
+
+struct hv_ctx {
+	const struct hvtlb_host *host;
+	uint64_t control;
+	struct hvtlb_control ctl;
+	const uint8_t *data;
+	size_t len;
+	uint64_t gpa;
+	uint16_t call;
+	bool ex, ipi, list, space;
+};
+
+static inline uint64_t hv_st(hvtlb_status s)
+{
+	return hvtlb_result_pack(s, 0);
+}
+
+static inline uint64_t hv_ok(uint16_t reps)
+{
+	return hvtlb_result_pack(HVTLB_STATUS_SUCCESS, reps);
+}
+
+static inline uint64_t hv_ld(const struct hv_ctx *c, size_t off)
+{
+	return hv_ld64(c->data + off);
+}
+
+/* Reads @p n bank words at @p off (callers bound the span first). */
+static inline void hv_read_banks(const struct hv_ctx *c, size_t off, unsigned n,
+				 struct hvtlb_decoded *out)
+{
+	if (n > HVTLB_VPSET_BANKS)
+		n = HVTLB_VPSET_BANKS;
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	/* The wire's byte order is the host's: one copy. */
+	hv_copy_words(out->banks, c->data + off, n);
+#else
+	for (unsigned i = 0; i < n; i++)
+		out->banks[i] = hv_ld64(c->data + off + 8 * i);
+#endif
+	out->nbanks = n;
+}
+
+/* Stops at the first non-empty bank: at once for any set a guest means. */
+static inline bool hv_set_empty(const struct hvtlb_decoded *d)
+{
+	for (unsigned i = 0; i < d->nbanks; i++)
+		if (d->banks[i])
+			return false;
+	return true;
+}
+
+/* A one-bank set for the non-Ex calls. */
+static inline void hv_set_mask0(struct hvtlb_decoded *out, uint64_t mask)
+{
+	out->valid_mask = 1;
+	out->banks[0] = mask;
+	out->nbanks = 1;
+}
+
+static inline bool hv_vector_ok(uint32_t v)
+{
+	return v >= HVTLB_IPI_VECTOR_MIN && v <= HVTLB_IPI_VECTOR_MAX;
+}
+
+/* The GVA list view of a List call, from the rep start index. */
+static inline void hv_set_list(const struct hv_ctx *c,
+			       struct hvtlb_decoded *out, size_t list_off,
+			       bool extended)
+{
+	out->extended = extended;
+	out->gva = c->data + list_off + 8u * c->ctl.rep_start;
+	out->gva_count = (uint32_t)(c->ctl.rep_count - c->ctl.rep_start);
+}
+
+/* Whether the sparse set as read names a VP at or above @p limit (which
+ * is at most 4096); format and flags are the caller's business. */
+static inline bool hv_set_names_from(const struct hvtlb_decoded *d,
+				     uint32_t limit)
+{
+	unsigned i = 0;
+
+	for (unsigned b = 0; b < HVTLB_VPSET_BANKS && i < d->nbanks; b++) {
+		uint64_t w;
+
+		if (!((d->valid_mask >> b) & 1))
+			continue;
+		w = d->banks[i++];
+		if (b * 64 + 64 <= limit)
+			continue;
+		if (b * 64 >= limit ? w != 0 : (w >> (limit - b * 64)) != 0)
+			return true;
+	}
+	return false;
+}
+
+uint64_t hv_decode_kvm(const struct hv_ctx *c, struct hvtlb_decoded *out);
+uint64_t hv_decode_xen(const struct hv_ctx *c, struct hvtlb_decoded *out);
+uint64_t hv_decode_openvmm(const struct hv_ctx *c, bool snp,
+			   struct hvtlb_decoded *out);
+/* The VP limit of the host build a profile follows (<= 4096). */
+uint32_t hv_host_max_vps(const struct hvtlb_host *h);
+
+#endif
