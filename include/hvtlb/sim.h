@@ -222,6 +222,27 @@ struct hvtlb_sim_trace_event {
 typedef void (*hvtlb_sim_trace_fn)(void *data,
 				   const struct hvtlb_sim_trace_event *e);
 
+/**
+ * A flush strategy of the caller's own (see hvtlb_sim_config.flush_fn):
+ * called for every shootdown of the run where the built-in strategy's
+ * hvtlb_flush() would be, on the initiating vCPU. It carries out @p req
+ * through @p ops with @p user: the simulator's backend, the ops and user
+ * pointer a built-in strategy gets (every op charges virtual time; the
+ * hints get_hints reports follow the config's strategy). It returns 0 once
+ * the flush is complete as far as the initiator is concerned: the oracle
+ * checks every vCPU of the VM at that moment. A negative errno fails the
+ * run (-EPROTO). @p out starts zeroed; fill in what applies (reuse_epoch
+ * counts only with the lazy strategy's hints).
+ *
+ * Thread rules: as trace_fn, called from the run's threads, for different
+ * VMs at once with machine.partition and threads > 1.
+ */
+typedef int (*hvtlb_sim_flush_fn)(void *data,
+				  const struct hvtlb_backend_ops *ops,
+				  void *user,
+				  const struct hvtlb_flush_request *req,
+				  struct hvtlb_flush_outcome *out);
+
 /** Name of a trace kind ("vcpu_run"), or NULL past the end. Thread-safe. */
 const char *hvtlb_sim_trace_kind_name(enum hvtlb_sim_trace_kind k);
 
@@ -303,6 +324,13 @@ struct hvtlb_sim_config {
 	hvtlb_sim_trace_fn trace_fn;
 	/** Passed to trace_fn as is. */
 	void *trace_data;
+
+	/** Optional: a strategy of the caller's own, in place of the
+	 *  built-in one (the hints still follow `strategy`). NULL: the
+	 *  built-in strategy. */
+	hvtlb_sim_flush_fn flush_fn;
+	/** Passed to flush_fn as is. */
+	void *flush_data;
 };
 
 /** Fills @p c with the defaults of HVTLB_SIM_KEY_MAP and of the costs.

@@ -5,6 +5,8 @@
  * system calls that map, unmap and zap (mmap, munmap, madvise) with the
  * shootdown each zap needs, issued through the vCPU's strategy.
  */
+#include <string.h>
+
 #include "sim/backend.h"
 #include "sim/guest.h"
 #include "sim/lock.h"
@@ -215,11 +217,19 @@ bool shootdown(struct task *t, const struct hvtlb_flush_request *req,
 	struct sim *s = t->s;
 	struct vcpu *v = &s->v[t->vcpu];
 	simtime t0 = s->now;
+	int rc;
 
 	of->initiator = v->idx;
 	of->shootdown = ++s->r->shootdowns;
 	t->of = of;
-	if (hvtlb_flush(v->fl, req, out)) {
+	if (s->c->flush_fn) {
+		memset(out, 0, sizeof(*out));
+		rc = s->c->flush_fn(s->c->flush_data, &sim_backend_ops, v, req,
+				    out);
+	} else {
+		rc = hvtlb_flush(v->fl, req, out);
+	}
+	if (rc) {
 		s->failed = true;
 		t->of = NULL;
 		return false;

@@ -25,11 +25,11 @@ void do_madvise(struct task *t, uint32_t slot);
 void do_reclaim(struct task *t, uint32_t slot);
 struct oracle_flush;
 
-/* Issues @p req from @p t's vCPU through its strategy and records the
- * shootdown: count, latency, trace. When the flush is reported complete
- * the oracle checks what @p of says it covered (its initiator and
- * shootdown number are filled in here). False (the run failed) if the
- * strategy failed. */
+/* Issues @p req from @p t's vCPU through its strategy (the built-in one,
+ * or config.flush_fn) and records the shootdown: count, latency, trace.
+ * When the flush is reported complete the oracle checks what @p of says
+ * it covered (its initiator and shootdown number are filled in here).
+ * False (the run failed) if the strategy failed. */
 bool shootdown(struct task *t, const struct hvtlb_flush_request *req,
 	       struct hvtlb_flush_outcome *out, struct oracle_flush *of);
 
