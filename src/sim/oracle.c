@@ -38,21 +38,6 @@ struct owed {
 	unsigned shift;
 };
 
-struct oracle_vcpu {
-	uint64_t full; /* s->ozap at its last full non-global flush */
-	/* it left an address space since its last full flush (it may hold
-	 * non-global entries of one it has not loaded) */
-	bool left;
-	uint64_t lazy_since; /* s->oseq when it last entered lazy mode */
-	/* it owes a full flush for the flushes up to zap owed_all (0: none);
-	 * the first of them, for the report */
-	uint64_t owed_all;
-	uint64_t owed_shootdown;
-	uint32_t owed_initiator;
-	struct owed *owed; /* single entries it owes (range flushes) */
-	uint32_t nowed, cap;
-};
-
 int oracle_init(struct sim *s)
 {
 	s->ov = calloc(s->nvcpus, sizeof(*s->ov));
@@ -67,22 +52,6 @@ void oracle_finish(struct sim *s)
 		free(s->ov[i].owed);
 	free(s->ov);
 	s->ov = NULL;
-}
-
-void oracle_full_flush(struct sim *s, const struct vcpu *v)
-{
-	s->ov[v->gid].full = s->ozap;
-	s->ov[v->gid].left = false;
-}
-
-void oracle_left_mm(struct sim *s, const struct vcpu *v)
-{
-	s->ov[v->gid].left = true;
-}
-
-void oracle_lazy(struct sim *s, const struct vcpu *v)
-{
-	s->ov[v->gid].lazy_since = ++s->oseq;
 }
 
 /* Counts and records one violation on @p v. */
@@ -566,7 +535,7 @@ static bool lost_match(void *data, const struct tlb_seen *e)
 	return false;
 }
 
-void oracle_resume(struct sim *s, struct vcpu *v)
+void oracle_settle(struct sim *s, struct vcpu *v)
 {
 	struct oracle_vcpu *ov = &s->ov[v->gid];
 

@@ -44,6 +44,24 @@ struct oracle_flush {
 	uint64_t shootdown; /* its number in the run (s->r->shootdowns) */
 };
 
+struct owed;
+
+/* The oracle's state of a vCPU (s->ov[gid]). */
+struct oracle_vcpu {
+	uint64_t full; /* s->ozap at its last full non-global flush */
+	/* it left an address space since its last full flush (it may hold
+	 * non-global entries of one it has not loaded) */
+	bool left;
+	uint64_t lazy_since; /* s->oseq when it last entered lazy mode */
+	/* it owes a full flush for the flushes up to zap owed_all (0: none);
+	 * the first of them, for the report */
+	uint64_t owed_all;
+	uint64_t owed_shootdown;
+	uint32_t owed_initiator;
+	struct owed *owed; /* single entries it owes (range flushes) */
+	uint32_t nowed, cap;
+};
+
 /* Allocates the per-vCPU state (sim_setup); 0 or -ENOMEM. */
 int oracle_init(struct sim *s);
 void oracle_finish(struct sim *s);
@@ -55,12 +73,19 @@ static inline uint64_t oracle_zap(struct sim *s)
 }
 
 /* @p v flushed every non-global entry just now (vcpu-tlb.c). */
-void oracle_full_flush(struct sim *s, const struct vcpu *v);
+static inline void oracle_full_flush(struct sim *s, const struct vcpu *v)
+{
+	s->ov[v->gid].full = s->ozap;
+	s->ov[v->gid].left = false;
+}
 /* @p v no longer has its address space loaded (switch_mm, a lazy CPU
  * leaving). Until its next full flush it may hold entries of an address
  * space it has not loaded; after it, it holds entries of the loaded one
  * only, which spares the probes of every other. */
-void oracle_left_mm(struct sim *s, const struct vcpu *v);
+static inline void oracle_left_mm(struct sim *s, const struct vcpu *v)
+{
+	s->ov[v->gid].left = true;
+}
 
 /* vCPU @p v translated @p va through a stale entry filled from @p gen,
  * where the last completed flush covered @p covered. */
@@ -84,15 +109,27 @@ static inline void oracle_request(struct sim *s, struct oracle_flush *f)
 }
 
 /* @p v enters lazy TLB mode now. */
-void oracle_lazy(struct sim *s, const struct vcpu *v);
+static inline void oracle_lazy(struct sim *s, const struct vcpu *v)
+{
+	s->ov[v->gid].lazy_since = ++s->oseq;
+}
 
 /* The flush @p f is complete (reported to its initiator): checks every
  * vCPU of the initiator's VM (engine.latent_check). */
 void oracle_flush_done(struct sim *s, const struct oracle_flush *f);
 
+/* oracle_resume() when @p v owes something. */
+void oracle_settle(struct sim *s, struct vcpu *v);
+
 /* @p v is about to run a guest thread (entry with a current thread, or a
  * thread switched in): what it owes must be flushed by now. */
-void oracle_resume(struct sim *s, struct vcpu *v);
+static inline void oracle_resume(struct sim *s, struct vcpu *v)
+{
+	const struct oracle_vcpu *ov = &s->ov[v->gid];
+
+	if (ov->owed_all || ov->nowed)
+		oracle_settle(s, v);
+}
 
 /*
  * For fault_hits: whether a flush a fault withholds from @p v was needed.
