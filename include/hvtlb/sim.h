@@ -6,7 +6,9 @@
  * real strategies of core.h and the simulated hypervisor decodes and
  * executes what they issue. Time is virtual (cycles from a cost profile);
  * an oracle checks that no vCPU translates through a stale entry after a
- * flush was reported complete.
+ * flush was reported complete (used violations), and that when a flush is
+ * reported complete no vCPU it had to reach still holds one (latent
+ * violations; docs/oracle.md in the source tree).
  *
  * Use: hvtlb_sim_config_init(), hvtlb_sim_config_set() for each key,
  * hvtlb_sim_config_validate(), hvtlb_sim_run(), read the results or write
