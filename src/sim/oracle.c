@@ -1,20 +1,23 @@
 // SPDX-License-Identifier: MIT
 /*
  * The oracle: stale translations, used and latent (oracle.h says what
- * each is). The latent check runs when a flush is reported complete: for
- * every vCPU of the VM and every page the flush covered, the vCPU's TLB
- * is probed; an entry older than the generation the flush covered is a
- * violation unless the vCPU is excused, and an excused vCPU owes the
- * flush until it next runs a guest thread.
+ * each is). The latent check runs when a flush is reported complete: the
+ * TLB of each vCPU of the VM that may hold an entry of a page the flush
+ * covered is probed; an entry older than the generation the flush
+ * covered is a violation unless the vCPU is excused, and an excused vCPU
+ * owes the flush until it next runs a guest thread.
  *
- * Cost: a vCPU that flushed everything since the zap changed the PTEs
- * holds nothing older (its entries were all filled later): the per-vCPU
- * stamp of the last full flush makes that test one comparison. A vCPU
- * owed a full flush (one pending out of guest mode, or the catch-up of
- * lazy TLB mode) is excused without a probe; when it next runs a thread
- * its stamp says whether the flush happened, and only if not is its TLB
- * scanned for what a completed flush left behind. So only vCPUs that
- * got a range flush, or none, are probed page by page.
+ * Cost. Only the vCPUs that filled an entry of the pages since their
+ * last zap can hold one older than this flush (the PTE keeps them, one
+ * bit each): an older entry was judged at the flush of that zap. Of
+ * those, a vCPU that flushed everything since the zap changed the PTEs
+ * holds nothing older (the per-vCPU stamp of its last full flush makes
+ * that one comparison). A vCPU owed a full flush (one pending out of
+ * guest mode, or the catch-up of lazy TLB mode) is excused without a
+ * probe; when it next runs a thread its stamp says whether the flush
+ * happened, and only if not is its TLB scanned for what a completed
+ * flush left behind. So only vCPUs that got a range flush, or none, are
+ * probed page by page.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -309,8 +312,8 @@ static void owe_all(struct sim *s, const struct vcpu *o,
 		ov->owed_all = f->zap;
 }
 
-/* An excused vCPU: it owes the flush. */
-#define EXCUSED ((enum hvtlb_sim_stale) - 1)
+/* The verdict on an excused vCPU: it owes the flush. */
+#define EXCUSED HVTLB_SIM_STALE_COUNT_
 
 /* @p o holds an entry of @p va older than the flush @p f covered: is it
  * excused (a flush pending for it out of guest mode; lazy TLB mode at the
