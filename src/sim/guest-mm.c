@@ -87,7 +87,7 @@ static bool t_access(struct task *t, uint64_t va, simtime *user, simtime *sys,
 		mm_list_present(m, idx);
 	}
 	tlb_fill(&v->tlb, key, vpn, m->pte[idx].gen, false);
-	m->pte[idx].fillers |= filler_bit(v->idx);
+	m->fillers[idx / m->pages] |= filler_bit(v->idx);
 	return true;
 }
 
@@ -310,16 +310,16 @@ static void zap_and_flush(struct task *t, uint32_t slot, enum zap_how how)
 		.idx = t->zidx,
 		.covered = t->covered,
 		.zap = oracle_zap(s),
+		.fillers = m->fillers[slot],
 	};
 
+	m->fillers[slot] = 0;
 	for (uint32_t k = 0; k < t->nz; k++) {
 		uint32_t i = m->plist[base + k];
 		struct pte *p = &m->pte[base + i];
 
 		t->zidx[k] = i;
 		t->covered[i] = ++p->gen;
-		of.fillers |= p->fillers;
-		p->fillers = 0;
 	}
 
 	t_work(t,

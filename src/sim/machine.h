@@ -67,13 +67,10 @@ enum tstate { T_RUNNABLE, T_RUNNING, T_BLOCKED, T_DONE };
 struct pte {
 	uint32_t gen;	  /* odd: present */
 	uint32_t flushed; /* generation the last completed flush covered */
-	/* for the oracle: vCPUs that filled a TLB entry from it since its
-	 * last zap (filler_bit()) */
-	uint64_t fillers;
 };
 
-/* vCPU index @p idx in struct pte's fillers: bit 63 stands for every
- * index from 63 on. */
+/* vCPU index @p idx in a set of fillers (struct mm, struct sim): bit 63
+ * stands for every index from 63 on. */
 static inline uint64_t filler_bit(uint32_t idx)
 {
 	return 1ULL << (idx < 63 ? idx : 63);
@@ -102,6 +99,9 @@ struct mm {
 	uint32_t *pn;
 	uint32_t *free_stack;
 	uint8_t *live; /* slot mapped and not being unmapped */
+	/* per slot, for the oracle: vCPUs that filled a TLB entry of it
+	 * since its last zap (filler_bit()) */
+	uint64_t *fillers;
 	uint32_t nfree;
 	struct qslot *quar; /* lazy strategy: slots waiting for reuse */
 	uint32_t qhead, qn;
@@ -281,6 +281,7 @@ struct sim {
 	 * and mapped global; free stacks of page indexes */
 	struct pte *kpte; /* vms * kernel_pages */
 	uint32_t *kfree;  /* vms * kernel_pages */
+	uint64_t *kfill;  /* vms * kernel_pages: as struct mm's fillers */
 	uint32_t *knfree; /* per VM */
 	/* hypervisor.cfs: sched_latency, min_granularity, wakeup_granularity
 	 * (Linux defaults 6, 0.75, 1 ms times 1 + ilog2(min(pCPUs, 8))) */

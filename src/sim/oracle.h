@@ -37,8 +37,9 @@ struct oracle_flush {
 	 * TLB mode since before may be skipped without freed tables */
 	uint64_t request;
 	uint64_t zap; /* oracle_zap() when the PTEs changed */
-	/* vCPUs that filled an entry of these pages since their last zap
-	 * (filler_bit()): nobody else holds one older than this flush */
+	/* vCPUs that filled an entry of these pages (of their slot) since
+	 * the last zap (filler_bit()): nobody else holds one older than
+	 * this flush */
 	uint64_t fillers;
 	uint32_t initiator; /* vCPU index */
 	uint64_t shootdown; /* its number in the run (s->r->shootdowns) */

@@ -60,7 +60,8 @@ static void k_access(struct task *t, uint32_t p, simtime *sys)
 	*sys += (simtime)(s->cost[SIM_COST_walk_ref] *
 			  s->cost[SIM_COST_walk_refs]);
 	tlb_fill(&v->tlb, key, va >> 12, pt->gen, true);
-	kpte_of(s, t->vm, p)->fillers |= filler_bit(v->idx);
+	s->kfill[(size_t)t->vm * s->c->wl_kernel_pages + p] |=
+		filler_bit(v->idx);
 }
 
 /* vfree: unmaps the task's kernel page and shoots it down everywhere,
@@ -82,10 +83,10 @@ static void kernel_free(struct task *t)
 		.covered = &covered,
 		.freed = true,
 		.zap = oracle_zap(s),
-		.fillers = pt->fillers,
+		.fillers = s->kfill[(size_t)t->vm * s->c->wl_kernel_pages + p],
 	};
 
-	pt->fillers = 0;
+	s->kfill[(size_t)t->vm * s->c->wl_kernel_pages + p] = 0;
 	t->kpage = NONE_ID;
 	t_work(t, cyc(s, SIM_COST_munmap), ACCT_SYS);
 	v = &s->v[t->vcpu];
