@@ -406,11 +406,21 @@ const char *hvtlb_sim_key_value(const struct hvtlb_sim_key *k, size_t i);
 /** Number of cost parameters. */
 size_t hvtlb_sim_cost_count(void);
 /** Name (without "cost."), unit, default and source of cost @p i, or NULL /
- *  0 past the end. Static strings. */
+ *  0 past the end. Static strings. The source says where the default and
+ *  its range (hvtlb_sim_cost_range()) come from. Thread-safe. */
 const char *hvtlb_sim_cost_name(size_t i);
 const char *hvtlb_sim_cost_unit(size_t i);
 const char *hvtlb_sim_cost_source(size_t i);
 double hvtlb_sim_cost_default(size_t i);
+
+/**
+ * What is known about cost @p i's default: it lies in [*@p lo, *@p hi]
+ * (lo <= default <= hi), to be drawn log-uniformly if *@p log_uniform,
+ * else uniformly. An exact value (a documented constant) has
+ * lo == hi == default. Any output pointer may be NULL. Thread-safe.
+ * Returns 0, or -ENOENT past the end (outputs untouched).
+ */
+int hvtlb_sim_cost_range(size_t i, double *lo, double *hi, bool *log_uniform);
 
 /** Name of a fault ("no-wait"), or NULL. */
 const char *hvtlb_sim_fault_name(enum hvtlb_sim_fault f);

@@ -1,19 +1,24 @@
 // SPDX-License-Identifier: MIT
 /* The cost parameters' table (cost.h's list) and its accessors. */
+#include <errno.h>
+
 #include <hvtlb/sim.h>
 
 #include "sim/cost.h"
 
 _Static_assert(SIM_COST_COUNT <= HVTLB_SIM_COST_SLOTS, "too many costs");
 
+enum cost_dist { DIST_EXACT, DIST_UNIFORM, DIST_LOG };
+
 static const struct {
 	const char *name;
-	double def;
+	double def, lo, hi;
+	enum cost_dist dist;
 	const char *unit;
 	const char *source;
 } cost_table[] = {
-#define HVTLB_X_(n, d, u, s) { #n, d, u, s },
-	HVTLB_SIM_COST_MAP(HVTLB_X_)
+#define HVTLB_X_(n, d, lo, hi, dist, u, s) { #n, d, lo, hi, DIST_##dist, u, s },
+	HVTLB_SIM_COST_TABLE(HVTLB_X_)
 #undef HVTLB_X_
 };
 
@@ -40,4 +45,17 @@ const char *hvtlb_sim_cost_source(size_t i)
 double hvtlb_sim_cost_default(size_t i)
 {
 	return i < SIM_COST_COUNT ? cost_table[i].def : 0;
+}
+
+int hvtlb_sim_cost_range(size_t i, double *lo, double *hi, bool *log_uniform)
+{
+	if (i >= SIM_COST_COUNT)
+		return -ENOENT;
+	if (lo)
+		*lo = cost_table[i].lo;
+	if (hi)
+		*hi = cost_table[i].hi;
+	if (log_uniform)
+		*log_uniform = cost_table[i].dist == DIST_LOG;
+	return 0;
 }

@@ -254,6 +254,9 @@ static void test_profile_errors(void **state)
 		  "has no '; source" },
 		{ "[cost]\n", 1, "no sections" },
 		{ "a.b = 1 ; source: s\n", 1, "must not contain '.'" },
+		{ "a = default ; source: s\n", 1, "nothing may follow it" },
+		{ "a = 1 ; range 0..2\n", 1, "a range needs '; source" },
+		{ "a = 3 ; range 0..2 ; source: s\n", 1, "outside its range" },
 		{ "a 1 ; source: s\n", 1, "missing '='" },
 	};
 
@@ -269,6 +272,93 @@ static void test_profile_errors(void **state)
 		if (!strstr(s.err, want) || !strstr(s.err, cases[i].what))
 			fail_msg("case %zu: '%s' lacks '%s' or '%s'", i, s.err,
 				 want, cases[i].what);
+		scenario_finish(&s);
+	}
+}
+
+/* "; source: ..." and "; range LO..HI [log] ; source: ..." on scenario
+ * lines; other text after ';' stays a comment. */
+static void test_annotations(void **state)
+{
+	static const struct {
+		const char *text;
+		unsigned line;
+		const char *what;
+	} bad[] = {
+		{ "[workload]\nthreads = 4 ; range 1..x ; source: s\n", 2,
+		  "'workload.threads': bad range" },
+		{ "[workload]\nthreads = 4 ; range 1..8 lin ; source: s\n", 2,
+		  "bad range" },
+		{ "[workload]\nthreads = 4 ; range 8..1 ; source: s\n", 2,
+		  "empty or reversed" },
+		{ "[workload]\nthreads = 4 ; range 4..4 ; source: s\n", 2,
+		  "empty or reversed" },
+		{ "[workload]\nthreads = 4 ; range 0..8 log ; source: s\n", 2,
+		  "a log range needs LO > 0" },
+		{ "[workload]\nthreads = 9 ; range 1..8 ; source: s\n", 2,
+		  "value '9' outside its range 1..8" },
+		{ "[workload]\nkind = mix ; range 1..8 ; source: s\n", 2,
+		  "value 'mix' outside its range" },
+		{ "[workload]\nthreads = 4 ; range 1..8\n", 2,
+		  "a range needs '; source: ...'" },
+		{ "[workload]\nthreads = 4 ; range 1..8 ; sauce: s\n", 2,
+		  "a range needs '; source: ...'" },
+		{ "[workload]\nthreads = 4 ; range 1..8 ; source:\n", 2,
+		  "empty source" },
+		{ "[validation]\ntitle\n", 2, "missing '='" },
+		{ "[validation]\nti.tle = x\n", 2, "bad key 'ti.tle'" },
+		{ "[validation]\ntitle =   \n", 2, "has no value" },
+	};
+	struct scenario s;
+	const struct scenario_setting *e;
+
+	(void)state;
+	assert_int_equal(
+		load_text(
+			&s,
+			"[workload]\n"
+			"threads = 4 ; range 1..8 ; source: a guess\n"
+			"pages = 16 ;range 1 .. 64 log;source:  b; c # d\n"
+			"iterations = 3 ; source: exact: the seed\n"
+			"user_ns = 7 ; just a comment\n"
+			"[validation]\n"
+			"a = strategy=ipi; hypervisor.ipiv=1 # not a comment\n"
+			"; a comment line\n"
+			"  # another\n"
+			"source = https://example.org/x#y ; z\n"
+			"[vm]\n"
+			"vcpus = 2\n"),
+		0);
+	e = scenario_find(&s, "workload.threads");
+	assert_true(e->ranged && !e->log);
+	assert_true(e->lo == 1 && e->hi == 8);
+	assert_string_equal(e->source, "a guess");
+	e = scenario_find(&s, "workload.pages");
+	assert_true(e->ranged && e->log && e->lo == 1 && e->hi == 64);
+	assert_string_equal(e->source, "b; c # d");
+	assert_string_equal(e->value, "16");
+	e = scenario_find(&s, "workload.iterations");
+	assert_false(e->ranged);
+	assert_string_equal(e->source, "exact: the seed");
+	e = scenario_find(&s, "workload.user_ns");
+	assert_false(e->ranged);
+	assert_null(e->source);
+	assert_string_equal(e->value, "7");
+	/* [validation] lines are kept raw and never applied */
+	assert_int_equal(s.validation.n, 2);
+	assert_string_equal(s.validation.v[0].key, "a");
+	assert_string_equal(s.validation.v[0].value,
+			    "strategy=ipi; hypervisor.ipiv=1 # not a comment");
+	assert_int_equal(s.validation.v[0].line, 7);
+	assert_string_equal(s.validation.v[1].value,
+			    "https://example.org/x#y ; z");
+	assert_null(scenario_find(&s, "validation.a"));
+	assert_string_equal(scenario_find(&s, "vm.vcpus")->value, "2");
+	scenario_finish(&s);
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		assert_int_equal(load_text(&s, bad[i].text), -EINVAL);
+		assert_err(&s, bad[i].line, bad[i].what);
 		scenario_finish(&s);
 	}
 }
@@ -321,8 +411,9 @@ static void test_overrides(void **state)
 	scenario_finish(&s);
 }
 
-/* Every line of every shipped profile that sets a value names its source:
- * checked on the raw text, independently of the parser, then through it. */
+/* Every line of every shipped profile either inherits the library's value
+ * (`name = default`) or names its source: checked on the raw text,
+ * independently of the parser, then through it. */
 static void test_shipped_profiles(void **state)
 {
 	const char *root = getenv("HVTLB_SOURCE_ROOT");
@@ -358,6 +449,15 @@ static void test_shipped_profiles(void **state)
 			if (*p == '#' || *p == ';' || *p == '\n' || !*p)
 				continue;
 			nkeys++;
+			src = strchr(p, '=');
+			if (src) {
+				src++;
+				while (*src == ' ')
+					src++;
+				if (!strncmp(src, "default", 7) &&
+				    strspn(src + 7, " \t\n") == strlen(src + 7))
+					continue;
+			}
 			src = strstr(p, "; source:");
 			if (!src || !strchr(p, '=') || src < strchr(p, '='))
 				fail_msg("%s:%u: no '; source:'", path, ln);
@@ -400,6 +500,7 @@ int main(void)
 		cmocka_unit_test(test_unreadable),
 		cmocka_unit_test(test_profile),
 		cmocka_unit_test(test_profile_errors),
+		cmocka_unit_test(test_annotations),
 		cmocka_unit_test(test_overrides),
 		cmocka_unit_test(test_shipped_profiles),
 	};

@@ -34,5 +34,8 @@ int cmd_sim(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
 int cmd_reproduce(int argc, char **argv);
 int cmd_keys(int argc, char **argv);
+int cmd_calibrate(int argc, char **argv);
+int cmd_sensitivity(int argc, char **argv);
+int cmd_validate(int argc, char **argv);
 
 #endif

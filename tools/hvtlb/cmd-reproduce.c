@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: MIT
 /*
  * hvtlb reproduce [--json] [--iterations N] [--seed N] [--seeds N]
- *                 [--threads N] [--dir DIR]
+ *                 [--uncertainty N] [--threads N] [--dir DIR]
  *
- * Runs the three published experiments of calibration.md §2 (IPI shootdown
- * against the Hyper-V flush hypercall, each from its scenario file) and
- * prints the published ratios beside the simulated ones. A ratio is IPI
- * time / hypercall time.
+ * Runs the three published experiments of the two seed posts (IPI
+ * shootdown against the Hyper-V flush hypercall, each from its scenario
+ * file) and prints the published ratios beside the simulated ones. A ratio
+ * is IPI time / hypercall time. --uncertainty N also runs both strategies
+ * on N draws of the uncertain parameters and gives each simulated ratio
+ * its p5 / p50 / p95 band.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -17,15 +19,18 @@
 
 #include <hvtlb/sim.h>
 
+#include "band.h"
 #include "cli.h"
+#include "ensemble.h"
 #include "parse.h"
 #include "sim-run.h"
+#include "uncertain.h"
 
 #ifndef HVTLB_DATA_DIR
 #define HVTLB_DATA_DIR "."
 #endif
 
-/* Published times in seconds (calibration.md §2; the seeds). */
+/* Published times in seconds (the two seed posts). */
 struct published {
 	double ipi_real, ipi_sys, hv_real, hv_sys;
 };
@@ -35,7 +40,7 @@ struct experiment {
 	const char *file; /* under the data directory */
 	uint64_t full_iterations;
 	struct published pub;
-	/* Fidelity targets on the simulated ratios (issue #4 §5). */
+	/* Fidelity targets on the simulated ratios (check-reproduce.py). */
 	double real_min, real_max, sys_min;
 };
 
@@ -76,11 +81,18 @@ struct outcome {
 	unsigned nseeds;
 	uint64_t iterations;
 	uint64_t violations;
+	/* --uncertainty: the band of each ratio (0 real, 1 sys) */
+	struct band band[2];
+	size_t draws;
 };
+
+/* Most draws of --uncertainty. */
+#define DRAWS_MAX 100000u
 
 static const char usage_text[] =
 	"usage: hvtlb reproduce [--json] [--iterations N] [--seed N]\n"
-	"                       [--seeds N] [--threads N] [--dir DIR]\n"
+	"                       [--seeds N] [--uncertainty N] [--threads N]\n"
+	"                       [--dir DIR]\n"
 	"\n"
 	"Runs the published experiments (scenarios/hyperv-16vcpu.ini,\n"
 	"kvm-128on12.ini, kvm-12on12.ini) with IPI shootdowns and with the\n"
@@ -92,6 +104,9 @@ static const char usage_text[] =
 	"  --seed N        the seed (default: the library's, 1)\n"
 	"  --seeds N       run seeds --seed .. --seed + N - 1 (N <= 64) and\n"
 	"                  report each ratio's mean over them, with its range\n"
+	"  --uncertainty N also run both strategies on N draws of the\n"
+	"                  uncertain parameters (profile and scenario ranges)\n"
+	"                  and give each ratio its p5 / p50 / p95 band\n"
 	"  --dir DIR       where scenarios/ and profiles/ are (default: the\n"
 	"                  source tree, or $HVTLB_DATA_DIR)\n";
 
@@ -100,9 +115,41 @@ static double ratio(double a, double b)
 	return b > 0 ? a / b : 0;
 }
 
+/* Runs @p b and, with @p draws, its uncertainty ensemble; fills the
+ * ratio bands of @p out. Returns 0 or an exit code (message printed). */
+static int run_batch(struct sim_batch *b, uint64_t draws, struct outcome *out)
+{
+	struct unc_plan u;
+	struct ensemble en = { 0 };
+	char err[2 * SCENARIO_ERR_MAX];
+	int rc;
+
+	if (!draws) {
+		rc = sim_batch_run(b);
+		if (rc)
+			fprintf(stderr, "hvtlb reproduce: %s\n", b->sc.err);
+		return rc ? CLI_EXIT_FAIL : 0;
+	}
+	unc_plan_init(&u);
+	rc = ensemble_run_batch(&en, &u, b, (size_t)draws, b->cfg[0].threads,
+				err, sizeof(err));
+	if (rc) {
+		fprintf(stderr, "hvtlb reproduce: %s\n", err);
+	} else {
+		ensemble_ratio_band(&en, 0, 1, metric_find("real_s"),
+				    &out->band[0]);
+		ensemble_ratio_band(&en, 0, 1, metric_find("sys_s"),
+				    &out->band[1]);
+		out->draws = (size_t)draws;
+	}
+	ensemble_finish(&en);
+	unc_plan_finish(&u);
+	return rc ? CLI_EXIT_FAIL : 0;
+}
+
 static int run_one(const struct experiment *e, const char *dir,
 		   uint64_t iterations, const char *seed, const char *threads,
-		   struct outcome *out)
+		   uint64_t draws, struct outcome *out)
 {
 	char path[4096], arg[64];
 	struct sim_batch b;
@@ -131,11 +178,10 @@ static int run_one(const struct experiment *e, const char *dir,
 		sim_batch_finish(&b);
 		return CLI_EXIT_USAGE;
 	}
-	rc = sim_batch_run(&b);
+	rc = run_batch(&b, draws, out);
 	if (rc) {
-		fprintf(stderr, "hvtlb reproduce: %s\n", b.sc.err);
 		sim_batch_finish(&b);
-		return CLI_EXIT_FAIL;
+		return rc;
 	}
 	k = out->nseeds++;
 	out->ipi_real += b.res[0]->real_s;
@@ -212,7 +258,7 @@ static void print_json(const struct outcome *o)
 			       "\"hypercall\":%.6g},"
 			       "\"violations\":%llu,\"seeds\":%u,"
 			       "\"simulated_ratio_min\":%.6g,"
-			       "\"simulated_ratio_max\":%.6g}",
+			       "\"simulated_ratio_max\":%.6g",
 			       in_target(e, sys, sim) ? "true" : "false",
 			       (unsigned long long)o[i].iterations,
 			       (unsigned long long)e->full_iterations,
@@ -223,6 +269,17 @@ static void print_json(const struct outcome *o)
 			       (unsigned long long)o[i].violations, o[i].nseeds,
 			       ratio_bound(&o[i], sys, false),
 			       ratio_bound(&o[i], sys, true));
+			if (o[i].draws)
+				printf(",\"samples\":%zu,\"bands\":{\"p5\":%."
+				       "6g,"
+				       "\"p50\":%.6g,\"p95\":%.6g},"
+				       "\"published_inside\":%s",
+				       o[i].draws, o[i].band[sys].p5,
+				       o[i].band[sys].p50, o[i].band[sys].p95,
+				       band_contains(&o[i].band[sys], pub)
+					       ? "true"
+					       : "false");
+			putchar('}');
 			first = 0;
 		}
 	}
@@ -268,6 +325,31 @@ static void print_table(const struct outcome *o)
 		}
 	}
 	putchar('\n');
+	if (o[0].draws) {
+		printf("Bands of the simulated ratios over %zu draws of the "
+		       "uncertain parameters\n(p5 / p50 / p95; published "
+		       "inside?):\n",
+		       o[0].draws);
+		for (size_t i = 0; i < NEXP; i++) {
+			const struct experiment *e = &experiments[i];
+
+			for (int sys = 0; sys < 2; sys++) {
+				double pub = sys ? ratio(e->pub.ipi_sys,
+							 e->pub.hv_sys)
+						 : ratio(e->pub.ipi_real,
+							 e->pub.hv_real);
+				const struct band *bd = &o[i].band[sys];
+
+				printf("  %-14s %-4s %.2f / %.2f / %.2f  "
+				       "published %.2f %s\n",
+				       sys ? "" : e->id, sys ? "sys" : "real",
+				       bd->p5, bd->p50, bd->p95, pub,
+				       band_contains(bd, pub) ? "inside"
+							      : "outside");
+			}
+		}
+		putchar('\n');
+	}
 	if (o[0].nseeds > 1) {
 		printf("Simulated times and ratios are means over %u seeds; "
 		       "each ratio's range over them:\n",
@@ -298,7 +380,7 @@ int cmd_reproduce(int argc, char **argv)
 {
 	const char *dir = getenv("HVTLB_DATA_DIR");
 	const char *seed = NULL, *threads = NULL;
-	uint64_t iterations = 0, seeds = 1, base = 1;
+	uint64_t iterations = 0, seeds = 1, base = 1, draws = 0;
 	static struct outcome out[NEXP];
 	int json = 0;
 
@@ -315,7 +397,7 @@ int cmd_reproduce(int argc, char **argv)
 			json = 1;
 		} else if (!strcmp(a, "--iterations") || !strcmp(a, "--seed") ||
 			   !strcmp(a, "--seeds") || !strcmp(a, "--threads") ||
-			   !strcmp(a, "--dir")) {
+			   !strcmp(a, "--dir") || !strcmp(a, "--uncertainty")) {
 			const char *v;
 
 			if (i + 1 >= argc)
@@ -332,6 +414,11 @@ int cmd_reproduce(int argc, char **argv)
 					"%s '%s': not a positive "
 					"number",
 					a, v);
+			if (!strcmp(a, "--uncertainty") && n > DRAWS_MAX)
+				return cli_usage_error("reproduce",
+						       "--uncertainty '%s': at "
+						       "most %u",
+						       v, DRAWS_MAX);
 			if (!strcmp(a, "--seeds") && n > SEEDS_MAX)
 				return cli_usage_error("reproduce",
 						       "--seeds '%s': at most "
@@ -339,6 +426,8 @@ int cmd_reproduce(int argc, char **argv)
 						       v, SEEDS_MAX);
 			if (!strcmp(a, "--iterations"))
 				iterations = n;
+			else if (!strcmp(a, "--uncertainty"))
+				draws = n;
 			else if (!strcmp(a, "--seeds"))
 				seeds = n;
 			else if (!strcmp(a, "--seed"))
@@ -350,6 +439,10 @@ int cmd_reproduce(int argc, char **argv)
 					       "unknown argument '%s'", a);
 		}
 	}
+	if (seeds > 1 && draws)
+		return cli_usage_error("reproduce",
+				       "--seeds and --uncertainty do not mix: "
+				       "the draws vary the seed too");
 	if (seeds > 1 && base > UINT64_MAX - (seeds - 1))
 		return cli_usage_error("reproduce",
 				       "--seed + --seeds passes 2^64");
@@ -364,7 +457,7 @@ int cmd_reproduce(int argc, char **argv)
 			snprintf(sv, sizeof(sv), "%llu",
 				 (unsigned long long)(base + k));
 			rc = run_one(e, dir, n, seeds > 1 ? sv : seed, threads,
-				     &out[i]);
+				     draws, &out[i]);
 			if (rc)
 				return rc;
 		}

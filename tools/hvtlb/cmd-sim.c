@@ -2,13 +2,16 @@
 /*
  * hvtlb sim SCENARIO [--set KEY=VALUE]... [--seed N] [--threads N]
  *                    [--fault NAME] [--compare LIST] [--json | --csv]
+ *                    [--uncertainty N]
  *                    [--trace FILE [--trace-limit N]
  *                     [--trace-window START_MS:END_MS]]
  *
  * Reads a scenario file (scenario.h), applies the overrides, runs the
  * simulator once per strategy of the scenario's `compare` list (or once)
- * and prints a table, one JSON document or CSV rows; --trace also writes
- * a Chrome/Perfetto trace of each run (trace-json.h).
+ * and prints a table, one JSON document or CSV rows (sim-report.h);
+ * --uncertainty N also runs every strategy on N draws of the uncertain
+ * parameters (uncertain.h) and gives each figure its p5 / p50 / p95 band;
+ * --trace also writes a Chrome/Perfetto trace of each run (trace-json.h).
  * Exit: 0 done; 1 a run failed (or reported oracle violations without a
  * --fault asking for them); 2 bad command line or scenario.
  */
@@ -22,14 +25,22 @@
 #include <hvtlb/sim.h>
 
 #include "cli.h"
+#include "ensemble.h"
 #include "parse.h"
+#include "runpool.h"
+#include "sim-report.h"
 #include "sim-run.h"
 #include "trace-json.h"
+#include "uncertain.h"
+
+/* Most draws of --uncertainty. */
+#define SIM_DRAWS_MAX 100000u
 
 static const char usage_text[] =
 	"usage: hvtlb sim SCENARIO [--set KEY=VALUE]... [--seed N]\n"
 	"                 [--threads N] [--fault NAME] [--compare LIST]\n"
-	"                 [--json | --csv] [--trace FILE [--trace-limit N]\n"
+	"                 [--json | --csv] [--uncertainty N]\n"
+	"                 [--trace FILE [--trace-limit N]\n"
 	"                 [--trace-window START_MS:END_MS]]\n"
 	"\n"
 	"Simulates the scenario file (INI: [section] key = value; see\n"
@@ -47,6 +58,13 @@ static const char usage_text[] =
 	"  --compare LIST   strategies to run, e.g. ipi,hyperv (same as\n"
 	"                   --set compare=LIST)\n"
 	"  --json           one JSON document; --csv: one CSV row per run\n"
+	"  --uncertainty N  also run every strategy on N parameter sets drawn\n"
+	"                   from the ranges of the profile and scenario lines\n"
+	"                   (Latin hypercube seeded by --seed; the same draw\n"
+	"                   for every strategy) and print each figure and\n"
+	"                   ratio with its p5 / p50 / p95 band; --csv prints\n"
+	"                   one row per draw and strategy with the drawn\n"
+	"                   values; --threads runs that many at once\n"
 	"  --trace FILE     also write a Chrome trace event file of the run\n"
 	"                   (open it in ui.perfetto.dev or chrome://tracing):\n"
 	"                   vCPUs on pCPUs, guest user/kernel time, VM exits,\n"
@@ -65,234 +83,6 @@ static const char usage_text[] =
 	"2 bad command line or scenario (file:line: message).\n";
 
 enum out_format { OUT_TABLE, OUT_JSON, OUT_CSV };
-
-static double ratio(double a, double b)
-{
-	return b > 0 ? a / b : 0;
-}
-
-static void print_row_u64(const struct sim_batch *b, const char *label,
-			  size_t offset)
-{
-	printf("%-34s", label);
-	for (size_t i = 0; i < b->nruns; i++) {
-		const uint64_t *v =
-			(const uint64_t *)((const char *)b->res[i] + offset);
-
-		printf(" %14llu", (unsigned long long)*v);
-	}
-	putchar('\n');
-}
-
-static void print_row_double(const struct sim_batch *b, const char *label,
-			     size_t offset, const char *fmt)
-{
-	printf("%-34s", label);
-	for (size_t i = 0; i < b->nruns; i++) {
-		const double *v =
-			(const double *)((const char *)b->res[i] + offset);
-
-		printf(" ");
-		printf(fmt, *v);
-	}
-	putchar('\n');
-}
-
-static const char *exit_name(unsigned k)
-{
-	return hvtlb_sim_exit_name((enum hvtlb_sim_exit)k);
-}
-
-static const char *flush_name(unsigned k)
-{
-	return hvtlb_sim_flush_name((enum hvtlb_sim_flush_kind)k);
-}
-
-/* Rows for a per-kind array, skipping kinds that are zero in every run. */
-static void print_kind_rows(const struct sim_batch *b, size_t offset,
-			    size_t count, const char *(*name)(unsigned))
-{
-	for (size_t k = 0; k < count; k++) {
-		int any = 0;
-		char label[64];
-
-		for (size_t i = 0; i < b->nruns; i++) {
-			const uint64_t *v =
-				(const uint64_t *)((const char *)b->res[i] +
-						   offset);
-			any |= v[k] != 0;
-		}
-		if (!any)
-			continue;
-		snprintf(label, sizeof(label), "  %s", name((unsigned)k));
-		print_row_u64(b, label, offset + k * sizeof(uint64_t));
-	}
-}
-
-#define OFF(field) offsetof(struct hvtlb_sim_results, field)
-
-/* One line per recorded violation: which vCPU, which address, how stale
- * (entry generation < covered one), and for a latent one which flush
- * left it and why it counts. */
-static void print_violation(const struct hvtlb_sim_results *r,
-			    const struct hvtlb_sim_violation *x)
-{
-	const char *why = hvtlb_sim_stale_name(x->why);
-
-	printf("violation (%s): vm %u vcpu %u address 0x%llx generation %u < "
-	       "%u, ",
-	       sim_strategy_name(r), x->vm, x->vcpu,
-	       (unsigned long long)x->address, x->generation, x->covered);
-	if (x->why == HVTLB_SIM_STALE_USED)
-		printf("used");
-	else
-		printf("latent (%s) after shootdown %llu from vcpu %u",
-		       why ? why : "?", (unsigned long long)x->shootdown,
-		       x->initiator);
-	printf(" at %.9f s\n", x->time_s);
-}
-
-static void print_table(const struct sim_batch *b)
-{
-	const struct scenario *sc = &b->sc;
-
-	if (sc->title)
-		printf("%s\n", sc->title);
-	printf("scenario %s", sc->path);
-	if (sc->profile_name)
-		printf(", profile %s", sc->profile_name);
-	printf(", seed %llu\n\n", (unsigned long long)b->res[0]->seed);
-
-	printf("%-34s", "strategy");
-	for (size_t i = 0; i < b->nruns; i++)
-		printf(" %14s", sim_strategy_name(b->res[i]));
-	putchar('\n');
-	print_row_double(b, "real time (s)", OFF(real_s), "%14.4f");
-	print_row_double(b, "guest user time (s)", OFF(user_s), "%14.4f");
-	print_row_double(b, "guest sys time (s)", OFF(sys_s), "%14.4f");
-	print_row_u64(b, "shootdowns", OFF(shootdowns));
-	print_row_double(b, "shootdown latency p50 (us)", OFF(latency_us_p50),
-			 "%14.2f");
-	print_row_double(b, "shootdown latency p99 (us)", OFF(latency_us_p99),
-			 "%14.2f");
-	print_row_double(b, "shootdown latency max (us)", OFF(latency_us_max),
-			 "%14.2f");
-	print_row_u64(b, "VM exits", OFF(vm_exits_total));
-	print_kind_rows(b, OFF(vm_exits), HVTLB_SIM_EXIT_COUNT_, exit_name);
-	print_row_u64(b, "IPIs sent", OFF(ipis_sent));
-	print_row_u64(b, "IPIs delivered", OFF(ipis_delivered));
-	print_row_u64(b, "hypercalls", OFF(hypercalls));
-	print_row_u64(b, "deferred (kvm-pv marked)", OFF(deferred_marked));
-	printf("flushes on vCPUs, by kind\n");
-	print_kind_rows(b, OFF(flushes), HVTLB_SIM_FLUSH_COUNT_, flush_name);
-	print_row_u64(b, "pages invalidated", OFF(pages_invalidated));
-	print_row_u64(b, "page faults", OFF(page_faults));
-	print_row_u64(b, "TLB L1 hits", OFF(tlb_l1_hits));
-	print_row_u64(b, "TLB L2 hits", OFF(tlb_l2_hits));
-	print_row_u64(b, "TLB misses", OFF(tlb_misses));
-	print_row_u64(b, "oracle violations, latent", OFF(latent_violations));
-	print_row_u64(b, "oracle violations, used", OFF(used_violations));
-
-	if (b->nruns > 1) {
-		const struct hvtlb_sim_results *base = b->res[0];
-
-		putchar('\n');
-		for (size_t i = 1; i < b->nruns; i++)
-			printf("%s / %s: real %.2fx, sys %.2fx\n",
-			       sim_strategy_name(base),
-			       sim_strategy_name(b->res[i]),
-			       ratio(base->real_s, b->res[i]->real_s),
-			       ratio(base->sys_s, b->res[i]->sys_s));
-	}
-	for (size_t i = 0; i < b->nruns; i++) {
-		const struct hvtlb_sim_results *r = b->res[i];
-
-		for (uint32_t v = 0; v < r->nrecorded; v++)
-			print_violation(r, &r->violation[v]);
-	}
-}
-
-static void json_string(const char *s)
-{
-	putchar('"');
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			printf("\\%c", c);
-		else if (c < 0x20)
-			printf("\\u%04x", c);
-		else
-			putchar(c);
-	}
-	putchar('"');
-}
-
-static int print_json(const struct sim_batch *b)
-{
-	const struct scenario *sc = &b->sc;
-
-	if (b->nruns == 1) {
-		if (hvtlb_sim_results_write_json(b->res[0], stdout))
-			return -EIO;
-		putchar('\n');
-		return 0;
-	}
-	printf("{\"scenario\":");
-	json_string(sc->path);
-	if (sc->title) {
-		printf(",\"title\":");
-		json_string(sc->title);
-	}
-	if (sc->profile_name) {
-		printf(",\"profile\":");
-		json_string(sc->profile_name);
-	}
-	printf(",\"runs\":[");
-	for (size_t i = 0; i < b->nruns; i++) {
-		if (i)
-			putchar(',');
-		if (hvtlb_sim_results_write_json(b->res[i], stdout))
-			return -EIO;
-	}
-	printf("],\"ratios\":[");
-	for (size_t i = 1; i < b->nruns; i++) {
-		printf("%s{\"over\":", i > 1 ? "," : "");
-		json_string(sim_strategy_name(b->res[0]));
-		printf(",\"under\":");
-		json_string(sim_strategy_name(b->res[i]));
-		printf(",\"real\":%.6g,\"sys\":%.6g}",
-		       ratio(b->res[0]->real_s, b->res[i]->real_s),
-		       ratio(b->res[0]->sys_s, b->res[i]->sys_s));
-	}
-	printf("]}\n");
-	return 0;
-}
-
-static void print_csv(const struct sim_batch *b)
-{
-	printf("scenario,strategy,seed,real_s,user_s,sys_s,vm_exits,"
-	       "ipis_sent,hypercalls,shootdowns,pages_invalidated,"
-	       "latency_us_p50,latency_us_p99,latency_us_max,violations,"
-	       "latent_violations,used_violations\n");
-	for (size_t i = 0; i < b->nruns; i++) {
-		const struct hvtlb_sim_results *r = b->res[i];
-
-		printf("%s,%s,%llu,%.9g,%.9g,%.9g,%llu,%llu,%llu,%llu,%llu,"
-		       "%.9g,%.9g,%.9g,%llu,%llu,%llu\n",
-		       b->sc.path, sim_strategy_name(r),
-		       (unsigned long long)r->seed, r->real_s, r->user_s,
-		       r->sys_s, (unsigned long long)r->vm_exits_total,
-		       (unsigned long long)r->ipis_sent,
-		       (unsigned long long)r->hypercalls,
-		       (unsigned long long)r->shootdowns,
-		       (unsigned long long)r->pages_invalidated,
-		       r->latency_us_p50, r->latency_us_p99, r->latency_us_max,
-		       (unsigned long long)r->violations,
-		       (unsigned long long)r->latent_violations,
-		       (unsigned long long)r->used_violations);
-	}
-}
 
 static int known_fault(const char *name)
 {
@@ -505,24 +295,53 @@ static int run_traced(struct sim_batch *b, struct trace_opts *o,
 	return first;
 }
 
-int cmd_sim(int argc, char **argv)
-{
-	enum out_format fmt = OUT_TABLE;
-	const char *path = NULL;
-	struct sim_batch b;
-	struct trace_opts topt = { 0 };
-	bool trace_io_failed = false;
-	int rc, want_fault = 0, exit_code = CLI_EXIT_OK;
+/* What the command line asks for, besides the overrides. */
+struct sim_opts {
+	enum out_format fmt;
+	const char *path;
+	struct trace_opts trace;
+	uint64_t draws; /* --uncertainty N; 0: none */
+	bool want_fault;
+};
 
-	/* First pass: the scenario path and simple flags. */
+/* Options that take a value and become overrides (second pass). */
+static bool override_option(const char *a)
+{
+	return !strcmp(a, "--set") || !strcmp(a, "--seed") ||
+	       !strcmp(a, "--threads") || !strcmp(a, "--fault") ||
+	       !strcmp(a, "--compare");
+}
+
+/*
+ * First pass: the scenario path and the flags. Returns -1 to go on, or the
+ * exit code (--help, a usage error).
+ */
+static int parse_flags(struct sim_opts *o, int argc, char **argv)
+{
 	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		int t = trace_opt(&topt, argc, argv, &i);
+		const char *a = argv[i], *v;
+		int t = trace_opt(&o->trace, argc, argv, &i);
 
 		if (t < 0)
 			return CLI_EXIT_USAGE;
 		if (t > 0)
 			continue;
+		t = cli_opt_value("sim", argc, argv, &i, "--uncertainty", &v);
+		if (t < 0)
+			return CLI_EXIT_USAGE;
+		if (t > 0) {
+			if (o->draws)
+				return cli_usage_error(
+					"sim", "--uncertainty given twice");
+			if (parse_u64_max(v, SIM_DRAWS_MAX, &o->draws) ||
+			    !o->draws)
+				return cli_usage_error(
+					"sim",
+					"--uncertainty '%s': a number of "
+					"draws, 1..%u",
+					v, SIM_DRAWS_MAX);
+			continue;
+		}
 		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
 			fputs(usage_text, stdout);
 			return CLI_EXIT_OK;
@@ -530,147 +349,227 @@ int cmd_sim(int argc, char **argv)
 		if (!strcmp(a, "--json") || !strcmp(a, "--csv")) {
 			enum out_format f = a[2] == 'j' ? OUT_JSON : OUT_CSV;
 
-			if (fmt != OUT_TABLE && fmt != f)
+			if (o->fmt != OUT_TABLE && o->fmt != f)
 				return cli_usage_error(
 					"sim", "--json and --csv exclude "
 					       "each other");
-			fmt = f;
-		} else if (!strcmp(a, "--set") || !strcmp(a, "--seed") ||
-			   !strcmp(a, "--threads") || !strcmp(a, "--fault") ||
-			   !strcmp(a, "--compare")) {
+			o->fmt = f;
+		} else if (override_option(a)) {
 			if (i + 1 >= argc)
 				return cli_usage_error("sim",
 						       "%s needs a value", a);
 			i++;
 		} else if (a[0] == '-' && a[1]) {
 			return cli_usage_error("sim", "unknown option '%s'", a);
-		} else if (path) {
+		} else if (o->path) {
 			return cli_usage_error("sim",
 					       "one scenario at a time ('%s' "
 					       "and '%s')",
-					       path, a);
+					       o->path, a);
 		} else {
-			path = a;
+			o->path = a;
 		}
 	}
-	if (!path)
+	if (!o->path)
 		return cli_usage_error("sim", "missing SCENARIO (try "
 					      "scenarios/default.ini)");
-	if (trace_check(&topt))
+	if (trace_check(&o->trace))
 		return CLI_EXIT_USAGE;
+	if (o->draws && o->trace.path)
+		return cli_usage_error("sim",
+				       "--trace and --uncertainty do not "
+				       "mix: trace one run");
+	return -1;
+}
 
-	sim_batch_init(&b);
-	rc = scenario_load(&b.sc, path);
-	if (rc)
-		goto bad_input;
-
-	/* Second pass: overrides, in command-line order. */
+/*
+ * Second pass: overrides in command-line order. Returns -1 to go on, or
+ * the exit code (message printed).
+ */
+static int add_overrides(struct sim_opts *o, struct sim_batch *b, int argc,
+			 char **argv)
+{
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v = NULL;
 		uint64_t n;
+		int rc = 0;
 
 		if (!strcmp(a, "--trace") || !strcmp(a, "--trace-limit") ||
-		    !strcmp(a, "--trace-window")) {
+		    !strcmp(a, "--trace-window") ||
+		    !strcmp(a, "--uncertainty")) {
 			i++; /* checked in the first pass */
 			continue;
 		}
+		if (!override_option(a))
+			continue;
+		take_value(argc, argv, &i, &v);
 		if (!strcmp(a, "--set")) {
-			take_value(argc, argv, &i, &v);
-			rc = scenario_add_override(&b.sc, v);
+			rc = scenario_add_override(&b->sc, v);
 		} else if (!strcmp(a, "--compare")) {
 			char arg[SCENARIO_LINE_MAX];
 
-			take_value(argc, argv, &i, &v);
 			snprintf(arg, sizeof(arg), "compare=%s", v);
-			rc = scenario_add_override(&b.sc, arg);
+			rc = scenario_add_override(&b->sc, arg);
 		} else if (!strcmp(a, "--seed") || !strcmp(a, "--threads")) {
-			take_value(argc, argv, &i, &v);
-			if (parse_u64(v, &n)) {
-				sim_batch_finish(&b);
+			if (parse_u64(v, &n))
 				return cli_usage_error(
 					"sim", "%s '%s': not a number", a, v);
-			}
-			rc = scenario_add_option(&b.sc, a, a + 2, v);
-		} else if (!strcmp(a, "--fault")) {
-			take_value(argc, argv, &i, &v);
+			rc = scenario_add_option(&b->sc, a, a + 2, v);
+		} else {
 			if (!known_fault(v)) {
 				char names[256];
 
-				sim_batch_finish(&b);
 				fault_names(names, sizeof(names));
 				return cli_usage_error(
 					"sim", "--fault '%s': unknown (%s)", v,
 					names);
 			}
-			want_fault = strcmp(v, "none") != 0;
-			rc = scenario_add_option(&b.sc, a, "fault", v);
+			o->want_fault = strcmp(v, "none") != 0;
+			rc = scenario_add_option(&b->sc, a, "fault", v);
 		}
-		if (rc)
-			goto bad_input;
-	}
-	if (!want_fault) {
-		const struct scenario_setting *f =
-			scenario_find(&b.sc, "fault");
-
-		want_fault = f && strcmp(f->value, "none");
-	}
-
-	rc = sim_batch_configure(&b, sim_host_threads());
-	if (rc)
-		goto bad_input;
-	if (topt.path) {
-		if (trace_open_all(&topt, &b)) {
-			sim_batch_finish(&b);
+		if (rc) {
+			fprintf(stderr, "%s\n", b->sc.err);
 			return CLI_EXIT_USAGE;
 		}
-		rc = run_traced(&b, &topt, &trace_io_failed);
-		trace_close_all(&topt, b.nruns, false);
+	}
+	if (!o->want_fault) {
+		const struct scenario_setting *f =
+			scenario_find(&b->sc, "fault");
+
+		o->want_fault = f && strcmp(f->value, "none");
+	}
+	return -1;
+}
+
+/*
+ * Runs the batch's nominal runs and @p o->draws draws of its uncertain
+ * parameters (ensemble.h). Returns 0, or an exit code (message printed).
+ */
+static int run_uncertain(const struct sim_opts *o, struct sim_batch *b,
+			 struct unc_plan *u, struct ensemble *e)
+{
+	char err[2 * SCENARIO_ERR_MAX];
+	int rc = ensemble_run_batch(e, u, b, (size_t)o->draws,
+				    b->cfg[0].threads, err, sizeof(err));
+
+	if (!rc)
+		return 0;
+	if (rc == -ERANGE || rc == -EINVAL || rc == -ENOENT) {
+		fprintf(stderr, "%s\n", err);
+		return CLI_EXIT_USAGE;
+	}
+	fprintf(stderr, "hvtlb sim: %s: %s\n", b->sc.path, err);
+	return CLI_EXIT_FAIL;
+}
+
+/* Oracle violations in runs that asked for no fault: 0 or 1 (printed). */
+static int check_violations(const struct sim_batch *b, const struct ensemble *e)
+{
+	int bad = 0;
+
+	for (size_t row = 0; row <= (e ? e->ndraws : 0); row++) {
+		for (size_t i = 0; i < b->nruns; i++) {
+			const struct hvtlb_sim_results *r =
+				row ? ensemble_job(e, row, i)->res : b->res[i];
+
+			char where[32] = "";
+
+			if (!r->violations)
+				continue;
+			if (row)
+				snprintf(where, sizeof(where), " (draw %zu)",
+					 row);
+			fprintf(stderr,
+				"hvtlb sim: %s%s: oracle violations without "
+				"a fault: %llu latent, %llu used\n",
+				sim_strategy_name(r), where,
+				(unsigned long long)r->latent_violations,
+				(unsigned long long)r->used_violations);
+			bad = 1;
+		}
+	}
+	return bad;
+}
+
+static int print_results(const struct sim_opts *o, const struct sim_batch *b,
+			 const struct ensemble *e)
+{
+	int exit_code = CLI_EXIT_OK;
+
+	switch (o->fmt) {
+	case OUT_JSON:
+		if (sim_report_json(b, e))
+			exit_code = CLI_EXIT_FAIL;
+		break;
+	case OUT_CSV:
+		sim_report_csv(b, e);
+		break;
+	default:
+		sim_report_table(b, e);
+		break;
+	}
+	if (!o->want_fault && check_violations(b, e))
+		exit_code = CLI_EXIT_FAIL;
+	if (fflush(stdout) || ferror(stdout))
+		exit_code = CLI_EXIT_FAIL;
+	return exit_code;
+}
+
+int cmd_sim(int argc, char **argv)
+{
+	struct sim_opts o = { .fmt = OUT_TABLE };
+	struct sim_batch b;
+	struct unc_plan u;
+	struct ensemble e = { 0 };
+	bool trace_io_failed = false;
+	int rc, exit_code;
+
+	exit_code = parse_flags(&o, argc, argv);
+	if (exit_code >= 0)
+		return exit_code;
+	sim_batch_init(&b);
+	unc_plan_init(&u);
+	rc = scenario_load(&b.sc, o.path);
+	if (rc) {
+		fprintf(stderr, "%s\n", b.sc.err);
+		exit_code = CLI_EXIT_USAGE;
+		goto out;
+	}
+	exit_code = add_overrides(&o, &b, argc, argv);
+	if (exit_code >= 0)
+		goto out;
+	exit_code = CLI_EXIT_OK;
+	rc = sim_batch_configure(&b, sim_host_threads());
+	if (rc) {
+		fprintf(stderr, "%s\n", b.sc.err);
+		exit_code = CLI_EXIT_USAGE;
+		goto out;
+	}
+	if (o.draws) {
+		exit_code = run_uncertain(&o, &b, &u, &e);
+		if (exit_code)
+			goto out;
+	} else if (o.trace.path) {
+		if (trace_open_all(&o.trace, &b)) {
+			exit_code = CLI_EXIT_USAGE;
+			goto out;
+		}
+		rc = run_traced(&b, &o.trace, &trace_io_failed);
+		trace_close_all(&o.trace, b.nruns, false);
 	} else {
 		rc = sim_batch_run(&b);
 	}
 	if (rc) {
 		fprintf(stderr, "hvtlb sim: %s\n", b.sc.err);
-		sim_batch_finish(&b);
-		return CLI_EXIT_FAIL;
+		exit_code = CLI_EXIT_FAIL;
+		goto out;
 	}
+	exit_code = print_results(&o, &b, o.draws ? &e : NULL);
 	if (trace_io_failed)
 		exit_code = CLI_EXIT_FAIL;
-
-	switch (fmt) {
-	case OUT_JSON:
-		if (print_json(&b))
-			exit_code = CLI_EXIT_FAIL;
-		break;
-	case OUT_CSV:
-		print_csv(&b);
-		break;
-	default:
-		print_table(&b);
-		break;
-	}
-	if (!want_fault) {
-		for (size_t i = 0; i < b.nruns; i++) {
-			if (b.res[i]->violations) {
-				fprintf(stderr,
-					"hvtlb sim: %s: oracle violations "
-					"without a fault: %llu latent, %llu "
-					"used\n",
-					sim_strategy_name(b.res[i]),
-					(unsigned long long)b.res[i]
-						->latent_violations,
-					(unsigned long long)b.res[i]
-						->used_violations);
-				exit_code = CLI_EXIT_FAIL;
-			}
-		}
-	}
-	if (fflush(stdout) || ferror(stdout))
-		exit_code = CLI_EXIT_FAIL;
+out:
+	ensemble_finish(&e);
+	unc_plan_finish(&u);
 	sim_batch_finish(&b);
 	return exit_code;
-
-bad_input:
-	fprintf(stderr, "%s\n", b.sc.err);
-	sim_batch_finish(&b);
-	return CLI_EXIT_USAGE;
 }

@@ -63,6 +63,11 @@ static const struct {
 	{ "reproduce", cmd_reproduce,
 	  "published results beside simulated ones" },
 	{ "keys", cmd_keys, "every scenario key: default, range, meaning" },
+	{ "calibrate", cmd_calibrate, "measure this host's costs on KVM" },
+	{ "sensitivity", cmd_sensitivity,
+	  "which uncertain parameters move a ratio most" },
+	{ "validate", cmd_validate,
+	  "simulated bands against published measurements" },
 };
 
 static void usage(FILE *out)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -23,6 +24,7 @@ static void list_finish(struct scenario_list *l)
 		free(l->v[i].key);
 		free(l->v[i].value);
 		free(l->v[i].file);
+		free(l->v[i].source);
 	}
 	free(l->v);
 	memset(l, 0, sizeof(*l));
@@ -42,6 +44,7 @@ void scenario_finish(struct scenario *s)
 	list_finish(&s->profile);
 	list_finish(&s->file);
 	list_finish(&s->set);
+	list_finish(&s->validation);
 	compare_clear(s);
 	free(s->compare_at.file);
 	free(s->path);
@@ -104,7 +107,8 @@ void scenario_error_at(struct scenario *s, const struct scenario_setting *at,
 }
 
 static int list_add(struct scenario_list *l, const char *key, const char *value,
-		    const char *file, unsigned line)
+		    const char *file, unsigned line,
+		    const struct scenario_annot *a)
 {
 	struct scenario_setting *e;
 
@@ -118,15 +122,26 @@ static int list_add(struct scenario_list *l, const char *key, const char *value,
 		l->cap = cap;
 	}
 	e = &l->v[l->n];
+	memset(e, 0, sizeof(*e));
 	e->key = strdup(key);
 	e->value = strdup(value);
 	e->file = strdup(file);
 	e->line = line;
-	if (!e->key || !e->value || !e->file) {
+	if (a && a->source)
+		e->source = strdup(a->source);
+	if (!e->key || !e->value || !e->file ||
+	    (a && a->source && !e->source)) {
 		free(e->key);
 		free(e->value);
 		free(e->file);
+		free(e->source);
 		return -ENOMEM;
+	}
+	if (a) {
+		e->ranged = a->ranged;
+		e->log = a->log;
+		e->lo = a->lo;
+		e->hi = a->hi;
 	}
 	l->n++;
 	return 0;
@@ -157,8 +172,13 @@ static int valid_name(const char *p, int allow_dot)
 	return 1;
 }
 
+/* The section of a validation case: the tool's, never the library's. */
+static const char validation_section[] = "validation";
+
 static int known_section(const struct scenario *s, const char *name)
 {
+	if (!strcmp(name, validation_section))
+		return 1;
 	if (!s->sections)
 		return 1;
 	for (const char *const *p = s->sections; *p; p++) {
@@ -233,34 +253,154 @@ static char *resolve_profile(const char *name, const char *scenario_path)
 
 enum file_kind { KIND_SCENARIO, KIND_PROFILE };
 
+/* A whole, finite number. */
+static int parse_number(const char *text, double *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtod(text, &end);
+	if (end == text || *end || errno || !isfinite(*out))
+		return -EINVAL;
+	return 0;
+}
+
+static bool starts_with_word(const char *p, const char *word)
+{
+	size_t n = strlen(word);
+
+	return !strncmp(p, word, n) && (!p[n] || isspace((unsigned char)p[n]));
+}
+
+/* "LO..HI [log]" into @p a; returns 0 or -EINVAL. */
+static int parse_range(char *text, struct scenario_annot *a)
+{
+	char *dots = strstr(text, ".."), *hi, *end;
+
+	if (!dots)
+		return -EINVAL;
+	*dots = '\0';
+	hi = dots + 2;
+	while (isspace((unsigned char)*hi))
+		hi++;
+	end = hi + strcspn(hi, " \t");
+	if (*end) {
+		*end++ = '\0';
+		end = trim(end);
+		if (*end && strcmp(end, "log"))
+			return -EINVAL;
+		a->log = *end != '\0';
+	}
+	if (parse_number(trim(text), &a->lo) || parse_number(trim(hi), &a->hi))
+		return -EINVAL;
+	return 0;
+}
+
+/*
+ * Reads what follows a value's first ';' (@p comment, trimmed) into @p a.
+ * Returns 1 for "source: ..." or "range ... ; source: ...", 0 for anything
+ * else (a plain comment, which only a scenario may have), or -EINVAL with
+ * the message set.
+ */
+static int parse_annot(struct scenario *s, const char *path, unsigned ln,
+		       const char *key, const char *value, char *comment,
+		       struct scenario_annot *a)
+{
+	char *rest;
+	double v;
+
+	memset(a, 0, sizeof(*a));
+	if (!comment)
+		return 0;
+	if (starts_with_word(comment, "range")) {
+		rest = strchr(comment, ';');
+		if (rest)
+			*rest++ = '\0';
+		if (parse_range(comment + 5, a)) {
+			err_at(s, path, ln,
+			       "'%s': bad range (want 'range LO..HI' or "
+			       "'range LO..HI log')",
+			       key);
+			return -EINVAL;
+		}
+		if (!(a->lo < a->hi)) {
+			err_at(s, path, ln,
+			       "'%s': range %g..%g is empty or reversed (an "
+			       "exact value needs no range)",
+			       key, a->lo, a->hi);
+			return -EINVAL;
+		}
+		if (a->log && !(a->lo > 0)) {
+			err_at(s, path, ln, "'%s': a log range needs LO > 0",
+			       key);
+			return -EINVAL;
+		}
+		if (parse_number(value, &v) || v < a->lo || v > a->hi) {
+			err_at(s, path, ln,
+			       "'%s': value '%s' outside its range "
+			       "%g..%g",
+			       key, value, a->lo, a->hi);
+			return -EINVAL;
+		}
+		a->ranged = true;
+		comment = rest ? trim(rest) : NULL;
+		if (!comment || strncmp(comment, "source:", 7)) {
+			err_at(s, path, ln,
+			       "'%s': a range needs '; source: ...' saying "
+			       "where it comes from",
+			       key);
+			return -EINVAL;
+		}
+	} else if (strncmp(comment, "source:", 7)) {
+		return 0;
+	}
+	a->source = comment + 7;
+	while (isspace((unsigned char)*a->source))
+		a->source++;
+	if (!*a->source) {
+		err_at(s, path, ln, "'%s' has an empty source", key);
+		return -EINVAL;
+	}
+	return 1;
+}
+
 /* Handles one `key = value` line of a profile. */
 static int profile_line(struct scenario *s, const char *path, unsigned ln,
-			char *key, char *value, const char *comment)
+			char *key, char *value, char *comment)
 {
-	const char *src;
+	struct scenario_annot a;
+	int rc;
 
-	if (!comment || strncmp(comment, "source:", 7)) {
-		err_at(s, path, ln, "cost '%s' has no '; source: ...'", key);
-		return -EINVAL;
-	}
-	src = comment + 7;
-	while (isspace((unsigned char)*src))
-		src++;
-	if (!*src) {
-		err_at(s, path, ln, "cost '%s' has an empty source", key);
-		return -EINVAL;
-	}
 	if (strchr(key, '.')) {
 		err_at(s, path, ln, "cost name '%s' must not contain '.'", key);
 		return -EINVAL;
 	}
+	if (!strcmp(value, "default")) {
+		if (comment) {
+			err_at(s, path, ln,
+			       "cost '%s' = default takes the library's value, "
+			       "range and source: nothing may follow it (a '#' "
+			       "note may)",
+			       key);
+			return -EINVAL;
+		}
+		memset(&a, 0, sizeof(a));
+	} else {
+		rc = parse_annot(s, path, ln, key, value, comment, &a);
+		if (rc < 0)
+			return rc;
+		if (!rc) {
+			err_at(s, path, ln, "cost '%s' has no '; source: ...'",
+			       key);
+			return -EINVAL;
+		}
+	}
 	{
 		char *full = join("cost.", key, "");
-		int rc;
 
 		if (!full)
 			return -ENOMEM;
-		rc = list_add(&s->profile, full, value, path, ln);
+		rc = list_add(&s->profile, full, value, path, ln, &a);
 		free(full);
 		return rc;
 	}
@@ -357,8 +497,10 @@ static int tool_key(struct scenario *s, const char *file, unsigned ln,
 }
 
 static int scenario_line(struct scenario *s, const char *path, unsigned ln,
-			 const char *section, char *key, char *value)
+			 const char *section, char *key, char *value,
+			 char *comment)
 {
+	struct scenario_annot a;
 	char *full;
 	int rc;
 
@@ -367,9 +509,36 @@ static int scenario_line(struct scenario *s, const char *path, unsigned ln,
 	full = section ? join(section, ".", key) : strdup(key);
 	if (!full)
 		return -ENOMEM;
-	rc = list_add(&s->file, full, value, path, ln);
+	rc = parse_annot(s, path, ln, full, value, comment, &a);
+	if (rc >= 0)
+		rc = list_add(&s->file, full, value, path, ln, &a);
 	free(full);
 	return rc;
+}
+
+/* A [validation] line: `key = text`, the text running to the end of the
+ * line (it may hold ';' and '#'). */
+static int validation_line(struct scenario *s, const char *path, unsigned ln,
+			   char *p)
+{
+	char *eq = strchr(p, '='), *key, *value;
+
+	if (!eq) {
+		err_at(s, path, ln, "missing '=' in '%s'", p);
+		return -EINVAL;
+	}
+	*eq = '\0';
+	key = trim(p);
+	value = trim(eq + 1);
+	if (!valid_name(key, 0)) {
+		err_at(s, path, ln, "bad key '%s' in [validation]", key);
+		return -EINVAL;
+	}
+	if (!*value) {
+		err_at(s, path, ln, "key '%s' has no value", key);
+		return -EINVAL;
+	}
+	return list_add(&s->validation, key, value, path, ln, NULL);
 }
 
 static int parse_line(struct scenario *s, const char *path, unsigned ln,
@@ -378,6 +547,12 @@ static int parse_line(struct scenario *s, const char *path, unsigned ln,
 {
 	char *comment = NULL, *p, *eq, *key, *value;
 
+	p = buf;
+	while (isspace((unsigned char)*p))
+		p++;
+	if (kind == KIND_SCENARIO && *have_section && *p && *p != '[' &&
+	    *p != '#' && *p != ';' && !strcmp(section, validation_section))
+		return validation_line(s, path, ln, p);
 	p = buf + strcspn(buf, "#;");
 	if (*p) {
 		if (*p == ';')
@@ -431,7 +606,7 @@ static int parse_line(struct scenario *s, const char *path, unsigned ln,
 	if (kind == KIND_PROFILE)
 		return profile_line(s, path, ln, key, value, comment);
 	return scenario_line(s, path, ln, *have_section ? section : NULL, key,
-			     value);
+			     value, comment);
 }
 
 /* Reads @p f to its end; @p path names it in messages. */
@@ -516,39 +691,61 @@ int scenario_load_stream(struct scenario *s, FILE *f, const char *path)
 	return load_stream(s, f, s->path, KIND_SCENARIO);
 }
 
-int scenario_add_override(struct scenario *s, const char *arg)
+/* Adds "key=value" as an override; messages name @p label (and @p line
+ * when not 0) and the setting remembers @p file and @p line. */
+static int add_override(struct scenario *s, const char *arg, const char *label,
+			const char *file, unsigned line)
 {
 	char *copy = strdup(arg);
-	char *label = join("--set '", arg, "'");
 	char *eq, *key, *value;
 	int rc = -EINVAL;
 
-	if (!copy || !label) {
-		rc = -ENOMEM;
-		goto out;
-	}
+	if (!copy)
+		return -ENOMEM;
 	eq = strchr(copy, '=');
 	if (!eq) {
-		err_at(s, label, 0, "missing '=' (expected KEY=VALUE)");
+		err_at(s, label, line, "missing '=' (expected KEY=VALUE)");
 		goto out;
 	}
 	*eq = '\0';
 	key = trim(copy);
 	value = trim(eq + 1);
 	if (!valid_name(key, 1)) {
-		err_at(s, label, 0, "bad key '%s'", key);
+		err_at(s, label, line, "bad key '%s'", key);
 		goto out;
 	}
 	if (!*value) {
-		err_at(s, label, 0, "key '%s' has no value", key);
+		err_at(s, label, line, "key '%s' has no value", key);
 		goto out;
 	}
-	if (!tool_key(s, label, 0, key, value, &rc))
-		rc = list_add(&s->set, key, value, "--set", 0);
+	if (!tool_key(s, label, line, key, value, &rc))
+		rc = list_add(&s->set, key, value, file, line, NULL);
 out:
-	free(label);
 	free(copy);
 	return rc;
+}
+
+int scenario_add_override(struct scenario *s, const char *arg)
+{
+	char *label = join("--set '", arg, "'");
+	int rc;
+
+	if (!label)
+		return -ENOMEM;
+	rc = add_override(s, arg, label, "--set", 0);
+	free(label);
+	return rc;
+}
+
+int scenario_add_override_at(struct scenario *s, const char *arg,
+			     const char *file, unsigned line)
+{
+	return add_override(s, arg, file, file, line);
+}
+
+void scenario_clear_compare(struct scenario *s)
+{
+	compare_clear(s);
 }
 
 int scenario_add_option(struct scenario *s, const char *option, const char *key,
@@ -558,7 +755,7 @@ int scenario_add_option(struct scenario *s, const char *option, const char *key,
 		err_at(s, option, 0, "empty value");
 		return -EINVAL;
 	}
-	return list_add(&s->set, key, value, option, 0);
+	return list_add(&s->set, key, value, option, 0, NULL);
 }
 
 int scenario_apply(const struct scenario *s, scenario_set_fn set, void *ctx,

@@ -10,10 +10,23 @@
  *
  *   profile = NAME     cost profile: profiles/NAME.ini next to the scenario
  *                      directory (or a path ending in .ini, relative to the
- *                      scenario file); each of its lines
- *                      `name = value ; source: ...` becomes "cost.name"
+ *                      scenario file); each of its lines becomes
+ *                      "cost.name" (see below)
  *   compare = A,B,...  run once per listed strategy ("strategy" key)
  *   title = TEXT       a line of text printed above the results
+ *
+ * A profile line is one of
+ *
+ *   name = default                                 the library's value,
+ *                                                  range and source
+ *   name = VALUE ; source: TEXT                    exact, TEXT says why
+ *   name = VALUE ; range LO..HI [log] ; source: TEXT
+ *
+ * and a scenario line may carry the same "; source: ..." or
+ * "; range LO..HI [log] ; source: ..." after its value (any other text
+ * after ';' is a comment). A range must contain the value; "log" needs
+ * LO > 0. The section [validation] (a validation case, see validation.h)
+ * is kept apart, unparsed: its values run to the end of the line.
  *
  * Settings are applied in this order: profile lines, then the scenario's own
  * lines (so a [cost] line in a scenario overrides its profile), then --set
@@ -27,6 +40,7 @@
 #ifndef HVTLB_TOOL_SCENARIO_H
 #define HVTLB_TOOL_SCENARIO_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -34,12 +48,30 @@
 #define SCENARIO_LINE_MAX 1024
 #define SCENARIO_COMPARE_MAX 8
 
+/**
+ * What a line says about its value after the first ';':
+ * "source: TEXT" (an exact value and why), or
+ * "range LO..HI [log] ; source: TEXT" (the value lies in [LO, HI], drawn
+ * log-uniformly with "log", uniformly without; TEXT says where the value
+ * and the range come from).
+ */
+struct scenario_annot {
+	const char *source; /**< TEXT, or NULL: the line has no source */
+	bool ranged;
+	bool log;
+	double lo, hi;
+};
+
 /** One key = value setting and where it came from. */
 struct scenario_setting {
 	char *key; /**< library key, e.g. "vm.vcpus" or "cost.vmcall" */
 	char *value;
 	char *file;    /**< file name, or "--set" */
 	unsigned line; /**< 1-based line; 0 for --set */
+	char *source;  /**< the line's "source:" text, or NULL */
+	bool ranged;   /**< the line gave "range LO..HI" */
+	bool log;      /**< ... drawn log-uniformly */
+	double lo, hi; /**< the range, if ranged */
 };
 
 /** A list of settings. */
@@ -53,10 +85,13 @@ struct scenario {
 	struct scenario_list profile; /**< cost.* lines of the profile */
 	struct scenario_list file;    /**< the scenario's own lines */
 	struct scenario_list set;     /**< --set overrides */
-	char *path;		      /**< the scenario file */
-	char *profile_name;	      /**< value of `profile`, or NULL */
-	char *profile_path;	      /**< resolved profile file, or NULL */
-	unsigned profile_line;	      /**< and its line (0 = --set) */
+	/** [validation] lines, raw: the value runs to the end of the line
+	 *  (no comments), see validation.h. Never applied to the library. */
+	struct scenario_list validation;
+	char *path;	       /**< the scenario file */
+	char *profile_name;    /**< value of `profile`, or NULL */
+	char *profile_path;    /**< resolved profile file, or NULL */
+	unsigned profile_line; /**< and its line (0 = --set) */
 	char *title;
 	char *compare[SCENARIO_COMPARE_MAX]; /**< strategies, or none */
 	size_t ncompare;
@@ -77,8 +112,9 @@ void scenario_finish(struct scenario *s);
  * Returns 0, -ENOENT/-EACCES/-EISDIR/-EIO (unreadable file, or a scenario
  * path that is a directory), -EINVAL (syntax: a line
  * without '=', an empty key or value, a bad section header, an unknown
- * section, a profile line without a source), -E2BIG (a line too long) or
- * -ENOMEM, with the message in s->err.
+ * section, a profile line without a source, a bad range, a range without a
+ * source or that misses its value), -E2BIG (a line too long) or -ENOMEM,
+ * with the message in s->err.
  */
 int scenario_load(struct scenario *s, const char *path);
 
@@ -97,6 +133,17 @@ int scenario_load_stream(struct scenario *s, FILE *f, const char *path);
  * load error, with the message in s->err.
  */
 int scenario_add_override(struct scenario *s, const char *arg);
+
+/**
+ * Adds an override "key=value" as scenario_add_override() does, but one
+ * that comes from line @p line of @p file (a validation case's a, b or ci
+ * list): errors about it are reported as "file:line: message".
+ */
+int scenario_add_override_at(struct scenario *s, const char *arg,
+			     const char *file, unsigned line);
+
+/** Forgets the `compare` list (one run with the scenario's strategy). */
+void scenario_clear_compare(struct scenario *s);
 
 /**
  * Adds the override @p key = @p value that the command-line option @p option

@@ -81,12 +81,33 @@ struct apply_ctx {
 	int skip_strategy;
 };
 
+int sim_cost_index(const char *key, size_t *index)
+{
+	const char *name;
+
+	if (strncmp(key, "cost.", 5))
+		return -ENOENT;
+	for (size_t i = 0; (name = hvtlb_sim_cost_name(i)); i++) {
+		if (!strcmp(key + 5, name)) {
+			*index = i;
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
 static int apply_one(void *data, const char *key, const char *value)
 {
 	struct apply_ctx *ctx = data;
+	size_t i;
 
 	if (ctx->skip_strategy && !strcmp(key, "strategy"))
 		return 0;
+	/* `cost.NAME = default`: the library's value. */
+	if (!strcmp(value, "default") && !sim_cost_index(key, &i)) {
+		ctx->cfg->cost[i] = hvtlb_sim_cost_default(i);
+		return 0;
+	}
 	return hvtlb_sim_config_set(ctx->cfg, key, value);
 }
 

@@ -67,6 +67,10 @@ int sim_batch_run_one_report(struct sim_batch *b, size_t i);
  */
 int sim_batch_run_one(struct sim_batch *b, size_t i, bool report);
 
+/** The index of cost key @p key ("cost.NAME"): 0, or -ENOENT when it is
+ *  not one. */
+int sim_cost_index(const char *key, size_t *index);
+
 /** Host CPUs online, clamped to 1..HVTLB_SIM_MAX_THREADS. */
 unsigned sim_host_threads(void);
 

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
- * SVG line plot for `hvtlb sweep --svg`: plain SVG 1.1 text, a fixed page
- * size, "nice" 1/2/5 tick steps, a legend to the right of the plot area.
+ * SVG plots: the line plot of `hvtlb sweep --svg` (plain SVG 1.1 text, a
+ * fixed page size, "nice" 1/2/5 tick steps, a legend to the right of the
+ * plot area, optional shaded bands) and the tornado plot of `hvtlb
+ * sensitivity --svg`.
  */
 #include <errno.h>
 #include <math.h>
+#include <stdbool.h>
 
 #include "svg.h"
 
@@ -188,6 +191,38 @@ static void write_axes(FILE *f, const struct svg_plot *p, double xlo,
 	fputs("</text>\n", f);
 }
 
+static double ypos(double v, double ylo, double yhi)
+{
+	return TOP + PH - PH * (v - ylo) / (yhi - ylo);
+}
+
+/* The shaded p5..p95 area of series @p s: along y_hi, back along y_lo. */
+static void write_band(FILE *f, const struct svg_plot *p, size_t s, double xlo,
+		       double xhi, double ylo, double yhi)
+{
+	const double *lo = p->y_lo + s * p->nx, *hi = p->y_hi + s * p->nx;
+	int first = 1;
+
+	fprintf(f,
+		"<polygon class=\"band\" fill=\"%s\" fill-opacity=\"0.15\" "
+		"stroke=\"none\" points=\"",
+		colours[s % NCOLOURS]);
+	for (size_t i = 0; i < p->nx; i++) {
+		if (isnan(hi[i]))
+			continue;
+		fprintf(f, "%s%.2f,%.2f", first ? "" : " ",
+			xpos(p, i, xlo, xhi), ypos(hi[i], ylo, yhi));
+		first = 0;
+	}
+	for (size_t i = p->nx; i-- > 0;) {
+		if (isnan(lo[i]))
+			continue;
+		fprintf(f, " %.2f,%.2f", xpos(p, i, xlo, xhi),
+			ypos(lo[i], ylo, yhi));
+	}
+	fputs("\"/>\n", f);
+}
+
 static void write_series(FILE *f, const struct svg_plot *p, size_t s,
 			 double xlo, double xhi, double ylo, double yhi)
 {
@@ -253,12 +288,19 @@ int svg_plot_write(FILE *f, const struct svg_plot *p)
 	if (!p->nx || !p->nseries)
 		return -EINVAL;
 	for (size_t k = 0; k < p->nx * p->nseries; k++) {
-		if (isnan(p->y[k]))
+		double lo = p->y[k], hi = p->y[k];
+
+		if (p->y_lo && p->y_hi && !isnan(p->y_lo[k]) &&
+		    !isnan(p->y_hi[k])) {
+			lo = isnan(lo) ? p->y_lo[k] : fmin(lo, p->y_lo[k]);
+			hi = isnan(hi) ? p->y_hi[k] : fmax(hi, p->y_hi[k]);
+		}
+		if (isnan(lo))
 			continue;
-		if (!have || p->y[k] < ylo)
-			ylo = p->y[k];
-		if (!have || p->y[k] > yhi)
-			yhi = p->y[k];
+		if (!have || lo < ylo)
+			ylo = lo;
+		if (!have || hi > yhi)
+			yhi = hi;
 		have = 1;
 	}
 	/* Start the y axis at 0 for non-negative data: honest ratios. */
@@ -292,9 +334,119 @@ int svg_plot_write(FILE *f, const struct svg_plot *p)
 	svg_escape(f, p->title);
 	fputs("</text>\n", f);
 	write_axes(f, p, xlo, xhi, xstep, ylo, yhi, ystep);
+	for (size_t s = 0; p->y_lo && p->y_hi && s < p->nseries; s++)
+		write_band(f, p, s, xlo, xhi, ylo, yhi);
 	for (size_t s = 0; s < p->nseries; s++)
 		write_series(f, p, s, xlo, xhi, ylo, yhi);
 	write_legend(f, p);
 	fputs("</svg>\n", f);
+	return ferror(f) ? -EIO : 0;
+}
+
+/* ------------------------------------------------------------ tornado */
+
+#define T_LEFT 250
+#define T_RIGHT 60
+#define T_ROW 26
+
+static double tx(double v, double lo, double hi)
+{
+	return T_LEFT + (WIDTH - T_LEFT - T_RIGHT) * (v - lo) / (hi - lo);
+}
+
+#define T_HALF ((T_ROW - 6) / 2)
+
+/* One half of a row (the low end above, the high end below): a bar from
+ * the baseline to @p end and its label past the end. */
+static void tornado_half(FILE *f, const char *cls, const char *colour,
+			 double base, double end, const char *text, double y,
+			 double lo, double hi)
+{
+	double a = tx(fmin(base, end), lo, hi), b = tx(fmax(base, end), lo, hi);
+	bool right = end >= base;
+
+	fprintf(f,
+		"<rect class=\"%s\" x=\"%.2f\" y=\"%.2f\" width=\"%.2f\" "
+		"height=\"%d\" fill=\"%s\"/>\n"
+		"<text x=\"%.2f\" y=\"%.2f\" font-size=\"10\" "
+		"text-anchor=\"%s\">",
+		cls, a, y, b - a, T_HALF, colour, right ? b + 3 : a - 3,
+		y + T_HALF - 1.5, right ? "start" : "end");
+	svg_escape(f, text);
+	fputs("</text>\n", f);
+}
+
+int svg_tornado_write(FILE *f, const struct svg_tornado *t)
+{
+	int height = TOP + T_ROW * (int)t->n + BOTTOM;
+	double lo = t->baseline, hi = t->baseline, step;
+
+	if (!t->n)
+		return -EINVAL;
+	for (size_t k = 0; k < t->n; k++) {
+		lo = fmin(lo, fmin(t->at_low[k], t->at_high[k]));
+		hi = fmax(hi, fmax(t->at_low[k], t->at_high[k]));
+	}
+	step = nice_range(&lo, &hi, 8);
+	fprintf(f,
+		"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+		"<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" "
+		"width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
+		"font-family=\"sans-serif\">\n"
+		"<rect width=\"100%%\" height=\"100%%\" fill=\"#fff\"/>\n"
+		"<text x=\"%d\" y=\"30\" font-size=\"16\" "
+		"text-anchor=\"middle\">",
+		WIDTH, height, WIDTH, height, WIDTH / 2);
+	svg_escape(f, t->title);
+	fputs("</text>\n<g class=\"xticks\" font-size=\"12\" "
+	      "text-anchor=\"middle\">\n",
+	      f);
+	for (int k = 0;; k++) {
+		double v = lo + k * step, x;
+
+		if (v > hi + step * 1e-6)
+			break;
+		x = tx(v, lo, hi);
+		fprintf(f,
+			"<line x1=\"%.2f\" y1=\"%d\" x2=\"%.2f\" y2=\"%d\" "
+			"stroke=\"#ddd\"/>\n<text x=\"%.2f\" y=\"%d\">",
+			x, TOP, x, height - BOTTOM, x, height - BOTTOM + 18);
+		tick_label(f, v, step);
+		fputs("</text>\n", f);
+	}
+	fputs("</g>\n", f);
+	for (size_t k = 0; k < t->n; k++) {
+		double y = TOP + T_ROW * (double)k + 4;
+
+		fprintf(f,
+			"<g class=\"bar\"><text x=\"%d\" y=\"%.2f\" "
+			"font-size=\"12\" text-anchor=\"end\">",
+			T_LEFT - 8, y + T_HALF + 4.0);
+		svg_escape(f, t->names[k]);
+		fputs("</text>\n", f);
+		tornado_half(f, "low", colours[0], t->baseline, t->at_low[k],
+			     t->low_text[k], y, lo, hi);
+		tornado_half(f, "high", colours[1], t->baseline, t->at_high[k],
+			     t->high_text[k], y + T_HALF, lo, hi);
+		fputs("</g>\n", f);
+	}
+	fprintf(f,
+		"<line class=\"baseline\" x1=\"%.2f\" y1=\"%d\" x2=\"%.2f\" "
+		"y2=\"%d\" stroke=\"#000\" stroke-dasharray=\"4,3\"/>\n"
+		"<text x=\"%d\" y=\"%d\" font-size=\"14\" "
+		"text-anchor=\"middle\">",
+		tx(t->baseline, lo, hi), TOP, tx(t->baseline, lo, hi),
+		height - BOTTOM, T_LEFT + (WIDTH - T_LEFT - T_RIGHT) / 2,
+		height - 20);
+	svg_escape(f, t->xlabel);
+	fprintf(f,
+		"</text>\n<g class=\"legend\" font-size=\"12\">"
+		"<rect x=\"%d\" y=\"40\" width=\"12\" height=\"12\" "
+		"fill=\"%s\"/><text x=\"%d\" y=\"50\">low end of the "
+		"range</text><rect x=\"%d\" y=\"40\" width=\"12\" "
+		"height=\"12\" fill=\"%s\"/><text x=\"%d\" y=\"50\">high "
+		"end</text></g>\n</svg>\n",
+		T_LEFT, colours[0], T_LEFT + 16, T_LEFT + 180, colours[1],
+		T_LEFT + 196);
 	return ferror(f) ? -EIO : 0;
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * A self-contained SVG 1.1 line plot (no dependencies): used by
- * `hvtlb sweep --svg`. Nothing here allocates; the caller owns every array.
+ * Self-contained SVG 1.1 plots (no dependencies): a line plot with optional
+ * bands for `hvtlb sweep --svg`, a tornado plot for `hvtlb sensitivity
+ * --svg`. Nothing here allocates; the caller owns every array.
  */
 #ifndef HVTLB_TOOL_SVG_H
 #define HVTLB_TOOL_SVG_H
@@ -21,6 +22,22 @@ struct svg_plot {
 	size_t nseries;
 	const char *const *names; /**< @nseries legend entries */
 	const double *y;	  /**< y[s * nx + i]; NaN: no point (skipped) */
+	/** Optional bands, laid out like @y (NULL: none): each series gets a
+	 *  shaded area from y_lo to y_hi (class "band") under its line. */
+	const double *y_lo, *y_hi;
+};
+
+/** A tornado plot: one horizontal bar per parameter, from the value of
+ *  the outcome at the low end of its range to the one at the high end,
+ *  around a vertical line at the baseline. */
+struct svg_tornado {
+	const char *title;
+	const char *xlabel;
+	double baseline;
+	size_t n; /**< bars, drawn top to bottom in this order */
+	const char *const *names;
+	const double *at_low, *at_high;
+	const char *const *low_text, *const *high_text; /**< end labels */
 };
 
 /**
@@ -30,6 +47,14 @@ struct svg_plot {
  * plot (nx or nseries 0) or -EIO when writing failed.
  */
 int svg_plot_write(FILE *f, const struct svg_plot *p);
+
+/**
+ * Writes @p t as an SVG document: each row is a <rect class="low"> (upper
+ * half) and a <rect class="high"> (lower half) from the baseline to the
+ * outcome at each end, labelled with low_text / high_text. Returns 0,
+ * -EINVAL for no bars, or -EIO.
+ */
+int svg_tornado_write(FILE *f, const struct svg_tornado *t);
 
 /** Writes @p s with &, <, >, " and ' escaped and control bytes replaced. */
 void svg_escape(FILE *f, const char *s);

@@ -1,0 +1,548 @@
+// SPDX-License-Identifier: MIT
+/*
+ * hvtlb validate [--uncertainty N] [--json] [--quick] [--seed N]
+ *                [--threads N] [PATH]...
+ *
+ * Runs every validation case (validation.h): each case's runs a and b on
+ * the same N draws of their uncertain parameters, the quantity (a ratio
+ * or a value) per draw, and its p5 / p50 / p95 band beside the published
+ * value. PATH is a case file or a directory of them; without one, the
+ * validation/ directory of the data directory ($HVTLB_DATA_DIR or the
+ * source tree). --quick applies each case's `ci` overrides. All runs of
+ * all cases share one pool of --threads host threads; the output does not
+ * depend on it.
+ * Exit: 0 every case ran; 1 a run failed; 2 a bad command line or case
+ * file (the other cases still run and print).
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "cli.h"
+#include "ensemble.h"
+#include "json.h"
+#include "parse.h"
+#include "runpool.h"
+#include "sim-run.h"
+#include "uncertain.h"
+#include "validation.h"
+
+#ifndef HVTLB_DATA_DIR
+#define HVTLB_DATA_DIR "."
+#endif
+
+#define DEFAULT_DRAWS 64u
+#define DRAWS_MAX 100000u
+
+static const char usage_text[] =
+	"usage: hvtlb validate [--uncertainty N] [--json] [--quick] [--seed "
+	"N]\n"
+	"                      [--threads N] [PATH]...\n"
+	"\n"
+	"Runs each validation case (a scenario with a [validation] section:\n"
+	"a published measurement and the two runs a and b that reproduce it)\n"
+	"on N draws of its uncertain parameters (default 64) and prints the\n"
+	"published value beside the simulated p5 / p50 / p95, whether it lies\n"
+	"inside that band, the relative error of the p50 and, for a ratio,\n"
+	"whether the band decides the sign (excludes 1) and gets it right.\n"
+	"PATH: case files or directories (default: validation/ in the data\n"
+	"directory, $HVTLB_DATA_DIR or the source tree).\n"
+	"  --quick      apply each case's `ci` overrides (a smaller run)\n"
+	"  --seed N     seed of the draws and of the runs (default: the "
+	"case's)\n"
+	"  --threads N  runs at once (default: CPUs online)\n"
+	"  --json       {\"cases\":[...],\"summary\":{...}}\n";
+
+struct vopts {
+	uint64_t draws;
+	bool json, quick;
+	bool paths; /* cases or directories named on the command line */
+	const char *seed;
+	unsigned threads;
+};
+
+/* One case and its runs. */
+struct vrun {
+	char *path;
+	struct vcase c;
+	struct sim_batch a, b;
+	struct unc_plan u;
+	struct ensemble e;
+	int status; /* 0, CLI_EXIT_USAGE (did not load), CLI_EXIT_FAIL */
+	char err[2 * SCENARIO_ERR_MAX];
+	double nominal;
+	struct band band;
+	double rel_error;
+	bool inside, decided, sign_right;
+};
+
+struct vlist {
+	struct vrun *v;
+	size_t n, cap;
+};
+
+static int add_path(struct vlist *l, const char *path)
+{
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? 2 * l->cap : 16;
+		void *v = realloc(l->v, cap * sizeof(*l->v));
+
+		if (!v)
+			return -ENOMEM;
+		l->v = v;
+		l->cap = cap;
+	}
+	memset(&l->v[l->n], 0, sizeof(l->v[0]));
+	l->v[l->n].path = strdup(path);
+	if (!l->v[l->n].path)
+		return -ENOMEM;
+	l->n++;
+	return 0;
+}
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Adds the *.ini files of @p dir, sorted by name. */
+static int add_dir(struct vlist *l, const char *dir)
+{
+	DIR *d = opendir(dir);
+	char **names = NULL;
+	size_t n = 0, cap = 0;
+	struct dirent *de;
+	int rc = 0;
+
+	if (!d)
+		return -errno;
+	while (!rc && (de = readdir(d))) {
+		size_t len = strlen(de->d_name);
+
+		if (len < 5 || strcmp(de->d_name + len - 4, ".ini"))
+			continue;
+		if (n == cap) {
+			void *v = realloc(names, (cap = cap ? 2 * cap : 16) *
+							 sizeof(*names));
+
+			if (!v) {
+				rc = -ENOMEM;
+				break;
+			}
+			names = v;
+		}
+		names[n] = malloc(strlen(dir) + len + 2);
+		if (!names[n]) {
+			rc = -ENOMEM;
+			break;
+		}
+		sprintf(names[n], "%s/%s", dir, de->d_name);
+		n++;
+	}
+	closedir(d);
+	if (!rc)
+		qsort(names, n, sizeof(*names), by_name);
+	for (size_t i = 0; i < n; i++) {
+		if (!rc)
+			rc = add_path(l, names[i]);
+		free(names[i]);
+	}
+	free(names);
+	return rc;
+}
+
+static int parse_args(struct vopts *o, struct vlist *l, int argc, char **argv)
+{
+	uint64_t n;
+
+	o->draws = DEFAULT_DRAWS;
+	o->threads = sim_host_threads();
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *v;
+		struct stat st;
+		int r;
+
+		if ((r = cli_opt_value("validate", argc, argv, &i,
+				       "--uncertainty", &v))) {
+			if (r < 0)
+				return CLI_EXIT_USAGE;
+			if (parse_u64_max(v, DRAWS_MAX, &o->draws) || !o->draws)
+				return cli_usage_error(
+					"validate",
+					"--uncertainty '%s': 1..%u draws", v,
+					DRAWS_MAX);
+		} else if ((r = cli_opt_value("validate", argc, argv, &i,
+					      "--seed", &v))) {
+			if (r < 0)
+				return CLI_EXIT_USAGE;
+			if (parse_u64(v, &n))
+				return cli_usage_error(
+					"validate", "--seed '%s': not a number",
+					v);
+			o->seed = v;
+		} else if ((r = cli_opt_value("validate", argc, argv, &i,
+					      "--threads", &v))) {
+			if (r < 0)
+				return CLI_EXIT_USAGE;
+			if (parse_u64_max(v, HVTLB_SIM_MAX_THREADS, &n) || !n)
+				return cli_usage_error(
+					"validate", "--threads '%s': 1..%u", v,
+					HVTLB_SIM_MAX_THREADS);
+			o->threads = (unsigned)n;
+		} else if (!strcmp(a, "--json")) {
+			o->json = true;
+		} else if (!strcmp(a, "--quick")) {
+			o->quick = true;
+		} else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+			fputs(usage_text, stdout);
+			return CLI_EXIT_OK;
+		} else if (a[0] == '-' && a[1]) {
+			return cli_usage_error("validate",
+					       "unknown option '%s'", a);
+		} else if ((o->paths = true) && stat(a, &st)) {
+			return cli_usage_error("validate", "%s: %s", a,
+					       strerror(errno));
+		} else if (S_ISDIR(st.st_mode) ? add_dir(l, a)
+					       : add_path(l, a)) {
+			return cli_usage_error("validate", "%s: cannot read",
+					       a);
+		}
+	}
+	return -1;
+}
+
+/* Configures one run (a or b) of @p r's case in @p b, whose scenario is
+ * loaded: the file, then ci (--quick), --seed, then @p overrides. */
+static int load_run(const struct vopts *o, struct vrun *r, struct sim_batch *b,
+		    const struct scenario_setting *overrides)
+{
+	int rc = 0;
+
+	scenario_clear_compare(&b->sc);
+	if (o->quick)
+		rc = vcase_add_overrides(&b->sc, r->c.ci);
+	if (!rc && o->seed)
+		rc = scenario_add_option(&b->sc, "--seed", "seed", o->seed);
+	if (!rc)
+		rc = vcase_add_overrides(&b->sc, overrides);
+	if (!rc && b->sc.ncompare) {
+		snprintf(b->sc.err, sizeof(b->sc.err),
+			 "%s:%u: a run of a case is one run: set 'strategy', "
+			 "not 'compare'",
+			 overrides->file, overrides->line);
+		rc = -EINVAL;
+	}
+	if (!rc)
+		rc = sim_batch_configure(b, 1);
+	if (rc)
+		snprintf(r->err, sizeof(r->err), "%s", b->sc.err);
+	return rc;
+}
+
+/* Loads a case and builds its jobs; on error sets r->status and r->err. */
+static void prepare(const struct vopts *o, struct vrun *r)
+{
+	struct ens_run runs[2];
+	int rc;
+
+	sim_batch_init(&r->a);
+	sim_batch_init(&r->b);
+	unc_plan_init(&r->u);
+	r->status = CLI_EXIT_USAGE;
+	rc = scenario_load(&r->a.sc, r->path);
+	if (rc) {
+		snprintf(r->err, sizeof(r->err), "%s", r->a.sc.err);
+		return;
+	}
+	/* The case's fields point into the a run's scenario. */
+	if (vcase_parse(&r->c, &r->a.sc, r->path, r->err, sizeof(r->err)))
+		return;
+	rc = load_run(o, r, &r->a, r->c.a);
+	if (!rc && r->c.ratio) {
+		rc = scenario_load(&r->b.sc, r->path);
+		if (rc)
+			snprintf(r->err, sizeof(r->err), "%s", r->b.sc.err);
+		else
+			rc = load_run(o, r, &r->b, r->c.b);
+	}
+	if (rc)
+		return;
+	runs[0] = (struct ens_run){ &r->a.sc, &r->a.cfg[0], "a" };
+	runs[1] = (struct ens_run){ &r->b.sc, &r->b.cfg[0], "b" };
+	rc = unc_plan_collect(&r->u, &r->a.sc);
+	if (!rc && r->c.ratio)
+		rc = unc_plan_collect(&r->u, &r->b.sc);
+	if (!rc)
+		rc = unc_plan_draw(&r->u, (size_t)o->draws, r->a.cfg[0].seed);
+	if (rc) {
+		snprintf(r->err, sizeof(r->err), "%s: %s", r->path,
+			 strerror(-rc));
+		return;
+	}
+	if (ensemble_init(&r->e, &r->u, runs, r->c.ratio ? 2 : 1, r->err,
+			  sizeof(r->err)))
+		return;
+	r->status = 0;
+}
+
+static void evaluate(struct vrun *r)
+{
+	const struct metric *m = r->c.metric;
+	size_t b = r->c.ratio ? 1 : (size_t)-1;
+	const struct run_job *ja, *jb;
+	char err[SCENARIO_ERR_MAX];
+
+	if (ensemble_first_failure(&r->e, err, sizeof(err))) {
+		snprintf(r->err, sizeof(r->err), "%s: run %s", r->path, err);
+		r->status = CLI_EXIT_FAIL;
+		return;
+	}
+	ja = ensemble_job(&r->e, 0, 0);
+	r->nominal = m->get(ja->res, &ja->cfg);
+	if (r->c.ratio) {
+		jb = ensemble_job(&r->e, 0, 1);
+		r->nominal = m->get(jb->res, &jb->cfg) > 0
+				     ? r->nominal / m->get(jb->res, &jb->cfg)
+				     : 0;
+	}
+	ensemble_ratio_band(&r->e, 0, b, m, &r->band);
+	r->inside = band_contains(&r->band, r->c.published);
+	r->rel_error =
+		fabs(r->band.p50 - r->c.published) / fabs(r->c.published);
+	r->decided = r->c.ratio && (r->band.p5 > 1 || r->band.p95 < 1);
+	r->sign_right = r->decided && r->c.published != 1 &&
+			(r->band.p5 > 1) == (r->c.published > 1);
+}
+
+struct summary {
+	size_t validation, inside, ratios, decided, right;
+	double median_rel_error;
+	bool have_median;
+};
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+static void summarize(const struct vlist *l, struct summary *s)
+{
+	double *err = calloc(l->n ? l->n : 1, sizeof(*err));
+	size_t n = 0;
+
+	memset(s, 0, sizeof(*s));
+	for (size_t i = 0; i < l->n; i++) {
+		const struct vrun *r = &l->v[i];
+
+		if (r->status == CLI_EXIT_USAGE || r->c.calibration)
+			continue;
+		s->validation++;
+		if (r->status)
+			continue;
+		s->inside += r->inside;
+		s->ratios += r->c.ratio;
+		s->decided += r->decided;
+		s->right += r->sign_right;
+		if (err)
+			err[n++] = r->rel_error;
+	}
+	if (n) {
+		qsort(err, n, sizeof(*err), cmp_double);
+		s->median_rel_error = quantile_sorted(err, n, 0.5);
+		s->have_median = true;
+	}
+	free(err);
+}
+
+static void print_table(const struct vopts *o, const struct vlist *l,
+			const struct summary *s)
+{
+	printf("validation cases: published value against the simulated band "
+	       "(p5 / p50 / p95 over %llu draws%s)\n\n",
+	       (unsigned long long)o->draws, o->quick ? ", --quick" : "");
+	printf("%-28s %-5s %-20s %9s %9s %9s %9s %6s %7s  %s\n", "case", "kind",
+	       "quantity", "published", "p5", "p50", "p95", "inside", "rel.err",
+	       "sign (band excludes 1?)");
+	for (size_t i = 0; i < l->n; i++) {
+		const struct vrun *r = &l->v[i];
+		char q[64];
+
+		if (r->status == CLI_EXIT_USAGE) {
+			printf("%-28s ERROR (does not load; see stderr)\n",
+			       r->c.id[0] ? r->c.id : r->path);
+			continue;
+		}
+		snprintf(q, sizeof(q), "%s %s", r->c.metric->name,
+			 r->c.ratio ? "a/b" : "a");
+		if (r->status) {
+			printf("%-28s %-5s %-20s %9.4g  ERROR (a run failed; "
+			       "see stderr)\n",
+			       r->c.id, r->c.calibration ? "cal" : "val", q,
+			       r->c.published);
+			continue;
+		}
+		printf("%-28s %-5s %-20s %9.4g %9.4g %9.4g %9.4g %6s %6.0f%%  "
+		       "%s\n",
+		       r->c.id, r->c.calibration ? "cal" : "val", q,
+		       r->c.published, r->band.p5, r->band.p50, r->band.p95,
+		       r->inside ? "yes" : "no", 100 * r->rel_error,
+		       !r->c.ratio     ? "-"
+		       : !r->decided   ? "not decided"
+		       : r->sign_right ? "decided, right"
+				       : "decided, WRONG");
+	}
+	printf("\n%zu of %zu validation cases inside their band; median "
+	       "relative error of the p50 ",
+	       s->inside, s->validation);
+	if (s->have_median)
+		printf("%.0f%%", 100 * s->median_rel_error);
+	else
+		printf("-");
+	printf("; %zu of %zu ratios decide their sign, %zu of them right\n",
+	       s->decided, s->ratios, s->right);
+}
+
+static void json_band(const char *name, const struct band *b)
+{
+	printf(",\"%s\":{\"p5\":%.6g,\"p50\":%.6g,\"p95\":%.6g}", name, b->p5,
+	       b->p50, b->p95);
+}
+
+static void print_json(const struct vlist *l, const struct summary *s)
+{
+	printf("{\"cases\":[");
+	for (size_t i = 0; i < l->n; i++) {
+		const struct vrun *r = &l->v[i];
+
+		printf("%s{\"id\":", i ? "," : "");
+		json_string(stdout, r->c.id[0] ? r->c.id : r->path);
+		printf(",\"file\":");
+		json_string(stdout, r->path);
+		if (r->status == CLI_EXIT_USAGE) {
+			printf(",\"error\":");
+			json_string(stdout, r->err);
+			printf("}");
+			continue;
+		}
+		printf(",\"title\":");
+		json_string(stdout, r->c.title);
+		printf(",\"source\":");
+		json_string(stdout, r->c.source);
+		printf(",\"kind\":\"%s\",\"quantity\":\"%s\",\"metric\":\"%s\","
+		       "\"published\":%.6g",
+		       r->c.calibration ? "calibration" : "validation",
+		       r->c.ratio ? "ratio" : "value", r->c.metric->name,
+		       r->c.published);
+		if (r->status) {
+			printf(",\"simulated\":null,\"inside\":false,"
+			       "\"error\":");
+			json_string(stdout, r->err);
+			printf("}");
+			continue;
+		}
+		json_band("simulated", &r->band);
+		printf(",\"nominal\":%.6g,\"inside\":%s,\"rel_error\":%.6g",
+		       r->nominal, r->inside ? "true" : "false", r->rel_error);
+		if (r->c.ratio)
+			printf(",\"decides_sign\":%s,\"sign_right\":%s",
+			       r->decided ? "true" : "false",
+			       r->sign_right ? "true" : "false");
+		printf(",\"samples\":%zu}", r->u.ndraws);
+	}
+	printf("],\"summary\":{\"validation_cases\":%zu,\"inside\":%zu,"
+	       "\"median_rel_error\":",
+	       s->validation, s->inside);
+	if (s->have_median)
+		printf("%.6g", s->median_rel_error);
+	else
+		printf("null");
+	printf(",\"ratios\":%zu,\"decides_sign\":%zu,\"sign_right\":%zu}}\n",
+	       s->ratios, s->decided, s->right);
+}
+
+/* Every job of every case that loaded, in case order, in one pool. */
+static int run_all(const struct vopts *o, struct vlist *l)
+{
+	size_t total = 0, k = 0;
+	struct run_job **list;
+
+	for (size_t i = 0; i < l->n; i++)
+		if (!l->v[i].status)
+			total += ensemble_njobs(&l->v[i].e);
+	list = malloc((total ? total : 1) * sizeof(*list));
+	if (!list)
+		return -ENOMEM;
+	for (size_t i = 0; i < l->n; i++) {
+		if (l->v[i].status)
+			continue;
+		ensemble_job_list(&l->v[i].e, list + k);
+		k += ensemble_njobs(&l->v[i].e);
+	}
+	runpool_run(list, total, o->threads);
+	free(list);
+	for (size_t i = 0; i < l->n; i++)
+		if (!l->v[i].status)
+			evaluate(&l->v[i]);
+	return 0;
+}
+
+int cmd_validate(int argc, char **argv)
+{
+	struct vopts o = { 0 };
+	struct vlist l = { 0 };
+	struct summary s;
+	int rc = parse_args(&o, &l, argc, argv), worst = CLI_EXIT_OK;
+
+	if (rc >= 0)
+		goto out;
+	rc = CLI_EXIT_OK;
+	if (!o.paths) {
+		const char *dir = getenv("HVTLB_DATA_DIR");
+		char path[4096];
+
+		snprintf(path, sizeof(path), "%s/validation",
+			 dir && *dir ? dir : HVTLB_DATA_DIR);
+		if (add_dir(&l, path) == -ENOENT) {
+			rc = cli_usage_error("validate",
+					     "%s: no such directory", path);
+			goto out;
+		}
+	}
+	for (size_t i = 0; i < l.n; i++)
+		prepare(&o, &l.v[i]);
+	if (run_all(&o, &l)) {
+		rc = CLI_EXIT_FAIL;
+		goto out;
+	}
+	for (size_t i = 0; i < l.n; i++) {
+		if (!l.v[i].status)
+			continue;
+		fprintf(stderr, "%s\n", l.v[i].err);
+		if (l.v[i].status > worst)
+			worst = l.v[i].status;
+	}
+	summarize(&l, &s);
+	if (o.json)
+		print_json(&l, &s);
+	else
+		print_table(&o, &l, &s);
+	rc = worst;
+	if (fflush(stdout) || ferror(stdout))
+		rc = CLI_EXIT_FAIL;
+out:
+	for (size_t i = 0; i < l.n; i++) {
+		ensemble_finish(&l.v[i].e);
+		unc_plan_finish(&l.v[i].u);
+		sim_batch_finish(&l.v[i].a);
+		sim_batch_finish(&l.v[i].b);
+		free(l.v[i].path);
+	}
+	free(l.v);
+	return rc;
+}

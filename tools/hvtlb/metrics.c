@@ -1,0 +1,94 @@
+// SPDX-License-Identifier: MIT
+#include <stdio.h>
+#include <string.h>
+
+#include "metrics.h"
+
+#define FIELD_GETTER(field)                                                    \
+	static double get_##field(const struct hvtlb_sim_results *r,           \
+				  const struct hvtlb_sim_config *c)            \
+	{                                                                      \
+		(void)c;                                                       \
+		return (double)r->field;                                       \
+	}
+
+FIELD_GETTER(real_s)
+FIELD_GETTER(user_s)
+FIELD_GETTER(sys_s)
+FIELD_GETTER(vm_exits_total)
+FIELD_GETTER(ipis_sent)
+FIELD_GETTER(ipis_delivered)
+FIELD_GETTER(hypercalls)
+FIELD_GETTER(shootdowns)
+FIELD_GETTER(pages_invalidated)
+FIELD_GETTER(page_faults)
+FIELD_GETTER(tlb_misses)
+FIELD_GETTER(latency_us_p50)
+FIELD_GETTER(latency_us_p99)
+FIELD_GETTER(latency_us_max)
+FIELD_GETTER(violations)
+FIELD_GETTER(latent_violations)
+FIELD_GETTER(used_violations)
+
+/* Workload operations per second of virtual time, over every VM. */
+static double get_ops_per_s(const struct hvtlb_sim_results *r,
+			    const struct hvtlb_sim_config *c)
+{
+	double ops = (double)c->wl_threads * (double)c->wl_iterations *
+		     (double)c->vms;
+
+	return r->real_s > 0 ? ops / r->real_s : 0;
+}
+
+static const struct metric metrics[] = {
+	{ "real_s", "real time (s)", get_real_s },
+	{ "user_s", "guest user time (s)", get_user_s },
+	{ "sys_s", "guest sys time (s)", get_sys_s },
+	{ "vm_exits", "VM exits", get_vm_exits_total },
+	{ "ipis_sent", "IPIs sent", get_ipis_sent },
+	{ "ipis_delivered", "IPIs delivered", get_ipis_delivered },
+	{ "hypercalls", "hypercalls", get_hypercalls },
+	{ "shootdowns", "shootdowns", get_shootdowns },
+	{ "pages_invalidated", "pages invalidated", get_pages_invalidated },
+	{ "page_faults", "page faults", get_page_faults },
+	{ "tlb_misses", "TLB misses", get_tlb_misses },
+	{ "latency_us_p50", "shootdown latency p50 (us)", get_latency_us_p50 },
+	{ "latency_us_p99", "shootdown latency p99 (us)", get_latency_us_p99 },
+	{ "latency_us_max", "shootdown latency max (us)", get_latency_us_max },
+	{ "violations", "oracle violations", get_violations },
+	{ "latent_violations", "oracle violations, latent",
+	  get_latent_violations },
+	{ "used_violations", "oracle violations, used", get_used_violations },
+	{ "ops_per_s", "operations per second", get_ops_per_s },
+};
+
+#define NMETRICS (sizeof(metrics) / sizeof(metrics[0]))
+
+size_t metric_count(void)
+{
+	return NMETRICS;
+}
+
+const struct metric *metric_at(size_t i)
+{
+	return i < NMETRICS ? &metrics[i] : NULL;
+}
+
+const struct metric *metric_find(const char *name)
+{
+	for (size_t i = 0; i < NMETRICS; i++)
+		if (!strcmp(name, metrics[i].name))
+			return &metrics[i];
+	return NULL;
+}
+
+void metric_names(char *buf, size_t len)
+{
+	size_t used = 0;
+
+	if (len)
+		buf[0] = '\0';
+	for (size_t i = 0; i < NMETRICS && used < len; i++)
+		used += (size_t)snprintf(buf + used, len - used, "%s%s",
+					 i ? ", " : "", metrics[i].name);
+}

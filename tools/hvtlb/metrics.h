@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The numeric figures of a run, by name: what `sim` bands, `sweep
+ * --metric` plots and a validation case's `metric` names. The names are
+ * the CSV columns of `hvtlb sim --csv` (real_s, sys_s, latency_us_p50,
+ * ...), plus the derived ops_per_s.
+ */
+#ifndef HVTLB_TOOL_METRICS_H
+#define HVTLB_TOOL_METRICS_H
+
+#include <stddef.h>
+
+#include <hvtlb/sim.h>
+
+struct metric {
+	const char *name;  /**< "real_s" */
+	const char *label; /**< "real time (s)", for tables */
+	/** The figure of run @p r whose configuration was @p c. */
+	double (*get)(const struct hvtlb_sim_results *r,
+		      const struct hvtlb_sim_config *c);
+};
+
+/** Number of metrics. */
+size_t metric_count(void);
+/** Metric @p i (0 .. metric_count() - 1), or NULL past the end. */
+const struct metric *metric_at(size_t i);
+/** The metric named @p name, or NULL. */
+const struct metric *metric_find(const char *name);
+/** Writes the names, comma separated, into @p buf. */
+void metric_names(char *buf, size_t len);
+
+#endif

@@ -1,0 +1,422 @@
+// SPDX-License-Identifier: MIT
+#include <errno.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "json.h"
+#include "sim-report.h"
+
+double sim_ratio(double a, double b)
+{
+	return b > 0 ? a / b : 0;
+}
+
+/* ------------------------------------------------------------ table */
+
+#define OFF(field) offsetof(struct hvtlb_sim_results, field)
+
+enum row_type { ROW_U64, ROW_DOUBLE2, ROW_DOUBLE4 };
+
+/* One row of the table: a field of the results and, when it has one, the
+ * metric whose band goes beside it. */
+struct row {
+	const char *label;
+	size_t offset;
+	enum row_type type;
+	const char *metric;
+};
+
+static void print_band_cell(const struct band *bd, enum row_type type)
+{
+	char cell[96];
+
+	if (type == ROW_U64)
+		snprintf(cell, sizeof(cell), "%.0f / %.0f / %.0f", bd->p5,
+			 bd->p50, bd->p95);
+	else
+		snprintf(cell, sizeof(cell), "%.4g / %.4g / %.4g", bd->p5,
+			 bd->p50, bd->p95);
+	printf("  %-28s", cell);
+}
+
+static void print_row(const struct sim_batch *b, const struct ensemble *e,
+		      const struct row *row)
+{
+	const struct metric *m = row->metric ? metric_find(row->metric) : NULL;
+
+	printf("%-34s", row->label);
+	for (size_t i = 0; i < b->nruns; i++) {
+		const char *p = (const char *)b->res[i] + row->offset;
+
+		if (row->type == ROW_U64)
+			printf(" %14llu",
+			       (unsigned long long)*(const uint64_t *)p);
+		else if (row->type == ROW_DOUBLE2)
+			printf(" %14.2f", *(const double *)p);
+		else
+			printf(" %14.4f", *(const double *)p);
+		if (e && m) {
+			struct band bd;
+
+			ensemble_band(e, i, m, &bd);
+			print_band_cell(&bd, row->type);
+		} else if (e) {
+			printf("  %-28s", "");
+		}
+	}
+	putchar('\n');
+}
+
+static const char *exit_name(unsigned k)
+{
+	return hvtlb_sim_exit_name((enum hvtlb_sim_exit)k);
+}
+
+static const char *flush_name(unsigned k)
+{
+	return hvtlb_sim_flush_name((enum hvtlb_sim_flush_kind)k);
+}
+
+/* Rows for a per-kind array, skipping kinds that are zero in every run. */
+static void print_kind_rows(const struct sim_batch *b, const struct ensemble *e,
+			    size_t offset, size_t count,
+			    const char *(*name)(unsigned))
+{
+	for (size_t k = 0; k < count; k++) {
+		char label[64];
+		struct row row = { label, offset + k * sizeof(uint64_t),
+				   ROW_U64, NULL };
+		int any = 0;
+
+		for (size_t i = 0; i < b->nruns; i++) {
+			const uint64_t *v =
+				(const uint64_t *)((const char *)b->res[i] +
+						   offset);
+			any |= v[k] != 0;
+		}
+		if (!any)
+			continue;
+		snprintf(label, sizeof(label), "  %s", name((unsigned)k));
+		print_row(b, e, &row);
+	}
+}
+
+static void print_header(const struct sim_batch *b, const struct ensemble *e)
+{
+	const struct scenario *sc = &b->sc;
+
+	if (sc->title)
+		printf("%s\n", sc->title);
+	printf("scenario %s", sc->path);
+	if (sc->profile_name)
+		printf(", profile %s", sc->profile_name);
+	printf(", seed %llu\n", (unsigned long long)b->res[0]->seed);
+	if (e) {
+		const struct unc_plan *u = e->plan;
+		size_t col = 9;
+
+		printf("bands: p5 / p50 / p95 over %zu draws (Latin hypercube, "
+		       "seed %llu); the first\ncolumn of each strategy is the "
+		       "nominal run. %zu parameters varied:\n ",
+		       u->ndraws, (unsigned long long)b->cfg[0].seed, u->n);
+		col = 1;
+		for (size_t j = 0; j < u->n; j++) {
+			size_t len = strlen(u->p[j].key) + 2;
+
+			if (col + len > 78) {
+				printf("\n ");
+				col = 1;
+			}
+			printf(" %s%s", u->p[j].key, j + 1 < u->n ? "," : "");
+			col += len;
+		}
+		putchar('\n');
+	}
+	putchar('\n');
+}
+
+static void print_ratio_lines(const struct sim_batch *b,
+			      const struct ensemble *e)
+{
+	const struct hvtlb_sim_results *base = b->res[0];
+
+	putchar('\n');
+	for (size_t i = 1; i < b->nruns; i++) {
+		printf("%s / %s: real %.2fx, sys %.2fx",
+		       sim_strategy_name(base), sim_strategy_name(b->res[i]),
+		       sim_ratio(base->real_s, b->res[i]->real_s),
+		       sim_ratio(base->sys_s, b->res[i]->sys_s));
+		if (e) {
+			struct band r, s;
+
+			ensemble_ratio_band(e, 0, i, metric_find("real_s"), &r);
+			ensemble_ratio_band(e, 0, i, metric_find("sys_s"), &s);
+			printf("  (p5 / p50 / p95: real %.2f / %.2f / %.2f, "
+			       "sys %.2f / %.2f / %.2f)",
+			       r.p5, r.p50, r.p95, s.p5, s.p50, s.p95);
+		}
+		putchar('\n');
+	}
+}
+
+/* One line per recorded violation: which vCPU, which address, how stale
+ * (entry generation < covered one), and for a latent one which flush
+ * left it and why it counts. */
+static void print_violation(const struct hvtlb_sim_results *r,
+			    const struct hvtlb_sim_violation *x)
+{
+	const char *why = hvtlb_sim_stale_name(x->why);
+
+	printf("violation (%s): vm %u vcpu %u address 0x%llx generation %u < "
+	       "%u, ",
+	       sim_strategy_name(r), x->vm, x->vcpu,
+	       (unsigned long long)x->address, x->generation, x->covered);
+	if (x->why == HVTLB_SIM_STALE_USED)
+		printf("used");
+	else
+		printf("latent (%s) after shootdown %llu from vcpu %u",
+		       why ? why : "?", (unsigned long long)x->shootdown,
+		       x->initiator);
+	printf(" at %.9f s\n", x->time_s);
+}
+
+void sim_report_table(const struct sim_batch *b, const struct ensemble *e)
+{
+	static const struct row head[] = {
+		{ "real time (s)", OFF(real_s), ROW_DOUBLE4, "real_s" },
+		{ "guest user time (s)", OFF(user_s), ROW_DOUBLE4, "user_s" },
+		{ "guest sys time (s)", OFF(sys_s), ROW_DOUBLE4, "sys_s" },
+		{ "shootdowns", OFF(shootdowns), ROW_U64, "shootdowns" },
+		{ "shootdown latency p50 (us)", OFF(latency_us_p50),
+		  ROW_DOUBLE2, "latency_us_p50" },
+		{ "shootdown latency p99 (us)", OFF(latency_us_p99),
+		  ROW_DOUBLE2, "latency_us_p99" },
+		{ "shootdown latency max (us)", OFF(latency_us_max),
+		  ROW_DOUBLE2, "latency_us_max" },
+		{ "VM exits", OFF(vm_exits_total), ROW_U64, "vm_exits" },
+	};
+	static const struct row mid[] = {
+		{ "IPIs sent", OFF(ipis_sent), ROW_U64, "ipis_sent" },
+		{ "IPIs delivered", OFF(ipis_delivered), ROW_U64,
+		  "ipis_delivered" },
+		{ "hypercalls", OFF(hypercalls), ROW_U64, "hypercalls" },
+		{ "deferred (kvm-pv marked)", OFF(deferred_marked), ROW_U64,
+		  NULL },
+	};
+	static const struct row tail[] = {
+		{ "pages invalidated", OFF(pages_invalidated), ROW_U64,
+		  "pages_invalidated" },
+		{ "page faults", OFF(page_faults), ROW_U64, "page_faults" },
+		{ "TLB L1 hits", OFF(tlb_l1_hits), ROW_U64, NULL },
+		{ "TLB L2 hits", OFF(tlb_l2_hits), ROW_U64, NULL },
+		{ "TLB misses", OFF(tlb_misses), ROW_U64, "tlb_misses" },
+		{ "oracle violations, latent", OFF(latent_violations), ROW_U64,
+		  "latent_violations" },
+		{ "oracle violations, used", OFF(used_violations), ROW_U64,
+		  "used_violations" },
+	};
+
+	print_header(b, e);
+	printf("%-34s", "strategy");
+	for (size_t i = 0; i < b->nruns; i++) {
+		printf(" %14s", sim_strategy_name(b->res[i]));
+		if (e)
+			printf("  %-28s", "p5 / p50 / p95");
+	}
+	putchar('\n');
+	for (size_t k = 0; k < sizeof(head) / sizeof(head[0]); k++)
+		print_row(b, e, &head[k]);
+	print_kind_rows(b, e, OFF(vm_exits), HVTLB_SIM_EXIT_COUNT_, exit_name);
+	for (size_t k = 0; k < sizeof(mid) / sizeof(mid[0]); k++)
+		print_row(b, e, &mid[k]);
+	printf("flushes on vCPUs, by kind\n");
+	print_kind_rows(b, e, OFF(flushes), HVTLB_SIM_FLUSH_COUNT_, flush_name);
+	for (size_t k = 0; k < sizeof(tail) / sizeof(tail[0]); k++)
+		print_row(b, e, &tail[k]);
+
+	if (b->nruns > 1)
+		print_ratio_lines(b, e);
+	for (size_t i = 0; i < b->nruns; i++) {
+		const struct hvtlb_sim_results *r = b->res[i];
+
+		for (uint32_t v = 0; v < r->nrecorded; v++)
+			print_violation(r, &r->violation[v]);
+	}
+}
+
+/* ------------------------------------------------------------- JSON */
+
+static void json_band(const struct band *bd)
+{
+	printf("{\"p5\":%.6g,\"p50\":%.6g,\"p95\":%.6g}", bd->p5, bd->p50,
+	       bd->p95);
+}
+
+static void json_uncertainty(const struct ensemble *e)
+{
+	printf("\"uncertainty\":{\"samples\":%zu,\"parameters\":[",
+	       e->plan->ndraws);
+	for (size_t j = 0; j < e->plan->n; j++) {
+		if (j)
+			putchar(',');
+		json_string(stdout, e->plan->p[j].key);
+	}
+	printf("]}");
+}
+
+/* Run @p i's object, with its bands (and, for a one-run document, the
+ * uncertainty) before the closing brace. */
+static int json_run(const struct sim_batch *b, const struct ensemble *e,
+		    size_t i, bool with_uncertainty)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem;
+
+	if (!e)
+		return hvtlb_sim_results_write_json(b->res[i], stdout);
+	mem = open_memstream(&buf, &len);
+	if (!mem)
+		return -ENOMEM;
+	if (hvtlb_sim_results_write_json(b->res[i], mem) || fclose(mem) ||
+	    !len || buf[len - 1] != '}') {
+		free(buf);
+		return -EIO;
+	}
+	fwrite(buf, 1, len - 1, stdout);
+	free(buf);
+	printf(",\"bands\":{");
+	for (size_t k = 0; k < metric_count(); k++) {
+		const struct metric *m = metric_at(k);
+		struct band bd;
+
+		ensemble_band(e, i, m, &bd);
+		printf("%s\"%s\":", k ? "," : "", m->name);
+		json_band(&bd);
+	}
+	putchar('}');
+	if (with_uncertainty) {
+		putchar(',');
+		json_uncertainty(e);
+	}
+	putchar('}');
+	return 0;
+}
+
+int sim_report_json(const struct sim_batch *b, const struct ensemble *e)
+{
+	const struct scenario *sc = &b->sc;
+
+	if (b->nruns == 1) {
+		if (json_run(b, e, 0, true))
+			return -EIO;
+		putchar('\n');
+		return 0;
+	}
+	printf("{\"scenario\":");
+	json_string(stdout, sc->path);
+	if (sc->title) {
+		printf(",\"title\":");
+		json_string(stdout, sc->title);
+	}
+	if (sc->profile_name) {
+		printf(",\"profile\":");
+		json_string(stdout, sc->profile_name);
+	}
+	printf(",\"runs\":[");
+	for (size_t i = 0; i < b->nruns; i++) {
+		if (i)
+			putchar(',');
+		if (json_run(b, e, i, false))
+			return -EIO;
+	}
+	printf("],\"ratios\":[");
+	for (size_t i = 1; i < b->nruns; i++) {
+		printf("%s{\"over\":", i > 1 ? "," : "");
+		json_string(stdout, sim_strategy_name(b->res[0]));
+		printf(",\"under\":");
+		json_string(stdout, sim_strategy_name(b->res[i]));
+		printf(",\"real\":%.6g,\"sys\":%.6g",
+		       sim_ratio(b->res[0]->real_s, b->res[i]->real_s),
+		       sim_ratio(b->res[0]->sys_s, b->res[i]->sys_s));
+		if (e) {
+			struct band r, s;
+
+			ensemble_ratio_band(e, 0, i, metric_find("real_s"), &r);
+			ensemble_ratio_band(e, 0, i, metric_find("sys_s"), &s);
+			printf(",\"bands\":{\"real\":");
+			json_band(&r);
+			printf(",\"sys\":");
+			json_band(&s);
+			putchar('}');
+		}
+		putchar('}');
+	}
+	putchar(']');
+	if (e) {
+		putchar(',');
+		json_uncertainty(e);
+	}
+	printf("}\n");
+	return 0;
+}
+
+/* -------------------------------------------------------------- CSV */
+
+static void csv_row(const char *path, const struct hvtlb_sim_results *r)
+{
+	printf("%s,%s,%llu,%.9g,%.9g,%.9g,%llu,%llu,%llu,%llu,%llu,%.9g,%.9g,"
+	       "%.9g,%llu,%llu,%llu",
+	       path, sim_strategy_name(r), (unsigned long long)r->seed,
+	       r->real_s, r->user_s, r->sys_s,
+	       (unsigned long long)r->vm_exits_total,
+	       (unsigned long long)r->ipis_sent,
+	       (unsigned long long)r->hypercalls,
+	       (unsigned long long)r->shootdowns,
+	       (unsigned long long)r->pages_invalidated, r->latency_us_p50,
+	       r->latency_us_p99, r->latency_us_max,
+	       (unsigned long long)r->violations,
+	       (unsigned long long)r->latent_violations,
+	       (unsigned long long)r->used_violations);
+}
+
+void sim_report_csv(const struct sim_batch *b, const struct ensemble *e)
+{
+	const struct unc_plan *u = e ? e->plan : NULL;
+	char text[32];
+
+	printf("scenario,strategy,seed,real_s,user_s,sys_s,vm_exits,"
+	       "ipis_sent,hypercalls,shootdowns,pages_invalidated,"
+	       "latency_us_p50,latency_us_p99,latency_us_max,violations,"
+	       "latent_violations,used_violations");
+	if (u) {
+		printf(",draw");
+		for (size_t j = 0; j < u->n; j++)
+			printf(",%s", u->p[j].key);
+	}
+	putchar('\n');
+	for (size_t row = 0; row <= (e ? e->ndraws : 0); row++) {
+		for (size_t i = 0; i < b->nruns; i++) {
+			const struct hvtlb_sim_results *r =
+				row ? ensemble_job(e, row, i)->res : b->res[i];
+
+			csv_row(b->sc.path, r);
+			if (u) {
+				printf(",%zu", row);
+				for (size_t j = 0; j < u->n; j++) {
+					double x =
+						row ? unc_value(u, row - 1, j)
+						    : u->p[j].nominal;
+
+					unc_format(&u->p[j], x, text,
+						   sizeof(text));
+					printf(",%s", text);
+				}
+			}
+			putchar('\n');
+		}
+	}
+}

@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A validation case: a scenario file validation/<id>.ini describing the
+ * published base configuration, plus a [validation] section:
+ *
+ *   title      one line: what was measured
+ *   source     the primary source: an address or a commit id
+ *   kind       validation (never used to choose a value) or calibration
+ *   setup      the published setup, in one line
+ *   quantity   ratio (metric(a) / metric(b)) or value (metric(a))
+ *   metric     a metrics.h name: real_s, sys_s, latency_us_p50, ...,
+ *              or ops_per_s
+ *   a, b       overrides of run a and run b: KEY=VALUE pairs separated by
+ *              ';', applied on top of the file like `hvtlb sim --set`
+ *              (b only for a ratio)
+ *   published  the published value of the quantity
+ *   derivation how `published` follows from the source's numbers
+ *   ci         optional overrides for both runs that make the case small
+ *              enough for CI (`hvtlb validate --quick`)
+ *
+ * Values run to the end of their line (no comments). The file's `compare`
+ * is ignored: a and b are one run each.
+ */
+#ifndef HVTLB_TOOL_VALIDATION_H
+#define HVTLB_TOOL_VALIDATION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "metrics.h"
+#include "scenario.h"
+
+#define VCASE_ID_MAX 64
+
+/** The fields of a case; strings point into the scenario it came from. */
+struct vcase {
+	char id[VCASE_ID_MAX]; /**< the file stem */
+	const char *title, *source, *kind, *setup, *quantity, *derivation;
+	const struct metric *metric;
+	const char *metric_name;
+	bool ratio;	  /**< quantity = ratio */
+	bool calibration; /**< kind = calibration */
+	double published;
+	/** The override lists and where they are (NULL: absent). */
+	const struct scenario_setting *a, *b, *ci;
+};
+
+/**
+ * Reads the [validation] section of @p sc (loaded from @p path) into
+ * @p c. Returns 0, or -EINVAL with "file:line: message" (or "file:
+ * message" for a missing key) in @p err.
+ */
+int vcase_parse(struct vcase *c, const struct scenario *sc, const char *path,
+		char *err, size_t errlen);
+
+/**
+ * Adds the overrides of @p list ("K=V; K=V") to @p sc, each remembered at
+ * the list's file and line. An empty piece is skipped. Returns 0 or the
+ * error of scenario_add_override_at() (message in sc->err).
+ */
+int vcase_add_overrides(struct scenario *sc,
+			const struct scenario_setting *list);
+
+#endif

@@ -1,0 +1,269 @@
+// SPDX-License-Identifier: MIT
+/*
+ * hvtlb-kvm: run the prototype VMM by hand.
+ *
+ *   hvtlb-kvm stale [OPTIONS]       remap + flush rounds, count stale reads
+ *   hvtlb-kvm bench KIND [OPTIONS]  one measurement, as a distribution
+ *
+ * Exit status: 0 done, 1 the run failed (or --expect-stale did not hold),
+ * 2 a bad command line or no usable /dev/kvm.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "stats.h"
+#include "vmm.h"
+
+static const char usage_text[] =
+	"usage: hvtlb-kvm stale [--strategy ipi|hypercall|none] [--rounds N]\n"
+	"                 [--fault no-wait|drop-target] "
+	"[--deschedule-every N]\n"
+	"                 [--deschedule-us US] [--expect-stale none|some]\n"
+	"       hvtlb-kvm bench tsc|cpuid|kernel-exit|user-exit|syscall|ipi|\n"
+	"                 ipi-send|ipi-halted|doorbell|flush\n"
+	"                 [--samples N] [--targets N] [--pages N] "
+	"[--halt-poll-ns N] "
+	"[--idle-us US]\n"
+	"common options:  [--vcpus N] [--xapic] [--no-pin] [--profile "
+	"strict|kvm|xen|openvmm]\n"
+	"                 [--yield-us US] [--device PATH] "
+	"[--samples-out FILE]\n";
+
+static const struct {
+	const char *name;
+	uint32_t bench;
+} benches[] = {
+	{ "tsc", KVMVMM_BENCH_TSC },
+	{ "cpuid", KVMVMM_BENCH_CPUID },
+	{ "kernel-exit", KVMVMM_BENCH_KERNEL_EXIT },
+	{ "user-exit", KVMVMM_BENCH_USER_EXIT },
+	{ "syscall", KVMVMM_BENCH_SYSCALL },
+	{ "ipi", KVMVMM_BENCH_IPI },
+	{ "ipi-send", KVMVMM_BENCH_IPI_SEND },
+	{ "ipi-halted", KVMVMM_BENCH_IPI_HALTED },
+	{ "doorbell", KVMVMM_BENCH_DOORBELL },
+	{ "flush", KVMVMM_BENCH_FLUSH },
+};
+
+static int usage(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "hvtlb-kvm: ");
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\n%s", usage_text);
+	return 2;
+}
+
+static int parse_u32(const char *s, uint32_t *out)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || end == s || *end || v > UINT32_MAX || s[0] == '-')
+		return -1;
+	*out = (uint32_t)v;
+	return 0;
+}
+
+static void print_dist(const char *what, uint64_t *s, size_t n, uint64_t khz)
+{
+	struct kvmvmm_dist d;
+	double us = khz ? 1000.0 / (double)khz : 0;
+
+	kvmvmm_dist_compute(s, n, &d);
+	printf("%s: %zu samples, TSC cycles p10 %" PRIu64 " p50 %" PRIu64
+	       " p90 %" PRIu64 " p99 %" PRIu64 " max %" PRIu64 "\n",
+	       what, d.n, d.p10, d.p50, d.p90, d.p99, d.max);
+	if (khz)
+		printf("%s: us p10 %.2f p50 %.2f p90 %.2f p99 %.2f "
+		       "(TSC %" PRIu64 " kHz)\n",
+		       what, (double)d.p10 * us, (double)d.p50 * us,
+		       (double)d.p90 * us, (double)d.p99 * us, khz);
+}
+
+static int write_samples(const char *path, const struct kvmvmm_result *r)
+{
+	FILE *f = fopen(path, "w");
+	uint32_t i;
+
+	if (!f) {
+		fprintf(stderr, "hvtlb-kvm: %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	for (i = 0; i < r->nsamples; i++)
+		fprintf(f, "%" PRIu64 "\n", r->samples[i]);
+	return fclose(f) ? -1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct kvmvmm_config c = { .halt_poll_ns = -1,
+				   .decode_profile = HVTLB_PROFILE_KVM,
+				   .x2apic = true,
+				   .pin = true };
+	struct kvmvmm_result r;
+	const char *expect = NULL, *samples_out = NULL;
+	int i, ret, status = 0;
+
+	if (argc < 2)
+		return usage("a command is needed", "");
+	if (!strcmp(argv[1], "stale")) {
+		c.mode = KVMVMM_MODE_STALE;
+		c.strategy = KVMVMM_STRATEGY_HYPERCALL;
+		i = 2;
+	} else if (!strcmp(argv[1], "bench") && argc > 2) {
+		size_t b;
+
+		c.mode = KVMVMM_MODE_BENCH;
+		for (b = 0; b < sizeof(benches) / sizeof(benches[0]); b++) {
+			if (!strcmp(argv[2], benches[b].name))
+				c.bench = benches[b].bench;
+		}
+		if (!c.bench)
+			return usage("unknown measurement '%s'", argv[2]);
+		i = 3;
+	} else {
+		return usage("unknown command '%s'", argv[1]);
+	}
+
+	for (; i < argc; i++) {
+		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+		uint32_t u;
+
+		if (!strcmp(a, "--xapic")) {
+			c.x2apic = false;
+			continue;
+		}
+		if (!strcmp(a, "--no-pin")) {
+			c.pin = false;
+			continue;
+		}
+		if (!v)
+			return usage("%s needs a value", a);
+		i++;
+		if (!strcmp(a, "--strategy")) {
+			if (!strcmp(v, "ipi"))
+				c.strategy = KVMVMM_STRATEGY_IPI;
+			else if (!strcmp(v, "hypercall"))
+				c.strategy = KVMVMM_STRATEGY_HYPERCALL;
+			else if (!strcmp(v, "none"))
+				c.strategy = KVMVMM_STRATEGY_NONE;
+			else
+				return usage("unknown strategy '%s'", v);
+		} else if (!strcmp(a, "--fault")) {
+			if (!strcmp(v, "no-wait"))
+				c.faults |= KVMVMM_FAULT_NO_WAIT;
+			else if (!strcmp(v, "drop-target"))
+				c.faults |= KVMVMM_FAULT_DROP_TARGET;
+			else
+				return usage("unknown fault '%s'", v);
+		} else if (!strcmp(a, "--profile")) {
+			if (hvtlb_profile_from_name(v, &c.decode_profile) < 0)
+				return usage("unknown profile '%s'", v);
+		} else if (!strcmp(a, "--expect-stale")) {
+			if (strcmp(v, "none") && strcmp(v, "some"))
+				return usage("--expect-stale takes none or "
+					     "some, not '%s'",
+					     v);
+			expect = v;
+		} else if (!strcmp(a, "--device")) {
+			c.device = v;
+		} else if (!strcmp(a, "--samples-out")) {
+			samples_out = v;
+		} else if (!strcmp(a, "--halt-poll-ns")) {
+			if (parse_u32(v, &u) < 0)
+				return usage("bad --halt-poll-ns '%s'", v);
+			c.halt_poll_ns = u;
+		} else if (parse_u32(v, &u) < 0) {
+			return usage("bad value '%s'", v);
+		} else if (!strcmp(a, "--vcpus")) {
+			c.nvcpus = u;
+		} else if (!strcmp(a, "--rounds") || !strcmp(a, "--samples")) {
+			c.rounds = u;
+		} else if (!strcmp(a, "--targets")) {
+			c.targets = u;
+		} else if (!strcmp(a, "--pages")) {
+			c.pages = u;
+		} else if (!strcmp(a, "--deschedule-every")) {
+			c.deschedule_every = u;
+		} else if (!strcmp(a, "--deschedule-us")) {
+			c.deschedule_us = u;
+		} else if (!strcmp(a, "--idle-us")) {
+			c.idle_us = u;
+		} else if (!strcmp(a, "--yield-us")) {
+			c.yield_us = u;
+		} else {
+			return usage("unknown option '%s'", a);
+		}
+	}
+	if (c.deschedule_every && !c.deschedule_us)
+		c.deschedule_us = 200;
+
+	ret = kvmvmm_probe(c.device);
+	if (ret < 0) {
+		fprintf(stderr, "hvtlb-kvm: %s: %s\n",
+			c.device ? c.device : "/dev/kvm", strerror(-ret));
+		return 2;
+	}
+	ret = kvmvmm_run(&c, &r);
+	if (ret == -EINVAL) {
+		free(r.samples);
+		return usage("the options do not fit together%s", "");
+	}
+	if (ret < 0 || r.guest_fail) {
+		fprintf(stderr,
+			"hvtlb-kvm: the run failed (%s, guest code %u, "
+			"status 0x%" PRIx64 ")\n",
+			ret < 0 ? strerror(-ret) : "VMM ok", r.guest_fail,
+			r.failed_status);
+		status = 1;
+	}
+	if (c.mode == KVMVMM_MODE_STALE) {
+		uint64_t reads = r.stale_reads + r.fresh_reads;
+
+		printf("stale: %" PRIu64 " of %" PRIu64
+		       " target reads after a completed flush (%.3f%%)\n",
+		       r.stale_reads, reads,
+		       reads ? 100.0 * (double)r.stale_reads / (double)reads
+			     : 0.0);
+		if (r.stale_reads) {
+			uint32_t v;
+
+			printf("stale reads by target:");
+			for (v = 1; v < (c.nvcpus ? c.nvcpus : 2); v++)
+				printf(" vCPU %u: %" PRIu64, v,
+				       r.stale_by_vcpu[v]);
+			printf("\n");
+		}
+		if (expect && !strcmp(expect, "none") && r.stale_reads)
+			status = 1;
+		if (expect && !strcmp(expect, "some") && !r.stale_reads)
+			status = 1;
+	}
+	/* Before print_dist(), which sorts them. */
+	if (samples_out && r.nsamples && write_samples(samples_out, &r) < 0)
+		status = 1;
+	print_dist(c.mode == KVMVMM_MODE_STALE ? "flush" : argv[2], r.samples,
+		   r.nsamples, r.tsc_khz);
+	printf("vmm: %" PRIu64 " exits, %" PRIu64 " hypercalls, %" PRIu64
+	       " kicks, %" PRIu64 " kick exits, %" PRIu64 " services (%" PRIu64
+	       " deferred), %" PRIu64 " timeouts, %" PRIu64
+	       " dropped targets, %" PRIu64 " yields\n",
+	       r.stats.exits, r.stats.hypercalls, r.stats.kicks,
+	       r.stats.kick_exits, r.stats.services, r.stats.deferred,
+	       r.stats.timeouts, r.stats.dropped_targets, r.stats.yields);
+	if (r.stats.hypercalls)
+		printf("vmm per doorbell: %.2f us copying and decoding, %.2f "
+		       "us "
+		       "posting and waiting\n",
+		       (double)r.stats.decode_ns / 1000.0 /
+			       (double)r.stats.hypercalls,
+		       (double)r.stats.post_ns / 1000.0 /
+			       (double)r.stats.hypercalls);
+	free(r.samples);
+	return status;
+}
