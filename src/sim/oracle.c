@@ -317,14 +317,19 @@ static void owe_all(struct sim *s, const struct vcpu *o,
 
 /* @p o holds an entry of @p va older than the flush @p f covered: is it
  * excused (a flush pending for it out of guest mode; lazy TLB mode at the
- * request, with a catch-up due and no page table freed), or why not? */
+ * request, with a catch-up due and no page table freed), or why not?
+ * With @p lazy_now (the faults' accounting, while the flush is in
+ * flight), lazy TLB mode now is what counts: an accounting of its own,
+ * so that the check's rule of the request is tested, not copied. */
 static enum hvtlb_sim_stale verdict(struct sim *s, struct vcpu *o,
 				    const struct oracle_flush *f, uint64_t va,
-				    uint32_t asid)
+				    uint32_t asid, bool lazy_now)
 {
 	if (pending_hits(s, o, va, f->shift, asid))
 		return EXCUSED;
-	if (lazy_since_request(s, o, f)) {
+	if (lazy_now ? f->mm != NONE_ID && o->lazy && o->cur == NONE_ID &&
+			       o->loaded_mm == f->mm
+		     : lazy_since_request(s, o, f)) {
 		/* Lazy TLB mode when the flush was requested, and still:
 		 * skipped legally unless tables were freed, if it catches up
 		 * when it switches back (switch_mm). One that went lazy
@@ -373,7 +378,7 @@ static bool judge(struct sim *s, struct vcpu *o, const struct oracle_flush *f,
 		  uint64_t va, uint32_t gen, uint32_t covered)
 {
 	uint32_t asid = f->mm == NONE_ID ? 0 : s->mm[f->mm].id;
-	enum hvtlb_sim_stale why = verdict(s, o, f, va, asid);
+	enum hvtlb_sim_stale why = verdict(s, o, f, va, asid, false);
 
 	if (why == EXCUSED)
 		owe(s, o, f, va, asid, covered);
@@ -388,8 +393,8 @@ static bool unexcused(struct sim *s, struct vcpu *o,
 {
 	(void)gen;
 	(void)covered;
-	return verdict(s, o, f, va, f->mm == NONE_ID ? 0 : s->mm[f->mm].id) !=
-	       EXCUSED;
+	return verdict(s, o, f, va, f->mm == NONE_ID ? 0 : s->mm[f->mm].id,
+		       true) != EXCUSED;
 }
 
 bool oracle_needs(struct sim *s, struct vcpu *v, const struct oracle_flush *f)
