@@ -258,9 +258,22 @@ static const char *const global_hv_kv[] = { KERNEL_PAGES, "strategy=hyperv",
 
 static void test_fault_global_survives(void **state)
 {
+	struct hvtlb_sim_results *r;
+
 	(void)state;
 	fault_case(global_ipi_kv);
 	fault_case(global_hv_kv);
+	/* a kept global entry is read again once the page is mapped again:
+	 * used violations, each named as such */
+	r = run_kv(global_ipi_kv);
+	assert_true(r->used_violations > 0);
+	for (uint32_t i = 0; i < r->nrecorded; i++)
+		if (r->violation[i].why == HVTLB_SIM_STALE_USED) {
+			assert_int_equal(r->violation[i].shootdown, 0);
+			assert_true(r->violation[i].generation <
+				    r->violation[i].covered);
+		}
+	hvtlb_sim_results_destroy(r);
 }
 
 /* Kernel pages under every strategy, overcommitted (preempted targets,
