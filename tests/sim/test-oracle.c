@@ -274,6 +274,10 @@ static void test_mutation_matrix(void **state)
 			random_config(&c, &d, &x, st, f->need, 5);
 			set(&c, &d, "fault", f->fault);
 			r = run(&c, &d);
+			/* a stale entry is reported latent before it is used */
+			if (r->used_violations && !r->latent_violations)
+				fail_msg("%s #%d: used without latent:%s",
+					 f->fault, i, d.buf);
 			if (getenv("HVTLB_ORACLE_VERBOSE"))
 				print_message("  %s #%d: %llu hits, %llu "
 					      "latent:%s\n",
