@@ -36,7 +36,14 @@
 	  "(the host drops KVM's deferred flush), skip-lazy-freed (lazy "      \
 	  "CPUs skipped although page tables were freed), drop-target (the "   \
 	  "highest target is not flushed), global-survives (every flush "      \
-	  "keeps global entries)")                                             \
+	  "keeps global entries), host-no-wait (the hypervisor returns from "  \
+	  "a flush hypercall before the targets it kicked flushed: KVM "       \
+	  "0baedd792713, fixed by 1ebfaa11ebb5), vp-as-cpu (the guest names "  \
+	  "its CPU numbers where the hypercall wants VP indexes, as the "      \
+	  "confusion fixed in Linux 86c48271e0d6; see "                        \
+	  "hypervisor.vp_index_offset), gen-zero-skip (the guest's flush "     \
+	  "handler takes a flush that carries no tlb generation for an old "   \
+	  "one and skips it: Linux aa44284960d5, fixed by 8f1d56f64f8d)")      \
 	X(STRATEGY, "strategy", STRATEGY, strategy, "ipi", 0, 0, "",           \
 	  "the guest's flush strategy: ipi, hyperv, kvm-pv, vmm-assist, "      \
 	  "broadcast, lazy. Resets the strategy.* knobs to their defaults")    \
@@ -98,6 +105,13 @@
 	  "the host offers XMM fast hypercall input")                          \
 	X(EX, "hypervisor.ex", BOOL, offer_ex, "true", 0, 0, "",               \
 	  "the host offers the Ex hypercalls (sparse VP sets)")                \
+	X(VP_OFFSET, "hypervisor.vp_index_offset", U32, vp_index_offset, "0",  \
+	  0, 4095, "",                                                         \
+	  "the hypervisor's VP index of guest CPU i is (i + this) mod "        \
+	  "vm.vcpus; the guest maps CPUs to VP indexes for hypercall VP sets " \
+	  "(Linux: hv_vp_index[]). 0: equal, the usual case; a VMM may "       \
+	  "number VPs as it likes (KVM takes them from userspace, "            \
+	  "KVM_CAP_HYPERV_VP_INDEX)")                                          \
 	X(TLB_LEVELS, "tlb.levels", U32, tlb_levels, "2", 1, 2, "levels",      \
 	  "TLB levels: 1 (L1 dTLB only) or 2 (and an STLB)")                   \
 	X(L1_SETS, "tlb.l1_sets", POW2, l1_sets, "16", 1, 65536, "sets",       \
@@ -140,7 +154,10 @@
 	X(WL_KIND, "workload.kind", WORKLOAD, workload, "trasher", 0, 0, "",   \
 	  "what every guest thread does: trasher (mmap, touch, munmap), "      \
 	  "madvise (touch, madvise(DONTNEED)), ebizzy (allocate, search, "     \
-	  "free), mix (a random one each operation)")                          \
+	  "free), mix (a random one each operation), oracle-stress (every "    \
+	  "thread touches all of its process's two shared mappings, zaps "     \
+	  "one, has page reclaim unmap one or does an ebizzy operation, and "  \
+	  "touches them again: built to expose a broken flush protocol)")      \
 	X(WL_THREADS, "workload.threads", U32, wl_threads, "32", 1, 65536,     \
 	  "threads", "guest threads per VM")                                   \
 	X(WL_PROCESSES, "workload.processes", U32, wl_processes, "1", 1, 4096, \
@@ -182,6 +199,13 @@
 	X(MAX_VIRTUAL, "engine.max_virtual_s", DOUBLE, max_virtual_s, "3600",  \
 	  1e-9, 1e9, "s", "stop (error -ETIME) beyond this much virtual time") \
 	X(MAX_VIOLATIONS, "engine.max_violations", U32, max_violations, "16",  \
-	  0, 1048576, "violations", "oracle violations recorded in detail")
+	  0, 1048576, "violations", "oracle violations recorded in detail")    \
+	X(LATENT_CHECK, "engine.latent_check", BOOL, latent_check, "true", 0,  \
+	  0, "",                                                               \
+	  "the oracle also checks every completed flush: each vCPU must hold " \
+	  "no entry older than what the flush covered, unless it is out of "   \
+	  "guest mode with a flush pending for it or legally skipped in lazy " \
+	  "TLB mode (latent violations); false: only translations through a "  \
+	  "stale entry count (used violations)")
 
 #endif

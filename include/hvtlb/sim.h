@@ -6,7 +6,9 @@
  * real strategies of core.h and the simulated hypervisor decodes and
  * executes what they issue. Time is virtual (cycles from a cost profile);
  * an oracle checks that no vCPU translates through a stale entry after a
- * flush was reported complete.
+ * flush was reported complete (used violations), and that when a flush is
+ * reported complete no vCPU it had to reach still holds one (latent
+ * violations; docs/oracle.md in the source tree).
  *
  * Use: hvtlb_sim_config_init(), hvtlb_sim_config_set() for each key,
  * hvtlb_sim_config_validate(), hvtlb_sim_run(), read the results or write
@@ -50,7 +52,10 @@ extern "C" {
 	X(LOSE_DEFERRED, "lose-deferred")                                      \
 	X(SKIP_LAZY_FREED, "skip-lazy-freed")                                  \
 	X(DROP_TARGET, "drop-target")                                          \
-	X(GLOBAL_SURVIVES, "global-survives")
+	X(GLOBAL_SURVIVES, "global-survives")                                  \
+	X(HOST_NO_WAIT, "host-no-wait")                                        \
+	X(VP_AS_CPU, "vp-as-cpu")                                              \
+	X(GEN_ZERO_SKIP, "gen-zero-skip")
 
 enum hvtlb_sim_fault {
 #define HVTLB_X_(n, s) HVTLB_SIM_FAULT_##n,
@@ -64,7 +69,8 @@ enum hvtlb_sim_fault {
 	X(TRASHER, "trasher")                                                  \
 	X(MADVISE, "madvise")                                                  \
 	X(EBIZZY, "ebizzy")                                                    \
-	X(MIX, "mix")
+	X(MIX, "mix")                                                          \
+	X(ORACLE_STRESS, "oracle-stress")
 
 enum hvtlb_sim_workload {
 #define HVTLB_X_(n, s) HVTLB_SIM_WORKLOAD_##n,
@@ -132,8 +138,10 @@ typedef void (*hvtlb_sim_log_fn)(void *data, enum hvtlb_sim_log_level level,
  * - WAKE (complete): from the wake-up request of a halted vCPU (an
  *   interrupt, a woken guest thread) to the moment it is runnable on its
  *   pCPU (the host's wake-up latency; halt polling makes it short).
- * - VIOLATION (instant): the oracle caught the vCPU translating through a
- *   stale entry. arg0: the guest virtual address.
+ * - VIOLATION (instant): the oracle counted a violation on the vCPU: a
+ *   translation through a stale entry, or a stale entry left behind by a
+ *   completed flush. arg0: the guest virtual address; arg1: why (enum
+ *   hvtlb_sim_stale; HVTLB_SIM_STALE_USED for a used one).
  */
 #define HVTLB_SIM_TRACE_MAP(X)                                                 \
 	X(VCPU_RUN, "vcpu_run", 1)                                             \
@@ -216,6 +224,27 @@ struct hvtlb_sim_trace_event {
 typedef void (*hvtlb_sim_trace_fn)(void *data,
 				   const struct hvtlb_sim_trace_event *e);
 
+/**
+ * A flush strategy of the caller's own (see hvtlb_sim_config.flush_fn):
+ * called for every shootdown of the run where the built-in strategy's
+ * hvtlb_flush() would be, on the initiating vCPU. It carries out @p req
+ * through @p ops with @p user: the simulator's backend, the ops and user
+ * pointer a built-in strategy gets (every op charges virtual time; the
+ * hints get_hints reports follow the config's strategy). It returns 0 once
+ * the flush is complete as far as the initiator is concerned: the oracle
+ * checks every vCPU of the VM at that moment. A negative errno fails the
+ * run (-EPROTO). @p out starts zeroed; fill in what applies (reuse_epoch
+ * counts only with the lazy strategy's hints).
+ *
+ * Thread rules: as trace_fn, called from the run's threads, for different
+ * VMs at once with machine.partition and threads > 1.
+ */
+typedef int (*hvtlb_sim_flush_fn)(void *data,
+				  const struct hvtlb_backend_ops *ops,
+				  void *user,
+				  const struct hvtlb_flush_request *req,
+				  struct hvtlb_flush_outcome *out);
+
 /** Name of a trace kind ("vcpu_run"), or NULL past the end. Thread-safe. */
 const char *hvtlb_sim_trace_kind_name(enum hvtlb_sim_trace_kind k);
 
@@ -247,6 +276,7 @@ struct hvtlb_sim_config {
 	uint32_t ipi_batch;
 	bool offer_xmm;
 	bool offer_ex;
+	uint32_t vp_index_offset;
 
 	uint32_t tlb_levels;
 	uint32_t l1_sets, l1_ways;
@@ -278,6 +308,7 @@ struct hvtlb_sim_config {
 
 	double max_virtual_s;
 	uint32_t max_violations;
+	bool latent_check;
 
 	/** Indexed like hvtlb_sim_cost_name(). */
 	double cost[HVTLB_SIM_COST_SLOTS];
@@ -295,6 +326,13 @@ struct hvtlb_sim_config {
 	hvtlb_sim_trace_fn trace_fn;
 	/** Passed to trace_fn as is. */
 	void *trace_data;
+
+	/** Optional: a strategy of the caller's own, in place of the
+	 *  built-in one (the hints still follow `strategy`). NULL: the
+	 *  built-in strategy. */
+	hvtlb_sim_flush_fn flush_fn;
+	/** Passed to flush_fn as is. */
+	void *flush_data;
 };
 
 /** Fills @p c with the defaults of HVTLB_SIM_KEY_MAP and of the costs.
@@ -435,12 +473,66 @@ const char *hvtlb_sim_exit_name(enum hvtlb_sim_exit e);
 /** Name of a flush kind ("switch_mm"), or NULL past the end. Thread-safe. */
 const char *hvtlb_sim_flush_name(enum hvtlb_sim_flush_kind k);
 
+/**
+ * Why the oracle counted a violation: X(NAME, name). USED is a used
+ * violation (a translation through a stale entry); every other reason is
+ * a latent one (a stale entry the protocol left behind, whether or not
+ * anything uses it). docs/oracle.md explains how to read them.
+ *
+ * - USED: the vCPU translated through an entry older than the generation
+ *   a completed flush covered.
+ * - RUNNING: when the flush was reported complete, the vCPU was in guest
+ *   mode and still held the entry.
+ * - NOT_PENDING: the vCPU was out of guest mode and held the entry, and
+ *   no flush covering it was pending (deferred flag, hypervisor flush
+ *   queue, delivered IPI, lazy invalidation).
+ * - LAZY_FREED: a vCPU in lazy TLB mode held the entry although the flush
+ *   freed page tables (its page walker may reach the freed tables).
+ * - NO_CATCH_UP: a vCPU in lazy TLB mode, legally skipped, held the entry
+ *   but will not flush when it switches back to the address space (the
+ *   guest has no tlb_gen check, or its generation is already current).
+ * - FLUSH_LOST: the vCPU was excused at completion (a flush was pending
+ *   for it, or it was lazy and would catch up) but still held the entry
+ *   when it next ran a guest thread.
+ */
+#define HVTLB_SIM_STALE_MAP(X)                                                 \
+	X(USED, "used")                                                        \
+	X(RUNNING, "running")                                                  \
+	X(NOT_PENDING, "not-pending")                                          \
+	X(LAZY_FREED, "lazy-freed-tables")                                     \
+	X(NO_CATCH_UP, "no-catch-up")                                          \
+	X(FLUSH_LOST, "flush-lost")
+
+enum hvtlb_sim_stale {
+#define HVTLB_X_(n, s) HVTLB_SIM_STALE_##n,
+	HVTLB_SIM_STALE_MAP(HVTLB_X_)
+#undef HVTLB_X_
+		HVTLB_SIM_STALE_COUNT_
+};
+
+/** Name of a violation reason ("flush-lost"), or NULL past the end.
+ *  Thread-safe. */
+const char *hvtlb_sim_stale_name(enum hvtlb_sim_stale w);
+
 /** One oracle violation. */
 struct hvtlb_sim_violation {
 	uint32_t vm;
 	uint32_t vcpu;
 	uint64_t address;
 	double time_s; /**< virtual time */
+	/** Why it counts; HVTLB_SIM_STALE_USED: used, any other: latent. */
+	enum hvtlb_sim_stale why;
+	/** Page-table generation the stale entry was filled from. */
+	uint32_t generation;
+	/** Generation the flush covered (the entry must not be older). */
+	uint32_t covered;
+	/** vCPU index that issued the flush; HVTLB_SIM_TRACE_NONE for a used
+	 *  violation (the latent one before it names the flush). */
+	uint32_t initiator;
+	/** The flush: its shootdown number in the run (1 = the first
+	 *  hvtlb_flush() call; with machine.partition, of its VM); 0 for a
+	 *  used violation. */
+	uint64_t shootdown;
 };
 
 /**
@@ -473,12 +565,21 @@ struct hvtlb_sim_results {
 	double latency_us_p50; /**< shootdown latency at the initiator */
 	double latency_us_p99;
 	double latency_us_max;
-	uint64_t violations;
-	uint32_t nrecorded; /**< entries of violation[] */
+	uint64_t violations; /**< latent_violations + used_violations */
+	uint32_t nrecorded;  /**< entries of violation[] */
 	struct hvtlb_sim_violation *violation;
 	uint64_t mem_per_vcpu_bytes; /**< simulator memory per vCPU */
 	uint64_t events;	     /**< engine events processed */
 	uint64_t target_flushes;     /**< target invalidations (all kinds) */
+	/** Stale entries found when a flush was reported complete, or when an
+	 *  excused vCPU next ran (engine.latent_check). */
+	uint64_t latent_violations;
+	/** Translations through a stale entry. */
+	uint64_t used_violations;
+	/** Times the fault switch changed what the machine did in a way its
+	 *  protocol forbids (a wait skipped with acknowledgements missing, a
+	 *  target dropped, a deferred flush lost...); 0 without a fault. */
+	uint64_t fault_hits;
 };
 
 /**
@@ -500,9 +601,12 @@ void hvtlb_sim_results_destroy(struct hvtlb_sim_results *r);
  * threads, strategy, fault, real_s, user_s, sys_s, vm_exits {by reason,
  * total}, ipis {sent, delivered}, hypercalls, shootdowns, flushes {by
  * kind}, pages_invalidated, tlb {l1_hits, l2_hits, misses}, page_faults,
- * shootdown_latency_us {p50, p99, max}, violations, violation_list [...],
- * mem_per_vcpu_bytes. Numbers print with "%.9g" (deterministic for equal
- * results). Returns 0 or -EIO.
+ * shootdown_latency_us {p50, p99, max}, violations {latent, used, total},
+ * violation_list [{kind ("latent" or "used"), why, vm, vcpu, address,
+ * generation, covered, initiator (null for used), shootdown (null for
+ * used), time_s}...], fault_hits, mem_per_vcpu_bytes, events. Numbers
+ * print with "%.9g" (deterministic for equal results). Returns 0 or
+ * -EIO.
  */
 int hvtlb_sim_results_write_json(const struct hvtlb_sim_results *r, FILE *f);
 

@@ -15,6 +15,7 @@
 #include "sim/guest.h"
 #include "sim/hypervisor.h"
 #include "sim/machine.h"
+#include "sim/oracle.h"
 #include "sim/stats.h"
 #include "sim/vcpu-tlb.h"
 
@@ -28,6 +29,12 @@ static void op_local_flush(void *user, uint32_t cpu,
 	(void)cpu;
 	if (!t)
 		return;
+	if (t->no_gen && s->c->fault == HVTLB_SIM_FAULT_GEN_ZERO_SKIP) {
+		/* flush_tlb_func() took it for an old flush (whether that
+		 * did harm is known when the shootdown returns) */
+		t->local_skipped = true;
+		return;
+	}
 	vcpu_flush_range(s, v, r, s->mm[t->mm].id, HVTLB_SIM_FLUSH_LOCAL);
 	v->mm_gen = s->mm[t->mm].tlb_gen;
 	t_work(t, flush_cost(s, r->all, hvtlb_range_pages(r)), ACCT_SYS);
@@ -60,6 +67,8 @@ static void op_send_ipis(void *user, const struct hvtlb_cpumask *targets,
 
 		if (!tv || tv == v)
 			continue;
+		if (c == drop && oracle_needs(s, tv, t->of))
+			fault_hit(s);
 		uint32_t exits = n / s->c->ipi_batch + 1;
 		struct ipi_rec q = {
 			.arrive = s->now + exits * send + deliver,
@@ -69,6 +78,7 @@ static void op_send_ipis(void *user, const struct hvtlb_cpumask *targets,
 			.kind = IPI_FLUSH,
 			.early = f->early_ack,
 			.drop = c == drop,
+			.no_gen = t->no_gen,
 			.r = f->range,
 		};
 
@@ -97,6 +107,30 @@ static void op_send_ipis(void *user, const struct hvtlb_cpumask *targets,
 	}
 }
 
+/* A target of @p v's last flush IPIs may run guest code before it takes
+ * its IPI (one in guest mode, or one the IPI has not reached yet) and
+ * holds what the IPI flushes. */
+static bool ipis_unhandled(struct vcpu *v, const struct hvtlb_cpumask *targets)
+{
+	struct sim *s = v->s;
+
+	for (uint32_t c = hvtlb_cpumask_next(targets, 0); c < s->c->vcpus;
+	     c = hvtlb_cpumask_next(targets, c + 1)) {
+		struct vcpu *tv = vm_vcpu(s, v, c);
+
+		for (uint32_t i = 0; tv != v && i < tv->npend; i++) {
+			const struct ipi_rec *q = &tv->pend[i];
+
+			if (q->from == v->gid && q->seq == v->ack_seq &&
+			    q->kind == IPI_FLUSH && !q->drop &&
+			    (tv->hs == H_RUNNING || q->arrive > s->now) &&
+			    oracle_needs(s, tv, cur_task(v)->of))
+				return true;
+		}
+	}
+	return false;
+}
+
 static void op_wait_acks(void *user, const struct hvtlb_cpumask *targets)
 {
 	struct vcpu *v = user;
@@ -106,6 +140,8 @@ static void op_wait_acks(void *user, const struct hvtlb_cpumask *targets)
 	if (!t)
 		return;
 	if (v->s->c->fault == HVTLB_SIM_FAULT_NO_WAIT) {
+		if (ipis_unhandled(v, targets))
+			fault_hit(v->s);
 		v->ack_seq++; /* late acks are ignored */
 		v->ack_wait = 0;
 		return;
@@ -113,10 +149,9 @@ static void op_wait_acks(void *user, const struct hvtlb_cpumask *targets)
 	t_spin(t);
 }
 
-static enum hvtlb_cpu_state op_cpu_state(void *user, uint32_t cpu)
+enum hvtlb_cpu_state sim_cpu_state(const struct vcpu *v, uint32_t cpu)
 {
-	struct vcpu *v = user;
-	struct vcpu *tv = vm_vcpu(v->s, v, cpu);
+	const struct vcpu *tv = vm_vcpu(v->s, v, cpu);
 
 	if (!tv)
 		return HVTLB_CPU_OFFLINE;
@@ -125,6 +160,23 @@ static enum hvtlb_cpu_state op_cpu_state(void *user, uint32_t cpu)
 	if (tv->hs == H_READY)
 		return HVTLB_CPU_PREEMPTED;
 	return HVTLB_CPU_RUNNING;
+}
+
+static enum hvtlb_cpu_state op_cpu_state(void *user, uint32_t cpu)
+{
+	return sim_cpu_state(user, cpu);
+}
+
+/* The VP index of @p cpu: hypervisor.vp_index_offset further, or the CPU
+ * number itself with the vp-as-cpu fault. */
+static uint32_t op_vp_index(void *user, uint32_t cpu)
+{
+	const struct vcpu *v = user;
+	const struct hvtlb_sim_config *c = v->s->c;
+
+	if (c->fault == HVTLB_SIM_FAULT_VP_AS_CPU || cpu >= c->vcpus)
+		return cpu;
+	return (uint32_t)(((uint64_t)cpu + c->vp_index_offset) % c->vcpus);
 }
 
 static void op_get_hints(void *user, struct hvtlb_hints *h)
@@ -241,6 +293,7 @@ const struct hvtlb_backend_ops sim_backend_ops = {
 	.wait_acks = op_wait_acks,
 	.cpu_state = op_cpu_state,
 	.hypercall = op_hypercall,
+	.vp_index = op_vp_index,
 	.get_hints = op_get_hints,
 	.read_preempted = op_read_preempted,
 	.cmpxchg_preempted = op_cmpxchg_preempted,

@@ -5,8 +5,14 @@
 
 #include <hvtlb/core.h>
 
+struct vcpu;
+
 /* Every op's user pointer is the calling vCPU (struct vcpu). */
 extern const struct hvtlb_backend_ops sim_backend_ops;
+
+/* The state of CPU @p cpu of @p v's VM as the guest sees it (the
+ * cpu_state op). */
+enum hvtlb_cpu_state sim_cpu_state(const struct vcpu *v, uint32_t cpu);
 
 /* The highest CPU of @p m, which the drop-target fault loses, or
  * HVTLB_MAX_CPUS if none. */

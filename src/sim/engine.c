@@ -280,6 +280,9 @@ static struct hvtlb_sim_results *merge(const struct hvtlb_sim_config *c,
 		r->tlb_misses += q->tlb_misses;
 		r->page_faults += q->page_faults;
 		r->violations += q->violations;
+		r->latent_violations += q->latent_violations;
+		r->used_violations += q->used_violations;
+		r->fault_hits += q->fault_hits;
 		r->events += q->events;
 		r->target_flushes += q->target_flushes;
 	}

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Private helpers shared by src/sim/flushq.c and src/sim/vcpu-sync.c. */
+/* Private helpers of src/sim/flushq.c for vcpu-sync.c and the oracle. */
 #ifndef HVTLB_SIM_FLUSHQ_PRIVATE_H
 #define HVTLB_SIM_FLUSHQ_PRIVATE_H
 
@@ -11,5 +11,9 @@
  */
 int flushq_push_flags(struct hvtlb_flushq *q, const struct hvtlb_gva_range *r,
 		      size_t n, unsigned flags);
+
+/* What hvtlb_flushq_drain() would return, leaving the queue as it is (the
+ * oracle reads what a vCPU has pending). */
+void flushq_peek(struct hvtlb_flushq *q, struct hvtlb_flushq_batch *out);
 
 #endif /* HVTLB_SIM_FLUSHQ_PRIVATE_H */

@@ -116,6 +116,15 @@ void hvtlb_flushq_drain(struct hvtlb_flushq *q, struct hvtlb_flushq_batch *out)
 	pthread_mutex_unlock(&q->lock);
 }
 
+void flushq_peek(struct hvtlb_flushq *q, struct hvtlb_flushq_batch *out)
+{
+	pthread_mutex_lock(&q->lock);
+	out->all = q->all;
+	out->n = q->n;
+	memcpy(out->ranges, q->ranges, q->n * sizeof(q->ranges[0]));
+	pthread_mutex_unlock(&q->lock);
+}
+
 bool hvtlb_flushq_pending(struct hvtlb_flushq *q)
 {
 	bool pending;

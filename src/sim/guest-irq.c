@@ -9,6 +9,7 @@
 #include "sim/guest.h"
 #include "sim/host.h"
 #include "sim/machine.h"
+#include "sim/oracle.h"
 #include "sim/stats.h"
 #include "sim/vcpu-tlb.h"
 
@@ -32,17 +33,28 @@ static void handle_ipi(struct sim *s, struct vcpu *v, const struct ipi_rec *q)
 			/* Linux < 4.19: a lazy CPU leaves the mm. */
 			hvtlb_cpumask_clear(&m->cpumask, v->idx);
 			v->loaded_mm = NONE_ID;
+			oracle_left_mm(s, v);
 			v->lazy = false;
 			/* The CR3 write keeps globals; a kernel flush
 			 * (include_global) drops them all the same. */
 			vcpu_flush_all(s, v, HVTLB_SIM_FLUSH_IPI,
 				       q->r.include_global);
 			h += flush_cost(s, true, 0);
+		} else if (q->no_gen &&
+			   s->c->fault == HVTLB_SIM_FAULT_GEN_ZERO_SKIP) {
+			/* flush_tlb_func() took it for an old flush */
+			struct task *it = cur_task(&s->v[q->from]);
+
+			if (it && oracle_needs(s, v, it->of))
+				fault_hit(s);
 		} else {
 			vcpu_flush_range(s, v, &q->r, q->asid,
 					 HVTLB_SIM_FLUSH_IPI);
 			h += flush_cost(s, q->r.all, hvtlb_range_pages(&q->r));
-			if (v->loaded_mm == q->asid - 1)
+			/* Up to date with the mm, unless lazy: a lazy CPU may
+			 * have been skipped by flushes this one does not
+			 * cover, and catches up when it switches back. */
+			if (v->loaded_mm == q->asid - 1 && !v->lazy)
 				v->mm_gen = m->tlb_gen;
 		}
 	}

@@ -5,6 +5,9 @@
  * system calls that map, unmap and zap (mmap, munmap, madvise) with the
  * shootdown each zap needs, issued through the vCPU's strategy.
  */
+#include <string.h>
+
+#include "sim/backend.h"
 #include "sim/guest.h"
 #include "sim/lock.h"
 #include "sim/machine.h"
@@ -84,6 +87,7 @@ static bool t_access(struct task *t, uint64_t va, simtime *user, simtime *sys,
 		mm_list_present(m, idx);
 	}
 	tlb_fill(&v->tlb, key, vpn, m->pte[idx].gen, false);
+	m->fillers[idx / m->pages] |= filler_bit(v->idx);
 	return true;
 }
 
@@ -125,6 +129,41 @@ static bool lazy_epoch_done(struct sim *s, uint32_t vm, uint64_t epoch)
 	return true;
 }
 
+/* The lazy flush of quarantined slot @p q is complete: what its zap
+ * unmapped (the pages whose generation moved past the last completed
+ * flush) is checked and marked flushed. @p t's zap list is free here. */
+static void quarantine_done(struct task *t, struct mm *m, const struct qslot *q)
+{
+	uint64_t base = (uint64_t)q->slot * m->pages;
+	struct oracle_flush of = {
+		.vm = m->vm,
+		.mm = (uint32_t)(m - t->s->mm),
+		.base = slot_va(m, q->slot),
+		.shift = m->shift,
+		.idx = t->zidx,
+		.covered = t->covered,
+		.zap = q->zap,
+		.initiator = q->initiator,
+		.shootdown = q->shootdown,
+		.fillers = q->fillers,
+	};
+
+	t->nz = 0;
+	for (uint32_t i = 0; i < m->pages; i++) {
+		const struct pte *p = &m->pte[base + i];
+
+		if (p->gen > p->flushed) {
+			t->zidx[t->nz++] = i;
+			t->covered[i] = p->gen;
+		}
+	}
+	of.n = t->nz;
+	/* at reuse: every CPU that was not lazy at the munmap applied it */
+	oracle_request(t->s, &of);
+	oracle_flush_done(t->s, &of);
+	mark_zapped_flushed(t, m, q->slot);
+}
+
 static uint32_t alloc_slot(struct task *t)
 {
 	struct sim *s = t->s;
@@ -136,7 +175,7 @@ static uint32_t alloc_slot(struct task *t)
 
 			if (lazy_epoch_done(s, t->vm, q->epoch)) {
 				/* The lazy flush is complete only now. */
-				mark_slot_flushed(m, q->slot);
+				quarantine_done(t, m, q);
 				m->free_stack[m->nfree++] = q->slot;
 				m->qhead = (m->qhead + 1) % m->nslots;
 				m->qn--;
@@ -164,20 +203,47 @@ void do_mmap(struct task *t, uint32_t *slot)
 	unlock_write(t);
 }
 
-/* Issues @p req from @p t's vCPU through its strategy and records the
- * shootdown: count, latency, trace. False (the run failed) if the
- * strategy failed. */
+/* The flush is complete when hvtlb_flush() returns, except a lazy one:
+ * then when every CPU passed its epoch. */
+static bool flush_deferred(const struct sim *s,
+			   const struct hvtlb_flush_outcome *out)
+{
+	return s->c->strategy.kind == HVTLB_STRATEGY_LAZY && out->reuse_epoch;
+}
+
 bool shootdown(struct task *t, const struct hvtlb_flush_request *req,
-	       struct hvtlb_flush_outcome *out)
+	       struct hvtlb_flush_outcome *out, struct oracle_flush *of)
 {
 	struct sim *s = t->s;
+	struct vcpu *v = &s->v[t->vcpu];
 	simtime t0 = s->now;
+	int rc;
 
-	s->r->shootdowns++;
-	if (hvtlb_flush(s->v[t->vcpu].fl, req, out)) {
+	of->initiator = v->idx;
+	of->shootdown = ++s->r->shootdowns;
+	t->of = of;
+	if (s->c->flush_fn) {
+		memset(out, 0, sizeof(*out));
+		rc = s->c->flush_fn(s->c->flush_data, &sim_backend_ops, v, req,
+				    out);
+	} else {
+		rc = hvtlb_flush(v->fl, req, out);
+	}
+	if (rc) {
 		s->failed = true;
+		t->of = NULL;
 		return false;
 	}
+	t->of = NULL;
+	if (t->local_skipped) {
+		t->local_skipped = false;
+		if (oracle_needs(s, v, of))
+			fault_hit(s);
+	}
+	/* Reported complete to the initiator: the oracle's moment (page
+	 * tables are freed right after, even when the rest is lazy). */
+	if (!flush_deferred(s, out) || of->freed)
+		oracle_flush_done(s, of);
 	if (t->debt)
 		t_work(t, 0, ACCT_SYS);
 	hist_add(s, s->now - t0);
@@ -186,9 +252,43 @@ bool shootdown(struct task *t, const struct hvtlb_flush_request *req,
 	return true;
 }
 
-/* Zaps the slot's PTEs and flushes; with @p free the slot is unmapped. */
-static void zap_and_flush(struct task *t, uint32_t slot, bool free_slot)
+/* Whether hiding that @p req freed page tables (the skip-lazy-freed
+ * fault) takes out of the flush a target that holds what it flushes: a
+ * lazy CPU with strategy.lazy_skip, or any remote one with the lazy
+ * strategy (posted for later instead of interrupted). */
+static bool lazy_freed_skips(struct sim *s, const struct vcpu *v,
+			     const struct hvtlb_flush_request *req,
+			     const struct oracle_flush *of)
 {
+	bool latr = s->c->strategy.kind == HVTLB_STRATEGY_LAZY;
+
+	for (uint32_t c = hvtlb_cpumask_next(&req->targets, 0); c < req->ncpus;
+	     c = hvtlb_cpumask_next(&req->targets, c + 1)) {
+		enum hvtlb_cpu_state st = sim_cpu_state(v, c);
+
+		if (c == v->idx || st == HVTLB_CPU_OFFLINE)
+			continue;
+		if ((latr ||
+		     (s->c->strategy.lazy_skip && st == HVTLB_CPU_LAZY)) &&
+		    oracle_needs(s, vm_vcpu(s, v, c), of))
+			return true;
+	}
+	return false;
+}
+
+/* What unmaps a slot's pages, and how it flushes. */
+enum zap_how {
+	ZAP_MADVISE, /* madvise(DONTNEED): a range flush */
+	ZAP_MUNMAP,  /* munmap: a range flush; the slot is freed */
+	/* page reclaim (try_to_unmap with batched flushing): one flush of
+	 * everything that carries no tlb generation (arch_tlbbatch_flush) */
+	ZAP_RECLAIM,
+};
+
+/* Zaps the slot's PTEs and flushes as @p how says. */
+static void zap_and_flush(struct task *t, uint32_t slot, enum zap_how how)
+{
+	bool free_slot = how == ZAP_MUNMAP;
 	struct sim *s = t->s;
 	struct mm *m = &s->mm[t->mm];
 	struct vcpu *v = &s->v[t->vcpu];
@@ -201,12 +301,27 @@ static void zap_and_flush(struct task *t, uint32_t slot, bool free_slot)
 	 * for its flush). covered[] is read only at these pages. */
 	t->nz = m->pn[slot];
 	m->pn[slot] = 0;
+	struct oracle_flush of = {
+		.vm = v->vm,
+		.mm = t->mm,
+		.base = va,
+		.shift = m->shift,
+		.n = t->nz,
+		.idx = t->zidx,
+		.covered = t->covered,
+		.zap = oracle_zap(s),
+		.fillers = m->fillers[slot],
+	};
+
+	m->fillers[slot] = 0;
 	for (uint32_t k = 0; k < t->nz; k++) {
 		uint32_t i = m->plist[base + k];
+		struct pte *p = &m->pte[base + i];
 
 		t->zidx[k] = i;
-		t->covered[i] = ++m->pte[base + i].gen;
+		t->covered[i] = ++p->gen;
 	}
+
 	t_work(t,
 	       cyc(s, free_slot ? SIM_COST_munmap : SIM_COST_madvise) +
 		       (simtime)(s->cost[SIM_COST_unmap_per_page] *
@@ -219,42 +334,56 @@ static void zap_and_flush(struct task *t, uint32_t slot, bool free_slot)
 			.address_space = (uint64_t)m->id << 12,
 			.range = { .start = va,
 				   .end = va + bytes,
-				   .stride_shift = m->shift },
+				   .stride_shift = m->shift,
+				   .all = how == ZAP_RECLAIM },
 			/* A whole page-table page goes away with >= 2 MiB. */
 			.freed_tables = free_slot && bytes >= (2u << 20) &&
 					m->shift == 12,
 		};
 		struct hvtlb_flush_outcome out;
-		bool freed = req.freed_tables;
 
+		/* Freed page tables: a lazy CPU may walk them speculatively at
+		 * any time, so the flush covers lazy CPUs too. */
+		of.freed = req.freed_tables;
 		m->tlb_gen++;
 		req.targets = m->cpumask;
 		hvtlb_cpumask_set(&req.targets, v->idx);
-		if (s->c->fault == HVTLB_SIM_FAULT_SKIP_LAZY_FREED)
+		oracle_request(s, &of);
+		if (s->c->fault == HVTLB_SIM_FAULT_SKIP_LAZY_FREED &&
+		    req.freed_tables) {
+			if (lazy_freed_skips(s, v, &req, &of))
+				fault_hit(s);
 			req.freed_tables = false;
-		if (!shootdown(t, &req, &out))
+		}
+		t->no_gen = how == ZAP_RECLAIM;
+		bool ok = shootdown(t, &req, &out, &of);
+
+		t->no_gen = false;
+		if (!ok)
 			return;
-		if (s->c->strategy.kind == HVTLB_STRATEGY_LAZY &&
-		    out.reuse_epoch && free_slot) {
+		if (flush_deferred(s, &out) && free_slot) {
 			/* Complete when every CPU passed the epoch: the slot
 			 * is quarantined until then (alloc_slot). */
 			m->quar[(m->qhead + m->qn) % m->nslots] =
-				(struct qslot){ slot, out.reuse_epoch };
+				(struct qslot){
+					.slot = slot,
+					.initiator = of.initiator,
+					.epoch = out.reuse_epoch,
+					.zap = of.zap,
+					.shootdown = of.shootdown,
+					.fillers = of.fillers,
+				};
 			m->qn++;
 			return;
 		}
-		if (s->c->strategy.kind == HVTLB_STRATEGY_LAZY &&
-		    out.reuse_epoch) {
+		if (flush_deferred(s, &out)) {
 			/* madvise: the range is refaulted at once, so the
 			 * call returns only when every CPU applied it. */
 			while (!lazy_epoch_done(s, t->vm, out.reuse_epoch))
 				sleep_timer(s, t, s->tick);
+			oracle_flush_done(s, &of);
 		}
 		mark_zapped_flushed(t, m, slot);
-		/* Freed page tables: a lazy CPU may walk them speculatively at
-		 * any time, so it must not hold anything the flush covered. */
-		if (freed)
-			oracle_check_freed_tables(s, t, m, v, va);
 	}
 	if (free_slot)
 		m->free_stack[m->nfree++] = slot;
@@ -267,7 +396,7 @@ void do_munmap(struct task *t, uint32_t slot)
 	t->debt += cyc(s, SIM_COST_syscall);
 	lock_write(t);
 	s->mm[t->mm].live[slot] = 0;
-	zap_and_flush(t, slot, true);
+	zap_and_flush(t, slot, ZAP_MUNMAP);
 	unlock_write(t);
 }
 
@@ -277,6 +406,16 @@ void do_madvise(struct task *t, uint32_t slot)
 
 	t->debt += cyc(s, SIM_COST_syscall);
 	lock_read(t);
-	zap_and_flush(t, slot, false);
+	zap_and_flush(t, slot, ZAP_MADVISE);
+	unlock_read(t);
+}
+
+/* Page reclaim unmaps the slot's pages (under the page-table lock, not
+ * the mmap lock's write side: taken here as a reader, like madvise) with
+ * one batched flush. Charged as a madvise: the same zap. */
+void do_reclaim(struct task *t, uint32_t slot)
+{
+	lock_read(t);
+	zap_and_flush(t, slot, ZAP_RECLAIM);
 	unlock_read(t);
 }

@@ -10,6 +10,7 @@
 #include "sim/guest.h"
 #include "sim/host.h"
 #include "sim/machine.h"
+#include "sim/oracle.h"
 #include "sim/stats.h"
 #include "sim/vcpu-tlb.h"
 #include "sim/workload.h"
@@ -75,9 +76,11 @@ static simtime switch_mm(struct sim *s, struct vcpu *v, struct task *t)
 	simtime h = 0;
 
 	if (v->loaded_mm != t->mm) {
-		if (v->loaded_mm != NONE_ID)
+		if (v->loaded_mm != NONE_ID) {
 			hvtlb_cpumask_clear(&s->mm[v->loaded_mm].cpumask,
 					    v->idx);
+			oracle_left_mm(s, v);
+		}
 		/* Without PCID the CR3 write flushes; with it, the
 		 * per-ASID generation is not tracked here, so a switch
 		 * between address spaces flushes too (conservative).
@@ -109,6 +112,8 @@ static void guest_schedule(struct sim *s, struct vcpu *v)
 	if (!t) {
 		/* Idle: lazy TLB mode, then HLT. */
 		v->cur = NONE_ID;
+		if (!v->lazy && v->loaded_mm != NONE_ID)
+			oracle_lazy(s, v); /* enters lazy TLB mode */
 		v->lazy = v->loaded_mm != NONE_ID;
 		v->act = ACT_IDLE;
 		count_exit(s, v, HVTLB_SIM_EXIT_HLT, 1);
@@ -123,6 +128,7 @@ static void guest_schedule(struct sim *s, struct vcpu *v)
 	acct_set(s, t, ACCT_SYS);
 	v->act = ACT_WORK;
 	v->work = cyc(s, SIM_COST_ctx_switch) + switch_mm(s, v, t);
+	oracle_resume(s, v); /* what it owes is flushed by now */
 	if (t->saved_work) {
 		/* Resume preempted user work after the switch. */
 		v->work += t->saved_work;

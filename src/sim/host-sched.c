@@ -10,6 +10,7 @@
 #include "sim/host.h"
 #include "sim/hypervisor.h"
 #include "sim/machine.h"
+#include "sim/oracle.h"
 #include "sim/stats.h"
 
 void pcpu_push(struct pcpu *p, uint32_t vid, bool head)
@@ -145,6 +146,10 @@ static void vcpu_enter(struct sim *s, struct vcpu *v)
 	if (h)
 		vcpu_steal(s, v, h);
 	vcpu_take_ipis(s, v);
+	/* Back in guest mode, in its thread: what it owes is flushed by now
+	 * (an idle vCPU is checked when it switches a thread in). */
+	if (v->cur != NONE_ID)
+		oracle_resume(s, v);
 	if (s->c->strategy.kind == HVTLB_STRATEGY_LAZY)
 		arm_tick(s, v);
 	vcpu_continue(s, v);

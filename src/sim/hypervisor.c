@@ -18,6 +18,7 @@
 #include "sim/host.h"
 #include "sim/hypervisor.h"
 #include "sim/machine.h"
+#include "sim/oracle.h"
 #include "sim/stats.h"
 #include "sim/vcpu-tlb.h"
 
@@ -58,6 +59,7 @@ simtime hv_vcpu_entry(struct sim *s, struct vcpu *v)
 {
 	simtime h = 0;
 	unsigned old = v->steal;
+	bool lost = false;
 
 	v->steal = 0;
 	if (old & HVTLB_KVM_VCPU_FLUSH_TLB) {
@@ -65,10 +67,33 @@ simtime hv_vcpu_entry(struct sim *s, struct vcpu *v)
 			/* KVM flushes the whole guest context. */
 			vcpu_flush_all(s, v, HVTLB_SIM_FLUSH_DEFERRED, true);
 			h += flush_cost(s, true, 0);
+		} else {
+			lost = true;
 		}
 	}
 	h += vcpu_service_fq(s, v);
+	/* Still holds what a completed flush covered: the lost one was
+	 * needed. */
+	if (lost && oracle_holds_stale(s, v))
+		fault_hit(s);
 	return h;
+}
+
+/* Some target of @p vps still runs guest code with its queue pending and
+ * holds what the guest's flush must drop: returning now leaves it in
+ * guest mode with a stale translation. */
+static bool kicks_unserviced(struct sim *s, struct vcpu *v, const uint8_t *vps)
+{
+	const struct task *t = cur_task(v);
+
+	for (uint32_t i = 0; i < s->c->vcpus; i++) {
+		struct vcpu *tv = vm_vcpu(s, v, i);
+
+		if (vps[i] && tv != v && tv->hs == H_RUNNING &&
+		    hvtlb_flushq_pending(&tv->fq) && oracle_needs(s, tv, t->of))
+			return true;
+	}
+	return false;
 }
 
 /* Posts a flush of @p ranges (or all; @p global: global entries too) to
@@ -111,12 +136,45 @@ static void hv_post(struct sim *s, struct vcpu *v, const uint8_t *vps,
 		/* Not running: serviced before its next entry. */
 	}
 	t_work(cur_task(v), per_target * ntargets + self, ACCT_SYS);
-	if (s->c->fault == HVTLB_SIM_FAULT_NO_WAIT) {
+	if (s->c->fault == HVTLB_SIM_FAULT_NO_WAIT ||
+	    (s->c->fault == HVTLB_SIM_FAULT_HOST_NO_WAIT && !vmm)) {
+		if (kicks_unserviced(s, v, vps))
+			fault_hit(s);
 		v->ack_seq++;
 		v->ack_wait = 0;
 		return;
 	}
 	t_spin(cur_task(v));
+}
+
+/* The vCPU that VP index @p vp names (hypervisor.vp_index_offset), or
+ * NONE_ID past the VM's VPs. */
+static uint32_t vp_cpu(const struct sim *s, uint32_t vp)
+{
+	uint32_t n = s->c->vcpus;
+
+	if (vp >= n)
+		return NONE_ID;
+	return (uint32_t)(((uint64_t)vp + n - s->c->vp_index_offset % n) % n);
+}
+
+/* vp-as-cpu: the guest meant CPU numbers; a CPU it named (as a VP) that
+ * the VP set does not reach and that needed the flush is a hit. */
+static void count_vp_confusion(struct sim *s, struct vcpu *v,
+			       const struct hvtlb_decoded *d,
+			       const uint8_t *vps)
+{
+	struct hvtlb_vp_iter vi;
+	uint32_t meant;
+
+	hvtlb_vp_iter_init(&vi, d);
+	while (hvtlb_vp_iter_next(&vi, &meant)) {
+		if (meant < s->c->vcpus && meant != v->idx && !vps[meant] &&
+		    oracle_needs(s, vm_vcpu(s, v, meant), cur_task(v)->of)) {
+			fault_hit(s);
+			return;
+		}
+	}
 }
 
 uint64_t op_hypercall(void *user, uint64_t control, const void *input,
@@ -176,14 +234,21 @@ uint64_t op_hypercall(void *user, uint64_t control, const void *input,
 
 	hvtlb_vp_iter_init(&vi, &d);
 	while (hvtlb_vp_iter_next(&vi, &vp)) {
-		if (vp < s->c->vcpus) { /* bounded: guest-supplied */
-			vps[vp] = 1;
-			if (vp != v->idx)
-				last = vp;
+		uint32_t cpu = vp_cpu(s, vp); /* bounded: guest-supplied */
+
+		if (cpu != NONE_ID) {
+			vps[cpu] = 1;
+			if (cpu != v->idx)
+				last = cpu;
 		}
 	}
-	if (s->c->fault == HVTLB_SIM_FAULT_DROP_TARGET && last != NONE_ID)
+	if (s->c->fault == HVTLB_SIM_FAULT_VP_AS_CPU)
+		count_vp_confusion(s, v, &d, vps);
+	if (s->c->fault == HVTLB_SIM_FAULT_DROP_TARGET && last != NONE_ID) {
 		vps[last] = 0;
+		if (oracle_needs(s, vm_vcpu(s, v, last), t->of))
+			fault_hit(s);
+	}
 	hv_post(s, v, vps, ranges, n, all, global,
 		cyc(s, SIM_COST_hv_per_target), false);
 	return res;
@@ -204,8 +269,12 @@ int op_vmm_flush(void *user, const struct hvtlb_cpumask *targets,
 	s->r->hypercalls++;
 	count_exit(s, v, HVTLB_SIM_EXIT_HYPERCALL, 1);
 	t_work(t, cyc(s, SIM_COST_hypercall), ACCT_SYS);
-	if (s->c->fault == HVTLB_SIM_FAULT_DROP_TARGET)
+	if (s->c->fault == HVTLB_SIM_FAULT_DROP_TARGET) {
 		drop = last_cpu(targets);
+		if (drop < s->c->vcpus &&
+		    oracle_needs(s, vm_vcpu(s, v, drop), t->of))
+			fault_hit(s);
+	}
 	memset(vps, 0, s->c->vcpus);
 	for (uint32_t c = hvtlb_cpumask_next(targets, 0); c < s->c->vcpus;
 	     c = hvtlb_cpumask_next(targets, c + 1))

@@ -26,7 +26,8 @@
  *   guest-mm.c     memory access, page faults, mmap/munmap/madvise and the
  *                  shootdown they issue
  *   vcpu-tlb.c     flushing a vCPU's TLB (counted and traced)
- *   oracle.c       stale translations: used ones, freed page tables
+ *   oracle.c       stale translations: used ones, and latent ones left
+ *                  behind by a completed flush
  *   workloads/     one file per workload, and their common operations
  *   stats.c        VM-exit counters, the shootdown latency histogram
  *   trace.c        the trace hooks and names
@@ -68,9 +69,20 @@ struct pte {
 	uint32_t flushed; /* generation the last completed flush covered */
 };
 
+/* vCPU index @p idx in a set of fillers (struct mm, struct sim): bit 63
+ * stands for every index from 63 on. */
+static inline uint64_t filler_bit(uint32_t idx)
+{
+	return 1ULL << (idx < 63 ? idx : 63);
+}
+
 struct qslot {
 	uint32_t slot;
+	uint32_t initiator; /* for the oracle: the munmap's vCPU index, */
 	uint64_t epoch;
+	uint64_t zap;	    /* its oracle_zap(), */
+	uint64_t shootdown; /* its shootdown number */
+	uint64_t fillers;   /* and who may hold what it unmapped */
 };
 
 struct mm {
@@ -87,6 +99,9 @@ struct mm {
 	uint32_t *pn;
 	uint32_t *free_stack;
 	uint8_t *live; /* slot mapped and not being unmapped */
+	/* per slot, for the oracle: vCPUs that filled a TLB entry of it
+	 * since its last zap (filler_bit()) */
+	uint64_t *fillers;
 	uint32_t nfree;
 	struct qslot *quar; /* lazy strategy: slots waiting for reuse */
 	uint32_t qhead, qn;
@@ -110,7 +125,8 @@ struct ipi_rec {
 	uint32_t asid;
 	uint8_t kind;
 	bool early;
-	bool drop; /* drop-target fault: ack without flushing */
+	bool drop;   /* drop-target fault: ack without flushing */
+	bool no_gen; /* the flush carries no tlb generation (batched) */
 	struct hvtlb_flush_range r;
 };
 
@@ -121,6 +137,8 @@ struct lazy_rec {
 };
 
 struct task;
+struct oracle_flush;
+struct oracle_vcpu;
 
 struct vcpu {
 	struct sim *s;
@@ -221,6 +239,11 @@ struct task {
 	uint32_t *covered; /* per page of a slot: generation a zap covers */
 	uint32_t *zidx; /* pages of the last zap (covered[] is 0 elsewhere) */
 	uint32_t nz;
+	bool no_gen; /* its flush in progress carries no tlb generation */
+	bool local_skipped; /* gen-zero-skip: its local flush was skipped */
+	/* what its shootdown in progress covers, for the faults' accounting
+	 * (oracle_needs), or NULL */
+	const struct oracle_flush *of;
 	uint32_t kpage; /* kernel page held, or NONE_ID */
 	uint32_t kage;	/* operations since it was mapped */
 	/* tracing only: the mode (enum acct) of the open USER/KERNEL event */
@@ -258,15 +281,28 @@ struct sim {
 	 * and mapped global; free stacks of page indexes */
 	struct pte *kpte; /* vms * kernel_pages */
 	uint32_t *kfree;  /* vms * kernel_pages */
+	uint64_t *kfill;  /* vms * kernel_pages: as struct mm's fillers */
 	uint32_t *knfree; /* per VM */
 	/* hypervisor.cfs: sched_latency, min_granularity, wakeup_granularity
 	 * (Linux defaults 6, 0.75, 1 ms times 1 + ilog2(min(pCPUs, 8))) */
 	simtime cfs_latency, cfs_min_gran, cfs_wakeup_gran;
 	/* tracing: this part's first VM and first pCPU, machine-wide */
 	uint32_t vm_base, pcpu_base;
+	/* the oracle (oracle.c): per vCPU, and the zaps so far */
+	struct oracle_vcpu *ov;
+	uint64_t ozap;
+	uint64_t oseq; /* orders flush requests and entries to lazy mode */
 };
 
 /* ------------------------------------------------------------ helpers */
+/* The fault switch just made the machine do what its protocol forbids
+ * (results.fault_hits: the mutation tests ask the oracle to have fired
+ * wherever this ran). */
+static inline void fault_hit(struct sim *s)
+{
+	s->r->fault_hits++;
+}
+
 static inline simtime cyc(struct sim *s, enum sim_cost k)
 {
 	return (simtime)s->cost[k];

@@ -20,10 +20,17 @@ void do_mmap(struct task *t, uint32_t *slot);
 /* munmap / madvise(DONTNEED) of the slot, with its shootdown. */
 void do_munmap(struct task *t, uint32_t slot);
 void do_madvise(struct task *t, uint32_t slot);
-/* Issues @p req from @p t's vCPU through its strategy and records the
- * shootdown: count, latency, trace. False (the run failed) if the
- * strategy failed. */
+/* Page reclaim unmaps the slot's pages with one batched flush of
+ * everything (no tlb generation). */
+void do_reclaim(struct task *t, uint32_t slot);
+struct oracle_flush;
+
+/* Issues @p req from @p t's vCPU through its strategy (the built-in one,
+ * or config.flush_fn) and records the shootdown: count, latency, trace.
+ * When the flush is reported complete the oracle checks what @p of says
+ * it covered (its initiator and shootdown number are filled in here).
+ * False (the run failed) if the strategy failed. */
 bool shootdown(struct task *t, const struct hvtlb_flush_request *req,
-	       struct hvtlb_flush_outcome *out);
+	       struct hvtlb_flush_outcome *out, struct oracle_flush *of);
 
 #endif

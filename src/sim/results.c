@@ -17,6 +17,17 @@ static const char *const flush_names[] = {
 #undef HVTLB_X_
 };
 
+static const char *const stale_names[] = {
+#define HVTLB_X_(n, s) s,
+	HVTLB_SIM_STALE_MAP(HVTLB_X_)
+#undef HVTLB_X_
+};
+
+const char *hvtlb_sim_stale_name(enum hvtlb_sim_stale w)
+{
+	return (unsigned)w < HVTLB_SIM_STALE_COUNT_ ? stale_names[w] : NULL;
+}
+
 const char *hvtlb_sim_exit_name(enum hvtlb_sim_exit e)
 {
 	return (unsigned)e < HVTLB_SIM_EXIT_COUNT_ ? exit_names[e] : NULL;
@@ -33,6 +44,27 @@ void hvtlb_sim_results_destroy(struct hvtlb_sim_results *r)
 		return;
 	free(r->violation);
 	free(r);
+}
+
+/* Violation @p i of a list: a used one names no flush (null). */
+static void write_violation(FILE *f, const struct hvtlb_sim_violation *v,
+			    uint32_t i)
+{
+	bool used = v->why == HVTLB_SIM_STALE_USED;
+	const char *why = hvtlb_sim_stale_name(v->why);
+
+	fprintf(f,
+		"%s{\"kind\":\"%s\",\"why\":\"%s\",\"vm\":%u,\"vcpu\":%u,"
+		"\"address\":\"0x%llx\",\"generation\":%u,\"covered\":%u,",
+		i ? "," : "", used ? "used" : "latent", why ? why : "?", v->vm,
+		v->vcpu, (unsigned long long)v->address, v->generation,
+		v->covered);
+	if (used)
+		fputs("\"initiator\":null,\"shootdown\":null,", f);
+	else
+		fprintf(f, "\"initiator\":%u,\"shootdown\":%llu,", v->initiator,
+			(unsigned long long)v->shootdown);
+	fprintf(f, "\"time_s\":%.9g}", v->time_s);
 }
 
 int hvtlb_sim_results_write_json(const struct hvtlb_sim_results *r, FILE *f)
@@ -78,18 +110,18 @@ int hvtlb_sim_results_write_json(const struct hvtlb_sim_results *r, FILE *f)
 		"\"shootdown_latency_us\":{\"p50\":%.9g,\"p99\":%.9g,"
 		"\"max\":%.9g},",
 		r->latency_us_p50, r->latency_us_p99, r->latency_us_max);
-	fprintf(f, "\"violations\":%llu,\"violation_list\":[",
+	fprintf(f,
+		"\"violations\":{\"latent\":%llu,\"used\":%llu,\"total\":%llu},"
+		"\"violation_list\":[",
+		(unsigned long long)r->latent_violations,
+		(unsigned long long)r->used_violations,
 		(unsigned long long)r->violations);
-	for (uint32_t i = 0; i < r->nrecorded; i++) {
-		const struct hvtlb_sim_violation *v = &r->violation[i];
-
-		fprintf(f,
-			"%s{\"vm\":%u,\"vcpu\":%u,\"address\":\"0x%llx\","
-			"\"time_s\":%.9g}",
-			i ? "," : "", v->vm, v->vcpu,
-			(unsigned long long)v->address, v->time_s);
-	}
-	fprintf(f, "],\"mem_per_vcpu_bytes\":%llu,\"events\":%llu}",
+	for (uint32_t i = 0; i < r->nrecorded; i++)
+		write_violation(f, &r->violation[i], i);
+	fprintf(f,
+		"],\"fault_hits\":%llu,\"mem_per_vcpu_bytes\":%llu,"
+		"\"events\":%llu}",
+		(unsigned long long)r->fault_hits,
 		(unsigned long long)r->mem_per_vcpu_bytes,
 		(unsigned long long)r->events);
 	return ferror(f) ? -EIO : 0;

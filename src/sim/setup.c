@@ -9,6 +9,8 @@
 #include "sim/guest.h"
 #include "sim/host.h"
 #include "sim/machine.h"
+#include "sim/oracle.h"
+#include "sim/workload.h"
 
 /* Coroutine stacks are registered with valgrind when its header exists
  * (client requests cost a few instructions outside valgrind): without it,
@@ -47,8 +49,9 @@ static int setup_arrays(struct sim *s)
 
 		s->kpte = calloc(nk, sizeof(*s->kpte));
 		s->kfree = calloc(nk, sizeof(*s->kfree));
+		s->kfill = calloc(nk, sizeof(*s->kfill));
 		s->knfree = calloc(c->vms, sizeof(*s->knfree));
-		if (!s->kpte || !s->kfree || !s->knfree)
+		if (!s->kpte || !s->kfree || !s->kfill || !s->knfree)
 			return -ENOMEM;
 		for (uint32_t vm = 0; vm < c->vms; vm++) {
 			for (uint32_t k = c->wl_kernel_pages; k-- > 0;)
@@ -138,6 +141,7 @@ static int setup_mms(struct sim *s)
 	const struct hvtlb_sim_config *c = s->c;
 	uint32_t per_mm =
 		(c->wl_threads + c->wl_processes - 1) / c->wl_processes;
+	uint32_t shared = workload_shared_slots(c);
 
 	for (uint32_t i = 0; i < s->nmms; i++) {
 		struct mm *m = &s->mm[i];
@@ -159,14 +163,16 @@ static int setup_mms(struct sim *s)
 		m->free_stack = calloc(nslots, sizeof(*m->free_stack));
 		m->quar = calloc(nslots, sizeof(*m->quar));
 		m->live = calloc(nslots, sizeof(*m->live));
+		m->fillers = calloc(nslots, sizeof(*m->fillers));
 		m->spinners = calloc(per_mm + 1, sizeof(*m->spinners));
 		m->wq_cap = per_mm + 1;
 		m->waiters = calloc(m->wq_cap, sizeof(*m->waiters));
 		if (!m->pte || !m->plist || !m->pn || !m->free_stack ||
-		    !m->quar || !m->waiters || !m->live || !m->spinners)
+		    !m->quar || !m->waiters || !m->live || !m->spinners ||
+		    !m->fillers)
 			return -ENOMEM;
 		m->nfree = 0;
-		for (uint32_t k = nslots; k-- > (c->wl_shared ? 1u : 0u);)
+		for (uint32_t k = nslots; k-- > shared;)
 			m->free_stack[m->nfree++] = k; /* lowest on top */
 	}
 	return 0;
@@ -229,6 +235,8 @@ int sim_setup(struct sim *s)
 		rc = setup_mms(s);
 	if (!rc)
 		rc = setup_tasks(s);
+	if (!rc)
+		rc = oracle_init(s);
 	return rc;
 }
 
@@ -270,6 +278,7 @@ void sim_teardown(struct sim *s)
 			free(s->mm[i].free_stack);
 			free(s->mm[i].quar);
 			free(s->mm[i].live);
+			free(s->mm[i].fillers);
 			free(s->mm[i].spinners);
 			free(s->mm[i].waiters);
 		}
@@ -280,6 +289,8 @@ void sim_teardown(struct sim *s)
 	free(s->vm_preempted);
 	free(s->kpte);
 	free(s->kfree);
+	free(s->kfill);
 	free(s->knfree);
+	oracle_finish(s);
 	evq_finish(&s->q);
 }

@@ -73,6 +73,7 @@ int tlb_init(struct tlb *t, const struct hvtlb_sim_config *c)
 	t->epoch = 1;
 	t->gepoch = 1;
 	t->large = false;
+	t->global = false;
 	t->lv[0].e = t->lv[1].e = NULL;
 	t->lv[0].victim = t->lv[1].victim = NULL;
 	t->lv[0].sets = t->lv[1].sets = 0;
@@ -179,8 +180,10 @@ void tlb_fill(struct tlb *t, uint64_t key, uint64_t vpn, uint32_t gen,
 {
 	uint32_t epoch = global ? t->gepoch | EPOCH_GLOBAL : t->epoch;
 
-	if (global)
+	if (global) {
 		key &= ~KEY_ASID_MASK;
+		t->global = true;
+	}
 	if (key & (3ULL << KEY_SIZE_SHIFT))
 		t->large = true;
 	level_fill(t, &t->lv[0], epoch, key, vpn, gen);
@@ -270,6 +273,7 @@ void tlb_flush_all(struct tlb *t, bool global)
 	if (!global)
 		return;
 	t->large = false; /* nothing is live any more */
+	t->global = false;
 	t->gepoch = (t->gepoch + 1) & EPOCH_MASK;
 	if (t->gepoch == 0) {
 		clear_class(t, true);
@@ -277,7 +281,8 @@ void tlb_flush_all(struct tlb *t, bool global)
 	}
 }
 
-void tlb_scan(struct tlb *t, uint32_t asid, tlb_scan_fn fn, void *data)
+bool tlb_find(const struct tlb *t,
+	      bool (*match)(void *data, const struct tlb_seen *e), void *data)
 {
 	for (uint32_t l = 0; l < tlb_nlevels(t); l++) {
 		size_t n = (size_t)t->lv[l].sets * t->lv[l].ways;
@@ -285,16 +290,27 @@ void tlb_scan(struct tlb *t, uint32_t asid, tlb_scan_fn fn, void *data)
 		for (size_t i = 0; i < n; i++) {
 			const struct tlb_entry *e = &t->lv[l].e[i];
 
-			if (!entry_live(t, e) || (e->epoch & EPOCH_GLOBAL))
-				continue;
-			if (((e->key & KEY_ASID_MASK) >> KEY_ASID_SHIFT) !=
-			    (asid & 0x1fff))
+			if (!entry_live(t, e))
 				continue;
 			unsigned size = (e->key >> KEY_SIZE_SHIFT) & 3;
-			unsigned shift = size == 2 ? 30 : size == 1 ? 21 : 12;
 			uint64_t va = (e->key & 0xffffffffffffULL) << 12;
+			struct tlb_seen seen = {
+				.shift = size == 2   ? 30
+					 : size == 1 ? 21
+						     : 12,
+				/* the key keeps 48 bits of va >> 12: make
+				 * the address canonical again */
+				.va = va & (1ULL << 59) ? va | 0xfff0ULL << 48
+							: va,
+				.asid = (uint32_t)((e->key & KEY_ASID_MASK) >>
+						   KEY_ASID_SHIFT),
+				.global = e->epoch & EPOCH_GLOBAL,
+				.gen = e->gen,
+			};
 
-			fn(data, va, shift, e->gen);
+			if (match(data, &seen))
+				return true;
 		}
 	}
+	return false;
 }

@@ -31,6 +31,9 @@ struct tlb {
 	/* a 2 MiB or 1 GiB entry may be live; without one, an INVLPG of a
 	 * 4 KiB page need not probe the large-page sets */
 	bool large;
+	/* a global entry may be live (set by a global fill, cleared by a
+	 * flush of everything including globals) */
+	bool global;
 	struct tlb_level lv[2]; /* lv[1].sets == 0: no STLB */
 };
 
@@ -52,9 +55,18 @@ void tlb_invalidate(struct tlb *t, uint64_t va, uint64_t n, unsigned shift,
 		    uint32_t asid);
 /* Every non-global entry; with @p global the global ones too. */
 void tlb_flush_all(struct tlb *t, bool global);
-/* Calls fn for every valid non-global entry of @p asid (oracle scans). */
-typedef void (*tlb_scan_fn)(void *data, uint64_t va, unsigned shift,
-			    uint32_t gen);
-void tlb_scan(struct tlb *t, uint32_t asid, tlb_scan_fn fn, void *data);
+/* A live entry as tlb_find() shows it. */
+struct tlb_seen {
+	uint64_t va; /* of the page it maps */
+	unsigned shift;
+	uint32_t asid; /* 0 for a global entry */
+	bool global;
+	uint32_t gen;
+};
+/* Whether @p match is true for a live entry (each level is scanned; an
+ * entry in both levels may be shown twice). For the oracle's accounting
+ * of faults: O(entries). */
+bool tlb_find(const struct tlb *t,
+	      bool (*match)(void *data, const struct tlb_seen *e), void *data);
 
 #endif

@@ -2,6 +2,7 @@
 /* Flushing a vCPU's TLB, for whatever reason (enum
  * hvtlb_sim_flush_kind): counted in the results and traced. */
 #include "sim/machine.h"
+#include "sim/oracle.h"
 #include "sim/vcpu-tlb.h"
 
 void vcpu_tlb_ready(struct sim *s, struct vcpu *v)
@@ -20,8 +21,11 @@ void vcpu_tlb_ready(struct sim *s, struct vcpu *v)
 void vcpu_flush_all(struct sim *s, struct vcpu *v,
 		    enum hvtlb_sim_flush_kind kind, bool global)
 {
-	if (s->c->fault == HVTLB_SIM_FAULT_GLOBAL_SURVIVES)
+	if (s->c->fault == HVTLB_SIM_FAULT_GLOBAL_SURVIVES && global) {
+		if (oracle_holds_global(s, v))
+			fault_hit(s); /* an outdated global entry is kept */
 		global = false;
+	}
 	TRACE(s, HVTLB_SIM_TRACE_FLUSH, v, TR_NONE, s->now, kind, 0);
 	s->r->flushes[kind]++;
 	s->r->flushes[HVTLB_SIM_FLUSH_FULL]++;
@@ -29,6 +33,7 @@ void vcpu_flush_all(struct sim *s, struct vcpu *v,
 				kind != HVTLB_SIM_FLUSH_SWITCH_MM;
 	if (v->tlb_ready)
 		tlb_flush_all(&v->tlb, global);
+	oracle_full_flush(s, v);
 }
 
 void vcpu_flush_range(struct sim *s, struct vcpu *v,

@@ -13,6 +13,10 @@ struct sim_workload {
 	/* Each thread maps one slot of its own for the whole run (or uses
 	 * the process's shared slot 0 with workload.shared), passed to op. */
 	bool own_slot;
+	/* Slots 0 .. shared_slots - 1 of each process are mapped from the
+	 * start and shared by its threads (op gets slot 0); workload.shared
+	 * makes it at least 1. */
+	uint32_t shared_slots;
 	/* One operation of thread @p t (@p own: its slot, or NONE_ID). */
 	void (*op)(struct task *t, uint32_t own);
 };
@@ -21,6 +25,11 @@ extern const struct sim_workload sim_workload_trasher;
 extern const struct sim_workload sim_workload_madvise;
 extern const struct sim_workload sim_workload_ebizzy;
 extern const struct sim_workload sim_workload_mix;
+extern const struct sim_workload sim_workload_oracle_stress;
+
+/* How many slots (from slot 0) the threads of a process share: mapped
+ * from the start, never freed (workload.shared, or the workload's own). */
+uint32_t workload_shared_slots(const struct hvtlb_sim_config *c);
 
 /* The body of a task: its workload's operations. */
 void workload_run(struct task *t);

@@ -191,18 +191,30 @@ static void fault_case(const char *const *kv)
 
 	cfg_apply(&c, kv);
 	r = run_cfg(&c);
-	print_message("fault %s: %llu violations\n",
+	print_message("fault %s: %llu hits, %llu latent, %llu used "
+		      "violations\n",
 		      hvtlb_sim_fault_name(c.fault),
-		      (unsigned long long)r->violations);
-	assert_true(r->violations > 0);
+		      (unsigned long long)r->fault_hits,
+		      (unsigned long long)r->latent_violations,
+		      (unsigned long long)r->used_violations);
+	/* it did harm, and the latent check saw it */
+	assert_true(r->fault_hits > 0);
+	assert_true(r->latent_violations > 0);
+	assert_int_equal(r->violations,
+			 r->latent_violations + r->used_violations);
 	assert_true(r->nrecorded > 0);
 	assert_true(r->violation[0].time_s > 0);
 	assert_true(r->violation[0].vcpu < c.vcpus);
+	assert_true(r->violation[0].why != HVTLB_SIM_STALE_USED);
+	assert_true(r->violation[0].shootdown > 0);
+	assert_true(r->violation[0].generation < r->violation[0].covered);
 	hvtlb_sim_results_destroy(r);
 
 	c.fault = HVTLB_SIM_FAULT_NONE;
 	r = run_cfg(&c);
-	assert_int_equal(r->violations, 0);
+	assert_int_equal(r->latent_violations, 0);
+	assert_int_equal(r->used_violations, 0);
+	assert_int_equal(r->fault_hits, 0);
 	assert_int_equal(r->nrecorded, 0);
 	hvtlb_sim_results_destroy(r);
 }
@@ -246,9 +258,22 @@ static const char *const global_hv_kv[] = { KERNEL_PAGES, "strategy=hyperv",
 
 static void test_fault_global_survives(void **state)
 {
+	struct hvtlb_sim_results *r;
+
 	(void)state;
 	fault_case(global_ipi_kv);
 	fault_case(global_hv_kv);
+	/* a kept global entry is read again once the page is mapped again:
+	 * used violations, each named as such */
+	r = run_kv(global_ipi_kv);
+	assert_true(r->used_violations > 0);
+	for (uint32_t i = 0; i < r->nrecorded; i++)
+		if (r->violation[i].why == HVTLB_SIM_STALE_USED) {
+			assert_int_equal(r->violation[i].shootdown, 0);
+			assert_true(r->violation[i].generation <
+				    r->violation[i].covered);
+		}
+	hvtlb_sim_results_destroy(r);
 }
 
 /* Kernel pages under every strategy, overcommitted (preempted targets,

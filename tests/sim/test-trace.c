@@ -267,6 +267,7 @@ static unsigned check_trace(const struct hvtlb_sim_config *c,
 				assert_true(e->arg0 < c->vcpus);
 				break;
 			case HVTLB_SIM_TRACE_VIOLATION:
+				assert_true(e->arg1 < HVTLB_SIM_STALE_COUNT_);
 				violations++;
 				break;
 			default:

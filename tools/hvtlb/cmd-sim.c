@@ -51,8 +51,10 @@ static const char usage_text[] =
 	"  --threads N      host threads of the engine (default: CPUs online;\n"
 	"                   results do not depend on it)\n"
 	"  --fault NAME     no-wait, lose-deferred, skip-lazy-freed,\n"
-	"                   drop-target, global-survives: break the protocol,\n"
-	"                   the oracle must report violations\n"
+	"                   drop-target, global-survives, host-no-wait,\n"
+	"                   vp-as-cpu, gen-zero-skip: break the protocol, the\n"
+	"                   oracle must report violations (`hvtlb keys`\n"
+	"                   says what each does)\n"
 	"  --compare LIST   strategies to run, e.g. ipi,hyperv (same as\n"
 	"                   --set compare=LIST)\n"
 	"  --json           one JSON document; --csv: one CSV row per run\n"
@@ -478,10 +480,11 @@ static int check_violations(const struct sim_batch *b, const struct ensemble *e)
 				snprintf(where, sizeof(where), " (draw %zu)",
 					 row);
 			fprintf(stderr,
-				"hvtlb sim: %s%s: %llu oracle violations "
-				"without a fault\n",
+				"hvtlb sim: %s%s: oracle violations without "
+				"a fault: %llu latent, %llu used\n",
 				sim_strategy_name(r), where,
-				(unsigned long long)r->violations);
+				(unsigned long long)r->latent_violations,
+				(unsigned long long)r->used_violations);
 			bad = 1;
 		}
 	}

@@ -27,6 +27,8 @@ FIELD_GETTER(latency_us_p50)
 FIELD_GETTER(latency_us_p99)
 FIELD_GETTER(latency_us_max)
 FIELD_GETTER(violations)
+FIELD_GETTER(latent_violations)
+FIELD_GETTER(used_violations)
 
 /* Workload operations per second of virtual time, over every VM. */
 static double get_ops_per_s(const struct hvtlb_sim_results *r,
@@ -54,6 +56,9 @@ static const struct metric metrics[] = {
 	{ "latency_us_p99", "shootdown latency p99 (us)", get_latency_us_p99 },
 	{ "latency_us_max", "shootdown latency max (us)", get_latency_us_max },
 	{ "violations", "oracle violations", get_violations },
+	{ "latent_violations", "oracle violations, latent",
+	  get_latent_violations },
+	{ "used_violations", "oracle violations, used", get_used_violations },
 	{ "ops_per_s", "operations per second", get_ops_per_s },
 };
 

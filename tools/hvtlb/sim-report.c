@@ -162,6 +162,27 @@ static void print_ratio_lines(const struct sim_batch *b,
 	}
 }
 
+/* One line per recorded violation: which vCPU, which address, how stale
+ * (entry generation < covered one), and for a latent one which flush
+ * left it and why it counts. */
+static void print_violation(const struct hvtlb_sim_results *r,
+			    const struct hvtlb_sim_violation *x)
+{
+	const char *why = hvtlb_sim_stale_name(x->why);
+
+	printf("violation (%s): vm %u vcpu %u address 0x%llx generation %u < "
+	       "%u, ",
+	       sim_strategy_name(r), x->vm, x->vcpu,
+	       (unsigned long long)x->address, x->generation, x->covered);
+	if (x->why == HVTLB_SIM_STALE_USED)
+		printf("used");
+	else
+		printf("latent (%s) after shootdown %llu from vcpu %u",
+		       why ? why : "?", (unsigned long long)x->shootdown,
+		       x->initiator);
+	printf(" at %.9f s\n", x->time_s);
+}
+
 void sim_report_table(const struct sim_batch *b, const struct ensemble *e)
 {
 	static const struct row head[] = {
@@ -192,7 +213,10 @@ void sim_report_table(const struct sim_batch *b, const struct ensemble *e)
 		{ "TLB L1 hits", OFF(tlb_l1_hits), ROW_U64, NULL },
 		{ "TLB L2 hits", OFF(tlb_l2_hits), ROW_U64, NULL },
 		{ "TLB misses", OFF(tlb_misses), ROW_U64, "tlb_misses" },
-		{ "oracle violations", OFF(violations), ROW_U64, "violations" },
+		{ "oracle violations, latent", OFF(latent_violations), ROW_U64,
+		  "latent_violations" },
+		{ "oracle violations, used", OFF(used_violations), ROW_U64,
+		  "used_violations" },
 	};
 
 	print_header(b, e);
@@ -219,12 +243,7 @@ void sim_report_table(const struct sim_batch *b, const struct ensemble *e)
 		const struct hvtlb_sim_results *r = b->res[i];
 
 		for (uint32_t v = 0; v < r->nrecorded; v++)
-			printf("violation (%s): vm %u vcpu %u address 0x%llx "
-			       "at %.9f s\n",
-			       sim_strategy_name(r), r->violation[v].vm,
-			       r->violation[v].vcpu,
-			       (unsigned long long)r->violation[v].address,
-			       r->violation[v].time_s);
+			print_violation(r, &r->violation[v]);
 	}
 }
 
@@ -350,7 +369,7 @@ int sim_report_json(const struct sim_batch *b, const struct ensemble *e)
 static void csv_row(const char *path, const struct hvtlb_sim_results *r)
 {
 	printf("%s,%s,%llu,%.9g,%.9g,%.9g,%llu,%llu,%llu,%llu,%llu,%.9g,%.9g,"
-	       "%.9g,%llu",
+	       "%.9g,%llu,%llu,%llu",
 	       path, sim_strategy_name(r), (unsigned long long)r->seed,
 	       r->real_s, r->user_s, r->sys_s,
 	       (unsigned long long)r->vm_exits_total,
@@ -359,7 +378,9 @@ static void csv_row(const char *path, const struct hvtlb_sim_results *r)
 	       (unsigned long long)r->shootdowns,
 	       (unsigned long long)r->pages_invalidated, r->latency_us_p50,
 	       r->latency_us_p99, r->latency_us_max,
-	       (unsigned long long)r->violations);
+	       (unsigned long long)r->violations,
+	       (unsigned long long)r->latent_violations,
+	       (unsigned long long)r->used_violations);
 }
 
 void sim_report_csv(const struct sim_batch *b, const struct ensemble *e)
@@ -369,7 +390,8 @@ void sim_report_csv(const struct sim_batch *b, const struct ensemble *e)
 
 	printf("scenario,strategy,seed,real_s,user_s,sys_s,vm_exits,"
 	       "ipis_sent,hypercalls,shootdowns,pages_invalidated,"
-	       "latency_us_p50,latency_us_p99,latency_us_max,violations");
+	       "latency_us_p50,latency_us_p99,latency_us_max,violations,"
+	       "latent_violations,used_violations");
 	if (u) {
 		printf(",draw");
 		for (size_t j = 0; j < u->n; j++)

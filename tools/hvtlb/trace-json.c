@@ -428,6 +428,8 @@ static void write_event(struct writer *w, uint32_t vm, const struct rec *r)
 		head(w, 'i', pid, vtid, "violation", "oracle violation", r);
 		W_LIT(w, "\"address\":");
 		w_hex64(w, r->arg0);
+		W_LIT(w, ",\"why\":");
+		w_json(w, hvtlb_sim_stale_name((enum hvtlb_sim_stale)r->arg1));
 		break;
 	default:
 		head(w, 'i', pid, vtid, "unknown", "unknown", r);

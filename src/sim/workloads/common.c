@@ -69,20 +69,29 @@ static const struct sim_workload *const workloads[] = {
 	[HVTLB_SIM_WORKLOAD_MADVISE] = &sim_workload_madvise,
 	[HVTLB_SIM_WORKLOAD_EBIZZY] = &sim_workload_ebizzy,
 	[HVTLB_SIM_WORKLOAD_MIX] = &sim_workload_mix,
+	[HVTLB_SIM_WORKLOAD_ORACLE_STRESS] = &sim_workload_oracle_stress,
 };
 _Static_assert(sizeof(workloads) / sizeof(workloads[0]) ==
 		       HVTLB_SIM_WORKLOAD_COUNT_,
 	       "one entry per workload.kind");
+
+uint32_t workload_shared_slots(const struct hvtlb_sim_config *c)
+{
+	uint32_t n = workloads[c->workload]->shared_slots;
+
+	return c->wl_shared && !n ? 1 : n;
+}
 
 /* The body of task @p t: its workload's operations, then exit. */
 void workload_run(struct task *t)
 {
 	struct sim *s = t->s;
 	const struct sim_workload *w = workloads[s->c->workload];
+	bool shared = workload_shared_slots(s->c) > 0;
 	uint32_t own = NONE_ID;
 
 	if (w->own_slot) {
-		if (s->c->wl_shared)
+		if (shared)
 			own = 0; /* the process's shared mapping, slot 0 */
 		else
 			do_mmap(t, &own);
@@ -92,7 +101,7 @@ void workload_run(struct task *t)
 			kernel_op(t);
 		w->op(t, own);
 	}
-	if (own != NONE_ID && !s->c->wl_shared)
+	if (own != NONE_ID && !shared)
 		do_munmap(t, own);
 	if (t->debt)
 		t_work(t, 0, ACCT_SYS);

@@ -60,6 +60,8 @@ static void k_access(struct task *t, uint32_t p, simtime *sys)
 	*sys += (simtime)(s->cost[SIM_COST_walk_ref] *
 			  s->cost[SIM_COST_walk_refs]);
 	tlb_fill(&v->tlb, key, va >> 12, pt->gen, true);
+	s->kfill[(size_t)t->vm * s->c->wl_kernel_pages + p] |=
+		filler_bit(v->idx);
 }
 
 /* vfree: unmaps the task's kernel page and shoots it down everywhere,
@@ -73,9 +75,22 @@ static void kernel_free(struct task *t)
 	struct vcpu *v;
 
 	covered = ++pt->gen; /* even: not present */
+	struct oracle_flush of = {
+		.mm = NONE_ID,
+		.base = KVA_BASE + ((uint64_t)p << 12),
+		.shift = 12,
+		.n = 1,
+		.covered = &covered,
+		.freed = true,
+		.zap = oracle_zap(s),
+		.fillers = s->kfill[(size_t)t->vm * s->c->wl_kernel_pages + p],
+	};
+
+	s->kfill[(size_t)t->vm * s->c->wl_kernel_pages + p] = 0;
 	t->kpage = NONE_ID;
 	t_work(t, cyc(s, SIM_COST_munmap), ACCT_SYS);
 	v = &s->v[t->vcpu];
+	of.vm = v->vm;
 	struct hvtlb_flush_request req = {
 		.ncpus = s->c->vcpus,
 		.initiator = v->idx,
@@ -89,7 +104,7 @@ static void kernel_free(struct task *t)
 
 	for (uint32_t c = 0; c < s->c->vcpus; c++)
 		hvtlb_cpumask_set(&req.targets, c);
-	if (!shootdown(t, &req, &out))
+	if (!shootdown(t, &req, &out, &of))
 		return;
 	if (covered > pt->flushed)
 		pt->flushed = covered;
