@@ -90,6 +90,13 @@
 	  "min_granularity, wake-up preemption past the wake-up "              \
 	  "granularity; kernel/sched/fair.c defaults); false: a FIFO run "     \
 	  "queue, a woken vCPU runs next, fixed slice cost.host_slice_us")     \
+	X(CFS_TICK, "hypervisor.cfs_tick", BOOL, cfs_tick, "true", 0, 0, "",   \
+	  "with hypervisor.cfs: the running vCPU's slice is checked at every " \
+	  "host tick (cost.host_tick_us) against the vCPUs runnable then "     \
+	  "(check_preempt_tick), and picks honour CFS's next, last and skip "  \
+	  "buddies (Linux 4.15 kernel/sched/fair.c); false: the slice is "     \
+	  "fixed when a vCPU enters and a vCPU that yielded is never picked "  \
+	  "while another waits (the engine's older model)")                    \
 	X(IPI_BATCH, "hypervisor.ipi_batch", U32, ipi_batch, "1", 1, 4096,     \
 	  "destinations",                                                      \
 	  "IPI destinations per sender VM exit (1: x2APIC, one per target; "   \

@@ -244,6 +244,7 @@ struct hvtlb_sim_config {
 	bool ple;
 	bool ple_boost_ready;
 	bool cfs;
+	bool cfs_tick;
 	uint32_t ipi_batch;
 	bool offer_xmm;
 	bool offer_ex;

@@ -128,6 +128,12 @@
 	  "exact: Linux CFS defaults, kernel/sched/fair.c: min granularity "   \
 	  "0.75 ms x (1 + ilog2(min(ncpus, 8))) = 3 ms on 8 or more CPUs; "    \
 	  "with 8 or more runnable vCPUs per pCPU the slice is that minimum")  \
+	F(X, host_tick_us, 1000, 1000, 4000, UNIFORM, "us",                    \
+	  "the host kernel's scheduler tick, at which CFS checks whether the " \
+	  "running vCPU used up its slice (check_preempt_tick, "               \
+	  "kernel/sched/fair.c): CONFIG_HZ=1000 as RHEL and Fedora kernels "   \
+	  "are built (assumed for a KVM host); range 1000-4000 us (HZ 250, "   \
+	  "Debian and Ubuntu kernels)")                                        \
 	/* guest kernel */                                                     \
 	F(X, guest_slice_us, 3000, 3000, 3000, EXACT, "us",                    \
 	  "exact: Linux CFS default for a guest of 8 or more CPUs "            \

@@ -38,6 +38,7 @@ void host_on_ple(struct sim *s, const struct event *e)
 		vcpu_steal(s, v, cyc(s, SIM_COST_vmexit));
 		return;
 	}
-	s->p[v->pcpu].skip = v->gid; /* yield: another runs first */
+	if (s->sched->yield)
+		s->sched->yield(s, &s->p[v->pcpu]); /* another runs first */
 	vcpu_deschedule(s, v, true);
 }

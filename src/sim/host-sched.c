@@ -27,6 +27,8 @@ static uint32_t pcpu_pop(struct sim *s, struct pcpu *p)
 {
 	uint32_t vid;
 
+	if (s->sched->pop)
+		return s->sched->pop(s, p);
 	if (s->sched->pick && p->rq_n > 1)
 		s->sched->pick(s, p);
 	p->skip = NONE_ID;
@@ -102,7 +104,7 @@ static void slice_arm(struct sim *s, struct pcpu *p, simtime end)
 	p->slice_end = end;
 	p->slice_seq = s->q.seq++;
 	p->slice_queued = false;
-	if (!p->slice_q || p->slice_q_min > end)
+	if (end != SIM_NEVER && (!p->slice_q || p->slice_q_min > end))
 		slice_queue(s, p);
 }
 
@@ -114,7 +116,7 @@ static bool slice_fired(struct sim *s, struct pcpu *p, uint64_t token)
 	if (token == p->slice_token)
 		return p->cur != NONE_ID;
 	/* A stale one: the current slice waited behind it. */
-	if (p->cur != NONE_ID && !p->slice_queued)
+	if (p->cur != NONE_ID && !p->slice_queued && p->slice_end != SIM_NEVER)
 		slice_queue(s, p);
 	return false;
 }
@@ -134,7 +136,7 @@ static void vcpu_enter(struct sim *s, struct vcpu *v)
 	p->last = v->gid;
 	v->hs = H_RUNNING;
 	v->run_start = s->now;
-	slice_arm(s, p, s->now + s->sched->slice(s, p));
+	slice_arm(s, p, s->sched->slice_end(s, p));
 	if (v->cur != NONE_ID && s->c->steal_accounting) {
 		struct task *t = &s->t[v->cur];
 
@@ -185,7 +187,7 @@ void vcpu_deschedule(struct sim *s, struct vcpu *v, bool ready)
 		t->acct_paused = true;
 	}
 	if (s->sched->ran)
-		s->sched->ran(s, p, v);
+		s->sched->ran(s, p, v, ready);
 	p->cur = NONE_ID;
 	if (ready) {
 		v->hs = H_READY;
@@ -259,9 +261,11 @@ void host_on_slice(struct sim *s, const struct event *e)
 	if (!slice_fired(s, p, e->arg))
 		return;
 	if (!p->rq_n) {
-		slice_arm(s, p, s->now + s->sched->slice(s, p));
+		slice_arm(s, p, s->sched->slice_end(s, p));
 		return;
 	}
+	if (s->sched->expired)
+		s->sched->expired(s, p);
 	count_exit(s, &s->v[p->cur], HVTLB_SIM_EXIT_PREEMPTION, 1);
 	vcpu_deschedule(s, &s->v[p->cur], true);
 }
@@ -278,7 +282,11 @@ void host_on_wake(struct sim *s, const struct event *e)
 	TRACE(s, HVTLB_SIM_TRACE_WAKE, v, TR_NONE, e->arg, 0, 0);
 	if (s->sched->woken(s, p, v))
 		return;
-	if (p->cur != NONE_ID)
+	if (p->cur != NONE_ID) {
+		/* The queue grew: the running vCPU's slice may be shorter. */
+		if (s->sched->reslice)
+			slice_arm(s, p, s->sched->slice_end(s, p));
 		arm_ple(s, &s->v[p->cur]);
+	}
 	pcpu_schedule(s, p);
 }

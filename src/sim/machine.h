@@ -196,6 +196,9 @@ struct pcpu {
 	simtime slice_q_min;
 	simtime min_vruntime; /* hypervisor.cfs */
 	uint32_t skip;	      /* hypervisor.cfs: yielded, pick another */
+	/* hypervisor.cfs_tick: CFS's next and last buddies (vCPU ids or
+	 * NONE_ID): run next if not too unfair */
+	uint32_t next_buddy, last_buddy;
 };
 
 struct task {
@@ -262,6 +265,7 @@ struct sim {
 	/* hypervisor.cfs: sched_latency, min_granularity, wakeup_granularity
 	 * (Linux defaults 6, 0.75, 1 ms times 1 + ilog2(min(pCPUs, 8))) */
 	simtime cfs_latency, cfs_min_gran, cfs_wakeup_gran;
+	simtime host_tick; /* cost.host_tick_us: the host's scheduler tick */
 	/* tracing: this part's first VM and first pCPU, machine-wide */
 	uint32_t vm_base, pcpu_base;
 };

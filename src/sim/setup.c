@@ -79,7 +79,9 @@ static void setup_times(struct sim *s)
 		s->tick = 1;
 	s->limit =
 		(simtime)(c->max_virtual_s * s->cost[SIM_COST_cpu_mhz] * 1e6);
-	s->sched = c->cfs ? &host_cfs : &host_fifo;
+	s->sched = !c->cfs	 ? &host_fifo
+		   : c->cfs_tick ? &host_cfs
+				 : &host_cfs_entry;
 	if (s->sched->init)
 		s->sched->init(s);
 }
@@ -90,6 +92,7 @@ static int setup_pcpus(struct sim *s)
 		struct pcpu *p = &s->p[i];
 
 		p->cur = p->last = p->skip = NONE_ID;
+		p->next_buddy = p->last_buddy = NONE_ID;
 		p->rq_cap = s->nvcpus / s->npcpus + 2;
 		p->rq = calloc(p->rq_cap, sizeof(*p->rq));
 		if (!p->rq)
