@@ -14,7 +14,8 @@
  *   on/off), DOUBLE (within [min, max]), or a name: FAULT
  *   (HVTLB_SIM_FAULT_MAP), STRATEGY (hvtlb_strategy_name; setting it resets
  *   the strategy.* knobs), PROFILE (hvtlb_profile_name), WORKLOAD
- *   (HVTLB_SIM_WORKLOAD_MAP), TOUCH, PAGE_SIZE; or KNOB, a knob of
+ *   (HVTLB_SIM_WORKLOAD_MAP), TOUCH, PAGE_SIZE, GOVERNOR (menu,
+ *   residency), IDLE (halt, poll, haltpoll); or KNOB, a knob of
  *   hvtlb_strategy_config_set() whose default is the strategy's.
  * - field: the member of struct hvtlb_sim_config it sets.
  * - "default": the value hvtlb_sim_config_init() sets, as text ("" for
@@ -97,6 +98,14 @@
 	  "buddies (Linux 4.15 kernel/sched/fair.c); false: the slice is "     \
 	  "fixed when a vCPU enters and a vCPU that yielded is never picked "  \
 	  "while another waits (the engine's older model)")                    \
+	X(IDLE_GOV, "hypervisor.idle_governor", GOVERNOR, idle_governor,       \
+	  "menu", 0, 0, "",                                                    \
+	  "how an idle pCPU picks its idle state (cost.cstate_*): menu, "      \
+	  "Linux 4.15's menu governor (predicted idle time from the next "     \
+	  "timer, cost.idle_timer_us, and the recent idle periods, against "   \
+	  "each state's target residency); residency: the deepest state "      \
+	  "(cost.cstate_exit_us) once idle cost.cstate_residency_us (the "     \
+	  "engine's older model)")                                             \
 	X(IPI_BATCH, "hypervisor.ipi_batch", U32, ipi_batch, "1", 1, 4096,     \
 	  "destinations",                                                      \
 	  "IPI destinations per sender VM exit (1: x2APIC, one per target; "   \
@@ -144,6 +153,17 @@
 	  "a page fault takes the address-space lock exclusive, as mmap and "  \
 	  "munmap do (faults serialize); false: shared, as Linux's mmap "      \
 	  "lock read side")                                                    \
+	X(GUEST_IDLE, "guest.idle", IDLE, guest_idle, "halt", 0, 0, "",        \
+	  "what an idle vCPU does: halt (HLT, a VM exit: the host blocks "     \
+	  "it), poll (idle=poll: it spins in the guest, never halts, and is "  \
+	  "woken without an IPI), haltpoll (cpuidle-haltpoll, Linux >= 5.4: "  \
+	  "it polls up to an adaptive limit of at most guest.halt_poll_us, "   \
+	  "then halts; the host's halt polling is then off)")                  \
+	X(GUEST_HALT_POLL, "guest.halt_poll_us", DOUBLE, guest_halt_poll_us,   \
+	  "200", 0, 1e6, "us",                                                 \
+	  "guest.idle = haltpoll: the most a vCPU polls before it halts "      \
+	  "(guest_halt_poll_ns, 200 us by default; grows from 50 us by 2x, "   \
+	  "shrinks by 2x)")                                                    \
 	X(WL_KIND, "workload.kind", WORKLOAD, workload, "trasher", 0, 0, "",   \
 	  "what every guest thread does: trasher (mmap, touch, munmap), "      \
 	  "madvise (touch, madvise(DONTNEED)), ebizzy (allocate, search, "     \

@@ -201,8 +201,10 @@ void vcpu_deschedule(struct sim *s, struct vcpu *v, bool ready)
 		TRACE(s, HVTLB_SIM_TRACE_HALT, v, TR_NONE, s->now, 0, 0);
 	}
 	pcpu_schedule(s, p);
-	if (p->cur == NONE_ID)
+	if (p->cur == NONE_ID) {
 		p->idle_since = s->now;
+		pcpu_idle_enter(s, p);
+	}
 }
 
 /* What a running vCPU does next, given v->act. */
@@ -226,6 +228,7 @@ void vcpu_continue(struct sim *s, struct vcpu *v)
 	case ACT_IDLE:
 	case ACT_NONE:
 		/* Woken from halt: run the guest scheduler. */
+		guest_idle_exit(s, v);
 		v->act = ACT_WORK;
 		v->work = 0;
 		vcpu_arm_run(s, v);

@@ -76,6 +76,10 @@ void host_on_wake(struct sim *s, const struct event *e);
 /* Wakes a halted vCPU @p delay cycles from now (plus the host's wake
  * latency). */
 void vcpu_wake(struct sim *s, struct vcpu *v, simtime delay);
+/* @p p ran out of vCPUs now: the governor picks its idle state. */
+void pcpu_idle_enter(struct sim *s, struct pcpu *p);
+/* Builds the idle-state table from the costs; every pCPU idle at 0. */
+void host_idle_setup(struct sim *s);
 
 /* host-ple.c */
 /* Arms the pause-loop exit of a vCPU that starts spinning. */

@@ -48,6 +48,7 @@
 #include "sim/cost.h"
 #include "sim/event.h"
 #include "sim/host.h"
+#include "sim/idle-menu.h"
 #include "sim/rng.h"
 #include "sim/tlb.h"
 
@@ -172,6 +173,13 @@ struct vcpu {
 	uint64_t ack_last_key;
 	uint32_t spin_hold; /* lock spinning: 1 until released or timed out */
 	simtime halted_at;
+	/* guest.idle: polling for work while idle (it keeps its pCPU); the
+	 * haltpoll limit; halted from idle (not yet back in the guest) */
+	bool polling;
+	bool idle_halted;
+	uint64_t poll_token;
+	simtime poll_limit;
+	simtime timer_at; /* its earliest known guest timer (0: none) */
 	bool preempted;	  /* descheduled while runnable (KVM vcpu->preempted) */
 	simtime vruntime; /* hypervisor.cfs: CFS virtual runtime */
 	simtime run_start; /* when it last entered its pCPU */
@@ -199,6 +207,12 @@ struct pcpu {
 	/* hypervisor.cfs_tick: CFS's next and last buddies (vCPU ids or
 	 * NONE_ID): run next if not too unfair */
 	uint32_t next_buddy, last_buddy;
+	/* hypervisor.idle_governor = menu: the idle state chosen when it
+	 * last ran out of vCPUs, entered at idle_entry (after any halt
+	 * polling), or -1 once woken; awake_at: the end of that exit */
+	int idle_state;
+	simtime idle_entry, awake_at;
+	struct menu_gov gov;
 };
 
 struct task {
@@ -247,6 +261,12 @@ struct sim {
 	simtime host_slice, guest_slice, tick, lock_spin, halt_poll;
 	simtime lock_handoff;
 	simtime cstate_exit, cstate_residency;
+	/* the host's idle states (POLL, C1, C1E, C3, C6) and their exit
+	 * latencies in cycles; cost.idle_timer_us in cycles */
+	struct idle_state cstates[5];
+	simtime cstate_exit_cyc[5];
+	unsigned ncstates;
+	simtime idle_timer;
 	simtime limit;
 	bool timed_out;
 	bool failed;

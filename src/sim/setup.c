@@ -232,6 +232,8 @@ int sim_setup(struct sim *s)
 		rc = setup_mms(s);
 	if (!rc)
 		rc = setup_tasks(s);
+	if (!rc)
+		host_idle_setup(s);
 	return rc;
 }
 

@@ -20,7 +20,9 @@
 #include <hvtlb/sim.h>
 
 #include "sim/engine.h"
+#include "sim/guest.h"
 #include "sim/host.h"
+#include "sim/idle-menu.h"
 #include "sim/machine.h"
 
 #include "sim-test.h"
@@ -170,11 +172,151 @@ static void test_cfs_buddies(void **state)
 	rig_free(g);
 }
 
+/* -------------------------------------------------------- idle states */
+/* POLL and intel_idle's hsw_cstates (exit, target residency in us). */
+static const struct idle_state hsw[] = {
+	{ 0, 0, true },	    { 2, 2, false },	 { 10, 20, false },
+	{ 33, 100, false }, { 133, 400, false },
+};
+
+/* @p n idle periods of @p us microseconds, each in the state the
+ * governor picks with the next timer 10 ms away; returns the last pick. */
+static unsigned menu_feed(struct menu_gov *g, unsigned n, unsigned us)
+{
+	unsigned st = 0;
+
+	for (unsigned i = 0; i < n; i++) {
+		st = menu_select(g, hsw, 5, 10000, UINT32_MAX);
+		menu_update(g, hsw, st, us + hsw[st].exit_us);
+	}
+	return menu_select(g, hsw, 5, 10000, UINT32_MAX);
+}
+
+/*
+ * The menu governor picks the deepest state whose target residency the
+ * predicted idle time covers: with no history, C1 (its intervals are 0);
+ * after idle periods of 50 us, C1E (20 <= 50 < 100); of 1 ms, C6; back
+ * to 50 us, C1E again within eight periods (the repeating-interval
+ * detector). A timer within 20 us allows polling, chosen when C1's 2 us
+ * are not covered either. A PM QoS limit of 5 us: C1; of 0: polling.
+ * A governor that looked at the next timer alone would pick C6 for
+ * every one of these (10 ms away).
+ */
+static void test_menu_select(void **state)
+{
+	struct menu_gov g;
+
+	(void)state;
+	menu_init(&g);
+	assert_int_equal(menu_select(&g, hsw, 5, 10000, UINT32_MAX), 1);
+	assert_int_equal(menu_feed(&g, 8, 50), 2);
+	assert_int_equal(menu_feed(&g, 40, 1000), 4);
+	assert_int_equal(menu_feed(&g, 8, 50), 2);
+	assert_int_equal(menu_select(&g, hsw, 5, 15, UINT32_MAX), 1);
+	assert_int_equal(menu_select(&g, hsw, 5, 1, UINT32_MAX), 0);
+	menu_init(&g);
+	menu_feed(&g, 40, 1000);
+	assert_int_equal(menu_select(&g, hsw, 5, 10000, 5), 1);
+	assert_int_equal(menu_select(&g, hsw, 5, 10000, 0), 0);
+}
+
+/* The wake latency of halted vCPU 0 on idle pCPU 0, after @p n idle
+ * periods of @p us each (every one ended by a wake-up). */
+static simtime idle_wake_after(struct sim *s, unsigned n, double us)
+{
+	struct vcpu *v = &s->v[0];
+	struct pcpu *p = &s->p[0];
+	simtime lat = 0;
+
+	for (unsigned i = 0; i < n; i++) {
+		struct event e;
+
+		v->hs = H_HALTED;
+		v->halted_at = s->now;
+		p->cur = NONE_ID;
+		p->idle_since = s->now;
+		pcpu_idle_enter(s, p);
+		s->now += us_to_cyc(s, us);
+		vcpu_wake(s, v, 0);
+		e = evq_pop(&s->q);
+		assert_int_equal(e.kind, EV_WAKE);
+		lat = e.t - s->now;
+		s->now = e.t;
+	}
+	return lat;
+}
+
+/*
+ * The idle state is chosen when the pCPU goes idle and its exit latency
+ * is paid by the wake-up: after short idle periods (50 us) a wake costs
+ * halt_wake + C1E's 10 us, after long ones (1 ms) + C6's 133 us. The
+ * older rule (idle_governor = residency) charges C6 by the length of the
+ * period itself: nothing at 50 us, 133 us at 1 ms.
+ */
+static void test_idle_wake(void **state)
+{
+	const char *menu[] = { "machine.pcpus=1",      "vm.vcpus=1",
+			       "workload.threads=1",   "cost.cpu_mhz=2400",
+			       "cost.halt_wake=12000", NULL };
+	const char *resid[] = { "machine.pcpus=1",
+				"vm.vcpus=1",
+				"workload.threads=1",
+				"cost.cpu_mhz=2400",
+				"cost.halt_wake=12000",
+				"hypervisor.idle_governor=residency",
+				NULL };
+	struct rig *g = rig_new(menu);
+	struct sim *s = &g->s;
+
+	(void)state;
+	assert_int_equal(idle_wake_after(s, 12, 50), 12000 + 10 * 2400);
+	assert_int_equal(idle_wake_after(s, 40, 1000), 12000 + 133 * 2400);
+	assert_int_equal(idle_wake_after(s, 12, 50), 12000 + 10 * 2400);
+	rig_free(g);
+	g = rig_new(resid);
+	s = &g->s;
+	assert_int_equal(idle_wake_after(s, 3, 50), 12000);
+	assert_int_equal(idle_wake_after(s, 3, 1000), 12000 + 133 * 2400);
+	rig_free(g);
+}
+
+/*
+ * guest.idle = haltpoll adapts the poll limit as the haltpoll governor
+ * does: from 0, a vCPU halted for 30 us grows it to 50 us, then 100,
+ * 200, and no further (guest.halt_poll_us); halted longer than 200 us it
+ * halves.
+ */
+static void test_haltpoll_limit(void **state)
+{
+	const char *kv[] = { "machine.pcpus=1",	    "vm.vcpus=1",
+			     "workload.threads=1",  "cost.cpu_mhz=2400",
+			     "guest.idle=haltpoll", NULL };
+	struct rig *g = rig_new(kv);
+	struct sim *s = &g->s;
+	struct vcpu *v = &s->v[0];
+	static const double want[] = { 50, 100, 200, 200, 100, 50 };
+	static const double blocked[] = { 30, 80, 150, 190, 500, 1000 };
+
+	(void)state;
+	assert_int_equal(v->poll_limit, 0);
+	for (unsigned i = 0; i < 6; i++) {
+		v->idle_halted = true;
+		v->halted_at = s->now;
+		s->now += us_to_cyc(s, blocked[i]);
+		guest_idle_exit(s, v);
+		assert_int_equal(v->poll_limit, us_to_cyc(s, want[i]));
+	}
+	rig_free(g);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cfs_tick),
 		cmocka_unit_test(test_cfs_buddies),
+		cmocka_unit_test(test_menu_select),
+		cmocka_unit_test(test_idle_wake),
+		cmocka_unit_test(test_haltpoll_limit),
 	};
 
 	if (argc > 1)
