@@ -85,6 +85,29 @@
 	  "and waits to run: KVM >= 5.3 (commit d73eb57b80b9, vcpu->ready); "  \
 	  "false: only to a vCPU preempted while running (vcpu->preempted), "  \
 	  "otherwise the spinner keeps its pCPU")                              \
+	X(DIRECTED_YIELD, "hypervisor.directed_yield", BOOL, directed_yield,   \
+	  "true", 0, 0, "",                                                    \
+	  "a pause-loop exit runs KVM's kvm_vcpu_on_spin (2018): the VM's "    \
+	  "vCPUs round-robin from the last boosted, two passes, three tries; " \
+	  "a candidate preempted in kernel mode, dy_eligible alternation; "    \
+	  "yield_to it; PLE in guest kernel mode only, the window grows and "  \
+	  "shrinks (hypervisor.ple_window_*); false: the spinner yields its "  \
+	  "own pCPU if any vCPU of the VM is preempted, fixed window (the "    \
+	  "engine's older model)")                                             \
+	X(PLE_GROW, "hypervisor.ple_window_grow", U32, ple_window_grow, "2",   \
+	  0, 4294967295.0, "",                                                 \
+	  "KVM's ple_window_grow: the window is multiplied by it at every "    \
+	  "pause-loop exit (added when not below cost.ple_window; 0 resets "   \
+	  "it); 2 on VMX and SVM")                                             \
+	X(PLE_SHRINK, "hypervisor.ple_window_shrink", U32, ple_window_shrink,  \
+	  "0", 0, 4294967295.0, "",                                            \
+	  "KVM's ple_window_shrink: the window is divided by it when the "     \
+	  "vCPU is scheduled in (0: back to cost.ple_window); 0 on VMX and "   \
+	  "SVM")                                                               \
+	X(PLE_MAX, "hypervisor.ple_window_max", U64, ple_window_max,           \
+	  "1073741823", 1, 18446744073709551615.0, "cycles",                   \
+	  "KVM's ple_window_max: INT_MAX / 2 in Linux 4.15 vmx.c (UINT_MAX "   \
+	  "since 4.18; SVM: 65535 PAUSE instructions)")                        \
 	X(CFS, "hypervisor.cfs", BOOL, cfs, "false", 0, 0, "",                 \
 	  "the host scheduler is Linux CFS (smallest virtual runtime first, "  \
 	  "slice = sched_latency over the runnable vCPUs, at least "           \

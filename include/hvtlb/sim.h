@@ -256,6 +256,10 @@ struct hvtlb_sim_config {
 	bool ipiv;
 	bool ple;
 	bool ple_boost_ready;
+	bool directed_yield;
+	uint32_t ple_window_grow;
+	uint32_t ple_window_shrink;
+	uint64_t ple_window_max;
 	bool cfs;
 	bool cfs_tick;
 	enum hvtlb_sim_idle_governor idle_governor;

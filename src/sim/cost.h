@@ -149,8 +149,8 @@
 	  "(assumed)")                                                         \
 	F(X, ple_window, 4096, 4096, 4096, EXACT, "cycles",                    \
 	  "exact: KVM's documented default pause-loop exiting window, "        \
-	  "ple_window 4096 (arch/x86/kvm/vmx); the engine models no window "   \
-	  "growth")                                                            \
+	  "ple_window 4096 (arch/x86/kvm/vmx): where a vCPU's window starts "  \
+	  "and shrinks back to (hypervisor.ple_window_grow, _shrink)")         \
 	F(X, host_slice_us, 3000, 3000, 3000, EXACT, "us",                     \
 	  "exact: Linux CFS defaults, kernel/sched/fair.c: min granularity "   \
 	  "0.75 ms x (1 + ilog2(min(ncpus, 8))) = 3 ms on 8 or more CPUs; "    \

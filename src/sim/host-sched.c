@@ -127,10 +127,12 @@ static void vcpu_enter(struct sim *s, struct vcpu *v)
 	simtime h = 0;
 
 	p->cur = v->gid;
+	s->vm_ready[v->vm]--;
 	if (v->preempted) {
 		v->preempted = false;
 		s->vm_preempted[v->vm]--;
 	}
+	ple_sched_in(s, v);
 	if (p->last != v->gid && p->last != NONE_ID)
 		h += cyc(s, SIM_COST_vcpu_switch);
 	p->last = v->gid;
@@ -171,6 +173,8 @@ void vcpu_deschedule(struct sim *s, struct vcpu *v, bool ready)
 
 	TRACE(s, HVTLB_SIM_TRACE_VCPU_RUN, v, TR_NONE, v->run_start, !!ready,
 	      0);
+	if (ready) /* kvm_arch_vcpu_put() of a preempted vCPU */
+		v->preempted_in_kernel = vcpu_in_kernel(s, v);
 	if (v->act == ACT_WORK && v->armed) {
 		v->work = v->seg_end > s->now ? v->seg_end - s->now : 0;
 		v->run_token++;
@@ -193,6 +197,7 @@ void vcpu_deschedule(struct sim *s, struct vcpu *v, bool ready)
 		v->hs = H_READY;
 		v->preempted = true;
 		s->vm_preempted[v->vm]++;
+		s->vm_ready[v->vm]++;
 		v->steal |= HVTLB_KVM_VCPU_PREEMPTED;
 		pcpu_push(p, v->gid, false);
 	} else {
@@ -282,6 +287,7 @@ void host_on_wake(struct sim *s, const struct event *e)
 	if (v->hs != H_WAKING)
 		return;
 	v->hs = H_READY;
+	s->vm_ready[v->vm]++;
 	TRACE(s, HVTLB_SIM_TRACE_WAKE, v, TR_NONE, e->arg, 0, 0);
 	if (s->sched->woken(s, p, v))
 		return;

@@ -84,6 +84,11 @@ void host_idle_setup(struct sim *s);
 /* host-ple.c */
 /* Arms the pause-loop exit of a vCPU that starts spinning. */
 void arm_ple(struct sim *s, struct vcpu *v);
+/* True if @p v's guest is in kernel mode (CPL 0) now. */
+bool vcpu_in_kernel(const struct sim *s, const struct vcpu *v);
+/* @p v is scheduled in: its PLE window shrinks, a spin loop it yielded
+ * from is over. */
+void ple_sched_in(struct sim *s, struct vcpu *v);
 void host_on_ple(struct sim *s, const struct event *e);
 
 #endif

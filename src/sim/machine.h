@@ -181,7 +181,14 @@ struct vcpu {
 	simtime poll_limit;
 	simtime timer_at; /* its earliest known guest timer (0: none) */
 	bool preempted;	  /* descheduled while runnable (KVM vcpu->preempted) */
-	simtime vruntime; /* hypervisor.cfs: CFS virtual runtime */
+	/* hypervisor.directed_yield: preempted in guest kernel mode (KVM's
+	 * preempted_in_kernel, kept from its last preemption), in a
+	 * kvm_vcpu_on_spin() it yielded from, dy_eligible, its PLE window */
+	bool preempted_in_kernel;
+	bool in_spin_loop;
+	bool dy_eligible;
+	simtime ple_window;
+	simtime vruntime;  /* hypervisor.cfs: CFS virtual runtime */
 	simtime run_start; /* when it last entered its pCPU */
 	uint64_t spin_token;
 	bool no_wait_pending;
@@ -277,6 +284,8 @@ struct sim {
 	struct hvtlb_sim_results *r;
 	uint32_t stream_base;	/* first task's random stream - 1 */
 	uint32_t *vm_preempted; /* per VM: vCPUs with ->preempted set */
+	uint32_t *vm_ready;	/* per VM: vCPUs runnable, not running */
+	uint32_t *vm_boosted;	/* per VM: KVM's last_boosted_vcpu */
 	/* workload.kernel_pages: per VM, pages shared by all its processes
 	 * and mapped global; free stacks of page indexes */
 	struct pte *kpte; /* vms * kernel_pages */

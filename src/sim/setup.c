@@ -40,7 +40,10 @@ static int setup_arrays(struct sim *s)
 	s->t = calloc(s->ntasks, sizeof(*s->t));
 	s->mm = calloc(s->nmms, sizeof(*s->mm));
 	s->vm_preempted = calloc(c->vms, sizeof(*s->vm_preempted));
-	if (!s->v || !s->p || !s->t || !s->mm || !s->vm_preempted)
+	s->vm_ready = calloc(c->vms, sizeof(*s->vm_ready));
+	s->vm_boosted = calloc(c->vms, sizeof(*s->vm_boosted));
+	if (!s->v || !s->p || !s->t || !s->mm || !s->vm_preempted ||
+	    !s->vm_ready || !s->vm_boosted)
 		return -ENOMEM;
 	if (c->wl_kernel_pages) {
 		size_t nk = (size_t)c->vms * c->wl_kernel_pages;
@@ -119,6 +122,7 @@ static int setup_vcpus(struct sim *s)
 		v->cur = NONE_ID;
 		v->loaded_mm = NONE_ID;
 		v->lz_min_epoch = UINT64_MAX;
+		v->ple_window = cyc(s, SIM_COST_ple_window);
 		if (hvtlb_flushq_init(&v->fq))
 			return -ENOMEM;
 		v->fq_ready = true;
@@ -283,6 +287,8 @@ void sim_teardown(struct sim *s)
 	free(s->t);
 	free(s->mm);
 	free(s->vm_preempted);
+	free(s->vm_ready);
+	free(s->vm_boosted);
 	free(s->kpte);
 	free(s->kfree);
 	free(s->knfree);

@@ -515,6 +515,8 @@ static void test_random_configs(void **state)
 		SET("hypervisor.cfs_tick", b01);
 		SET("hypervisor.idle_governor", gov);
 		SET("guest.idle", gidle);
+		SET("hypervisor.directed_yield", b01);
+		SET("hypervisor.ple_boost_ready", b01);
 #undef SET
 		c.wl_iterations = 1 + xs_next(&x) % 20;
 		c.seed = xs_next(&x) % 1000;

@@ -309,6 +309,132 @@ static void test_haltpoll_limit(void **state)
 	rig_free(g);
 }
 
+/* ---------------------------------------------------- directed yield */
+/* 6 vCPUs on 2 pCPUs (even vCPUs on pCPU 0, odd on pCPU 1), CFS. */
+#define DY_RIG                                                                 \
+	"machine.pcpus=2", "vm.vcpus=6", "workload.threads=6",                 \
+		"hypervisor.cfs=true", "hypervisor.ple=true",                  \
+		"hypervisor.directed_yield=true", "cost.cpu_mhz=2400"
+
+/* vCPU @p vid waits on its pCPU: preempted (in kernel mode or not) or
+ * woken from halt; its thread in sys or in user mode. */
+static void put_ready(struct sim *s, uint32_t vid, simtime vr, bool preempted,
+		      bool kernel)
+{
+	struct vcpu *v = &s->v[vid];
+
+	put_queued(s, vid, vr);
+	v->cur = vid; /* thread k starts on vCPU k */
+	s->t[vid].acct = kernel ? ACCT_SYS : ACCT_USER;
+	v->act = ACT_WORK;
+	v->preempted = preempted;
+	v->preempted_in_kernel = preempted && kernel;
+	s->vm_preempted[0] += preempted;
+	s->vm_ready[0]++;
+}
+
+/*
+ * The state of the test: vCPU 0 spins (in sys) on pCPU 0, where vCPU 2,
+ * woken from halt, waits; pCPU 1 runs vCPU 1, vCPU 3 waits preempted in
+ * user mode, vCPU 5 preempted in kernel mode; vCPU 4 is halted.
+ */
+static void dy_state(struct sim *s)
+{
+	s->now = ms(s, 1);
+	put_running(s, 0, 0, 0);
+	s->v[0].cur = 0;
+	s->t[0].acct = ACCT_SYS;
+	s->v[0].act = ACT_SPIN;
+	s->v[0].ack_wait = 1;
+	put_running(s, 1, 0, 0);
+	put_ready(s, 2, ms(s, 0.5), false, true);
+	put_ready(s, 3, 0, true, false);
+	put_ready(s, 5, ms(s, 0.2), true, true);
+}
+
+/* The PLE exit of spinner @p v, now. */
+static void ple_exit(struct sim *s, struct vcpu *v)
+{
+	struct event e = { .kind = EV_PLE, .obj = v->gid };
+
+	arm_ple(s, v);
+	assert_true(v->ple_armed);
+	e.arg = v->ple_token;
+	host_on_ple(s, &e);
+}
+
+/*
+ * kvm_vcpu_on_spin as of 2018: of the waiting vCPUs only vCPU 5 was
+ * preempted in kernel mode: it is boosted, runs on pCPU 1 at once, and
+ * the spinner yields pCPU 0 to vCPU 2 (the leftmost there) and waits in
+ * its spin loop. With the 2019 boost (ple_boost_ready) the round-robin
+ * from the last boosted (0) reaches vCPU 2, woken and ready, first: it
+ * runs on pCPU 0 and pCPU 1 is left alone.
+ */
+static void test_directed_yield(void **state)
+{
+	const char *y2018[] = { DY_RIG, "hypervisor.ple_boost_ready=false",
+				NULL };
+	const char *y2019[] = { DY_RIG, "hypervisor.ple_boost_ready=true",
+				NULL };
+	struct rig *g = rig_new(y2018);
+	struct sim *s = &g->s;
+
+	(void)state;
+	dy_state(s);
+	ple_exit(s, &s->v[0]);
+	assert_int_equal(s->r->vm_exits[HVTLB_SIM_EXIT_PLE], 1);
+	assert_int_equal(s->vm_boosted[0], 5);
+	assert_int_equal(s->p[1].cur, 5);
+	assert_int_equal(s->p[0].cur, 2);
+	assert_int_equal(s->v[0].hs, H_READY);
+	assert_true(s->v[0].in_spin_loop);
+	rig_free(g);
+
+	g = rig_new(y2019);
+	s = &g->s;
+	dy_state(s);
+	ple_exit(s, &s->v[0]);
+	assert_int_equal(s->vm_boosted[0], 2);
+	assert_int_equal(s->p[0].cur, 2);
+	assert_int_equal(s->p[1].cur, 1);
+	rig_free(g);
+}
+
+/*
+ * A candidate that yielded from its own spin loop is eligible every
+ * other time it is looked at (dy_eligible): the first exit finds none
+ * (vCPU 3 was preempted in user mode) and the spinner keeps its pCPU,
+ * its window doubled (4096 -> 8192 cycles); the second boosts vCPU 5.
+ * Scheduled in again, the spinner's window is back at 4096.
+ */
+static void test_dy_eligible(void **state)
+{
+	const char *kv[] = { DY_RIG, "hypervisor.ple_boost_ready=false", NULL };
+	struct rig *g = rig_new(kv);
+	struct sim *s = &g->s;
+	struct vcpu *v = &s->v[0];
+
+	(void)state;
+	dy_state(s);
+	s->v[5].in_spin_loop = true;
+	s->v[5].dy_eligible = false;
+	assert_int_equal(v->ple_window, 4096);
+	ple_exit(s, v);
+	assert_int_equal(s->p[1].cur, 1);
+	assert_int_equal(s->p[0].cur, 0);
+	assert_int_equal(v->ple_window, 8192);
+	assert_true(s->v[5].dy_eligible);
+	assert_false(v->in_spin_loop);
+	s->now += 10000;
+	ple_exit(s, v);
+	assert_int_equal(s->p[1].cur, 5);
+	assert_int_equal(v->ple_window, 16384);
+	ple_sched_in(s, v);
+	assert_int_equal(v->ple_window, 4096);
+	rig_free(g);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -317,6 +443,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_menu_select),
 		cmocka_unit_test(test_idle_wake),
 		cmocka_unit_test(test_haltpoll_limit),
+		cmocka_unit_test(test_directed_yield),
+		cmocka_unit_test(test_dy_eligible),
 	};
 
 	if (argc > 1)
