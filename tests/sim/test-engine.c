@@ -960,9 +960,27 @@ static void test_determinism(void **state)
 						    "seed=42",
 						    NULL };
 
+	/* The host's mechanisms: CFS at ticks, the menu governor, directed
+	 * yield, guest haltpoll, overcommitted partitions. */
+	static const char *const host_parts[] = { "strategy=ipi",
+						  "machine.vms=2",
+						  "machine.partition=1",
+						  "machine.pcpus=6",
+						  "vm.vcpus=8",
+						  "hypervisor.cfs=1",
+						  "hypervisor.profile=kvm",
+						  "guest.idle=haltpoll",
+						  "workload.kind=mix",
+						  "workload.threads=12",
+						  "workload.iterations=30",
+						  "workload.sleep_ns_max=20000",
+						  "seed=42",
+						  NULL };
+
 	(void)state;
 	check_deterministic(one_vm);
 	check_deterministic(four_vms);
+	check_deterministic(host_parts);
 	check_deterministic(kernel_shared);
 	check_deterministic(kernel_parts);
 }
