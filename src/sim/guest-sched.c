@@ -127,6 +127,7 @@ static void guest_idle(struct sim *s, struct vcpu *v)
 		return;
 	case HVTLB_SIM_GUEST_IDLE_POLL:
 		v->polling = true;
+		v->poll_end = SIM_NEVER;
 		return;
 	case HVTLB_SIM_GUEST_IDLE_HALTPOLL:
 		if (!v->poll_limit) {
@@ -134,10 +135,27 @@ static void guest_idle(struct sim *s, struct vcpu *v)
 			return;
 		}
 		v->polling = true;
-		ev_push(s, s->now + v->poll_limit, EV_IDLE_POLL, v->gid,
-			++v->poll_token);
+		v->poll_end = s->now + v->poll_limit;
+		ev_push(s, v->poll_end, EV_IDLE_POLL, v->gid, ++v->poll_token);
 		return;
 	}
+}
+
+/* A vCPU preempted while it polled runs again: its idle loop goes on
+ * polling until the limit it started with (the guest's clock ran on
+ * meanwhile), unless a thread was made runnable on it. False: it has
+ * work, schedule. */
+bool guest_idle_continue(struct sim *s, struct vcpu *v)
+{
+	if (!v->polling || v->rq_n)
+		return false;
+	if (s->now >= v->poll_end) {
+		guest_halt(s, v);
+		return true;
+	}
+	if (v->poll_end != SIM_NEVER)
+		ev_push(s, v->poll_end, EV_IDLE_POLL, v->gid, ++v->poll_token);
+	return true;
 }
 
 /* haltpoll's adjust_poll_limit(), with the governor's defaults: grow

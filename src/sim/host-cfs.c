@@ -384,6 +384,13 @@ static void cfs_yield(struct sim *s, struct pcpu *p)
 	p->skip = p->cur;
 }
 
+/* A yielding vCPU is never picked while another waits. */
+static bool cfs_resched(struct sim *s, const struct pcpu *p)
+{
+	(void)s;
+	return p->cur != NONE_ID && p->rq_n;
+}
+
 const struct host_policy host_cfs_entry = {
 	.name = "cfs-entry",
 	.init = cfs_init,
@@ -393,4 +400,5 @@ const struct host_policy host_cfs_entry = {
 	.ran = cfs_ran,
 	.woken = cfs_woken,
 	.yield = cfs_yield,
+	.resched = cfs_resched,
 };

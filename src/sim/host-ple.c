@@ -3,8 +3,7 @@
  * Pause-loop exiting and KVM's directed yield (hypervisor.ple).
  *
  * A vCPU that spins in a PAUSE loop (waiting for acknowledgements or for
- * a lock, or polling in its idle loop) exits once the loop has lasted
- * its PLE window. VMX ignores the control at CPL > 0, so only a vCPU in
+ * a lock) exits once the loop has lasted its PLE window. VMX ignores the control at CPL > 0, so only a vCPU in
  * guest kernel mode exits (handle_pause() passes yield_to_kernel_mode =
  * true). With hypervisor.directed_yield (the default), KVM's handling as
  * of 2018 (arch/x86/kvm/vmx.c, virt/kvm/kvm_main.c, Linux 4.15):
@@ -25,7 +24,9 @@
  * - yield_to(): fails with -ESRCH when both run queues hold one task;
  *   otherwise the candidate becomes the next buddy of its pCPU, the
  *   spinner the skip buddy of its own, the candidate's pCPU reschedules
- *   and so does the spinner's (host-cfs.c, host-fifo.c).
+ *   and so does the spinner's (host-cfs.c). The FIFO scheduler and the
+ *   older CFS have no buddies: the target is not boosted, the spinner
+ *   goes behind the others of its own queue.
  * - hypervisor.ple_boost_ready (Linux 5.3, commit d73eb57b80b9, with
  *   046ddeed0461): vCPUs woken from halt that wait for a pCPU
  *   (vcpu->ready) are candidates too, and only preempted candidates must
@@ -50,10 +51,15 @@ bool vcpu_in_kernel(const struct sim *s, const struct vcpu *v)
 	return !t || t->acct != ACCT_USER || v->busy_until > s->now;
 }
 
-/* The vCPU executes a PAUSE loop: spinning, or polling in idle. */
+/* The vCPU executes a PAUSE loop the engine lets exit: spinning for
+ * acknowledgements or a lock. An idle loop that polls (guest.idle) PAUSEs
+ * too, but its exits are not modelled: in this model idle vCPUs that
+ * poll then boost each other every window and starve the vCPUs with work
+ * (preempted in user mode, no candidates), and what bounds that on a
+ * real host is not established. */
 static bool in_pause_loop(const struct vcpu *v)
 {
-	return v->act == ACT_SPIN || (v->act == ACT_IDLE && v->polling);
+	return v->act == ACT_SPIN;
 }
 
 /* __grow_ple_window() */
@@ -140,12 +146,14 @@ static int yield_to(struct sim *s, struct vcpu *me, struct vcpu *t)
 
 	if (!rq->rq_n && prq->rq_n + (prq->cur != NONE_ID) == 1)
 		return -1;
-	if (!s->sched->boost)
-		return 0;
-	s->sched->boost(s, prq, t);
+	/* yield_to_task(): without buddies (the FIFO, the older CFS) the
+	 * target is not boosted, the spinner still yields */
+	if (s->sched->boost)
+		s->sched->boost(s, prq, t);
 	if (s->sched->yield)
 		s->sched->yield(s, rq);
-	if (rq != prq && prq->cur != NONE_ID && s->sched->resched(s, prq)) {
+	if (s->sched->boost && rq != prq && prq->cur != NONE_ID &&
+	    s->sched->resched(s, prq)) {
 		count_exit(s, &s->v[prq->cur], HVTLB_SIM_EXIT_PREEMPTION, 1);
 		vcpu_deschedule(s, &s->v[prq->cur], true);
 	}

@@ -232,6 +232,8 @@ void vcpu_continue(struct sim *s, struct vcpu *v)
 		break;
 	case ACT_IDLE:
 	case ACT_NONE:
+		if (guest_idle_continue(s, v))
+			return;
 		/* Woken from halt: run the guest scheduler. */
 		guest_idle_exit(s, v);
 		v->act = ACT_WORK;

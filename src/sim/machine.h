@@ -178,7 +178,7 @@ struct vcpu {
 	bool polling;
 	bool idle_halted;
 	uint64_t poll_token;
-	simtime poll_limit;
+	simtime poll_limit, poll_end;
 	simtime timer_at; /* its earliest known guest timer (0: none) */
 	bool preempted;	  /* descheduled while runnable (KVM vcpu->preempted) */
 	/* hypervisor.directed_yield: preempted in guest kernel mode (KVM's

@@ -309,6 +309,41 @@ static void test_haltpoll_limit(void **state)
 	rig_free(g);
 }
 
+/*
+ * A vCPU preempted while it polled in idle resumes polling until the
+ * limit it started with (the guest's clock ran on): back before it, it
+ * polls on (its EV_IDLE_POLL queued at the limit); back after it, it
+ * halts at once. (A vCPU that started a new poll window at every
+ * re-entry would fail the second check.)
+ */
+static void test_poll_resume(void **state)
+{
+	const char *kv[] = { "machine.pcpus=1",	    "vm.vcpus=1",
+			     "workload.threads=1",  "cost.cpu_mhz=2400",
+			     "guest.idle=haltpoll", NULL };
+	struct rig *g = rig_new(kv);
+	struct sim *s = &g->s;
+	struct vcpu *v = &s->v[0];
+	struct event e;
+
+	(void)state;
+	put_running(s, 0, 0, 0);
+	v->act = ACT_IDLE;
+	v->polling = true;
+	v->poll_end = us_to_cyc(s, 50);
+	s->now = us_to_cyc(s, 10);
+	assert_true(guest_idle_continue(s, v));
+	assert_true(v->polling);
+	e = evq_pop(&s->q);
+	assert_int_equal(e.kind, EV_IDLE_POLL);
+	assert_int_equal(e.t, us_to_cyc(s, 50));
+	s->now = us_to_cyc(s, 80);
+	assert_true(guest_idle_continue(s, v));
+	assert_int_equal(v->hs, H_HALTED);
+	assert_int_equal(s->r->vm_exits[HVTLB_SIM_EXIT_HLT], 1);
+	rig_free(g);
+}
+
 /* ---------------------------------------------------- directed yield */
 /* 6 vCPUs on 2 pCPUs (even vCPUs on pCPU 0, odd on pCPU 1), CFS. */
 #define DY_RIG                                                                 \
@@ -443,6 +478,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_menu_select),
 		cmocka_unit_test(test_idle_wake),
 		cmocka_unit_test(test_haltpoll_limit),
+		cmocka_unit_test(test_poll_resume),
 		cmocka_unit_test(test_directed_yield),
 		cmocka_unit_test(test_dy_eligible),
 	};
