@@ -97,7 +97,8 @@ static void put_queued(struct sim *s, uint32_t vid, simtime vr)
  * waiter its slice is 12 ms, so the first tick past 12 ms preempts it
  * (13 ms). With 9 runnable the period is 9 x 3 ms and the slice 3 ms: the
  * tick at 4 ms. A waiter far behind in virtual runtime preempts at the
- * first tick once min_granularity has run (3 ms).
+ * first tick once min_granularity has run (3 ms). A wake-up that does
+ * not preempt the running vCPU re-evaluates its end.
  */
 static void test_cfs_tick(void **state)
 {
@@ -131,6 +132,19 @@ static void test_cfs_tick(void **state)
 	/* nobody waiting: never */
 	p->rq_n = 0;
 	assert_true(s->sched->slice_end(s, p) == SIM_NEVER);
+
+	/* a wake-up that does not preempt makes the host look again: the
+	 * running vCPU, alone so far (no slice end), now ends at 13 ms */
+	p->slice_end = SIM_NEVER;
+	s->v[12].hs = H_WAKING;
+	s->v[12].vruntime = ms(s, 10);
+	{
+		struct event e = { .kind = EV_WAKE, .obj = 12 };
+
+		host_on_wake(s, &e);
+	}
+	assert_int_equal(p->cur, 0);
+	assert_int_equal(p->slice_end, ms(s, 13));
 	rig_free(g);
 }
 
@@ -169,6 +183,54 @@ static void test_cfs_buddies(void **state)
 	p->skip = 0;
 	p->next_buddy = NONE_ID;
 	assert_int_equal(s->sched->pop(s, p), 0);
+	rig_free(g);
+}
+
+/*
+ * check_preempt_wakeup: a woken vCPU 8 ms behind the running one (more
+ * than the 4 ms wake-up granularity) preempts it and, as the next buddy,
+ * runs although another waiter is leftmost (within 4 ms of it). With 8
+ * or more runnable the preempted vCPU becomes the last buddy.
+ */
+static void test_cfs_wakeup(void **state)
+{
+	const char *kv[] = { CFS_RIG, NULL };
+	struct rig *g = rig_new(kv);
+	struct sim *s = &g->s;
+	struct pcpu *p = &s->p[0];
+	struct vcpu *c = &s->v[24];
+
+	(void)state;
+	s->now = ms(s, 5);
+	put_running(s, 0, 0, ms(s, 15)); /* 20 ms now */
+	put_queued(s, 12, ms(s, 10));
+	s->vm_ready[0]++;
+	c->hs = H_READY;
+	c->vruntime = ms(s, 12);
+	s->vm_ready[0]++;
+	assert_true(s->sched->woken(s, p, c));
+	assert_int_equal(p->cur, 24);
+	assert_int_equal(p->last_buddy, NONE_ID); /* 3 runnable */
+	rig_free(g);
+
+	g = rig_new(kv);
+	s = &g->s;
+	p = &s->p[0];
+	c = &s->v[24];
+	s->now = ms(s, 5);
+	put_running(s, 0, 0, ms(s, 15));
+	for (uint32_t k = 1; k <= 7; k++) {
+		if (k == 2)
+			continue; /* vCPU 24 wakes */
+		put_queued(s, 12 * k, ms(s, 10 + k));
+		s->vm_ready[0]++;
+	}
+	c->hs = H_READY;
+	c->vruntime = ms(s, 12);
+	s->vm_ready[0]++;
+	assert_true(s->sched->woken(s, p, c));
+	assert_int_equal(p->cur, 24);
+	assert_int_equal(p->last_buddy, 0);
 	rig_free(g);
 }
 
@@ -475,6 +537,7 @@ int main(int argc, char **argv)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cfs_tick),
 		cmocka_unit_test(test_cfs_buddies),
+		cmocka_unit_test(test_cfs_wakeup),
 		cmocka_unit_test(test_menu_select),
 		cmocka_unit_test(test_idle_wake),
 		cmocka_unit_test(test_haltpoll_limit),
