@@ -14,7 +14,8 @@
  *   on/off), DOUBLE (within [min, max]), or a name: FAULT
  *   (HVTLB_SIM_FAULT_MAP), STRATEGY (hvtlb_strategy_name; setting it resets
  *   the strategy.* knobs), PROFILE (hvtlb_profile_name), WORKLOAD
- *   (HVTLB_SIM_WORKLOAD_MAP), TOUCH, PAGE_SIZE; or KNOB, a knob of
+ *   (HVTLB_SIM_WORKLOAD_MAP), TOUCH, PAGE_SIZE, GOVERNOR (menu,
+ *   residency), IDLE (halt, poll, haltpoll); or KNOB, a knob of
  *   hvtlb_strategy_config_set() whose default is the strategy's.
  * - field: the member of struct hvtlb_sim_config it sets.
  * - "default": the value hvtlb_sim_config_init() sets, as text ("" for
@@ -91,12 +92,50 @@
 	  "and waits to run: KVM >= 5.3 (commit d73eb57b80b9, vcpu->ready); "  \
 	  "false: only to a vCPU preempted while running (vcpu->preempted), "  \
 	  "otherwise the spinner keeps its pCPU")                              \
+	X(DIRECTED_YIELD, "hypervisor.directed_yield", BOOL, directed_yield,   \
+	  "true", 0, 0, "",                                                    \
+	  "a pause-loop exit runs KVM's kvm_vcpu_on_spin (2018): the VM's "    \
+	  "vCPUs round-robin from the last boosted, two passes, three tries; " \
+	  "a candidate preempted in kernel mode, dy_eligible alternation; "    \
+	  "yield_to it; PLE in guest kernel mode only, the window grows and "  \
+	  "shrinks (hypervisor.ple_window_*); false: the spinner yields its "  \
+	  "own pCPU if any vCPU of the VM is preempted, fixed window (the "    \
+	  "engine's older model)")                                             \
+	X(PLE_GROW, "hypervisor.ple_window_grow", U32, ple_window_grow, "2",   \
+	  0, 4294967295.0, "",                                                 \
+	  "KVM's ple_window_grow: the window is multiplied by it at every "    \
+	  "pause-loop exit (added when not below cost.ple_window; 0 resets "   \
+	  "it); 2 on VMX and SVM")                                             \
+	X(PLE_SHRINK, "hypervisor.ple_window_shrink", U32, ple_window_shrink,  \
+	  "0", 0, 4294967295.0, "",                                            \
+	  "KVM's ple_window_shrink: the window is divided by it when the "     \
+	  "vCPU is scheduled in (0: back to cost.ple_window); 0 on VMX and "   \
+	  "SVM")                                                               \
+	X(PLE_MAX, "hypervisor.ple_window_max", U64, ple_window_max,           \
+	  "1073741823", 1, 18446744073709551615.0, "cycles",                   \
+	  "KVM's ple_window_max: INT_MAX / 2 in Linux 4.15 vmx.c (UINT_MAX "   \
+	  "since 4.18; SVM: 65535 PAUSE instructions)")                        \
 	X(CFS, "hypervisor.cfs", BOOL, cfs, "false", 0, 0, "",                 \
 	  "the host scheduler is Linux CFS (smallest virtual runtime first, "  \
 	  "slice = sched_latency over the runnable vCPUs, at least "           \
 	  "min_granularity, wake-up preemption past the wake-up "              \
 	  "granularity; kernel/sched/fair.c defaults); false: a FIFO run "     \
 	  "queue, a woken vCPU runs next, fixed slice cost.host_slice_us")     \
+	X(CFS_TICK, "hypervisor.cfs_tick", BOOL, cfs_tick, "true", 0, 0, "",   \
+	  "with hypervisor.cfs: the running vCPU's slice is checked at every " \
+	  "host tick (cost.host_tick_us) against the vCPUs runnable then "     \
+	  "(check_preempt_tick), and picks honour CFS's next, last and skip "  \
+	  "buddies (Linux 4.15 kernel/sched/fair.c); false: the slice is "     \
+	  "fixed when a vCPU enters and a vCPU that yielded is never picked "  \
+	  "while another waits (the engine's older model)")                    \
+	X(IDLE_GOV, "hypervisor.idle_governor", GOVERNOR, idle_governor,       \
+	  "menu", 0, 0, "",                                                    \
+	  "how an idle pCPU picks its idle state (cost.cstate_*): menu, "      \
+	  "Linux 4.15's menu governor (predicted idle time from the next "     \
+	  "timer, cost.idle_timer_us, and the recent idle periods, against "   \
+	  "each state's target residency); residency: the deepest state "      \
+	  "(cost.cstate_exit_us) once idle cost.cstate_residency_us (the "     \
+	  "engine's older model)")                                             \
 	X(IPI_BATCH, "hypervisor.ipi_batch", U32, ipi_batch, "1", 1, 4096,     \
 	  "destinations",                                                      \
 	  "IPI destinations per sender VM exit (1: x2APIC, one per target; "   \
@@ -151,6 +190,17 @@
 	  "a page fault takes the address-space lock exclusive, as mmap and "  \
 	  "munmap do (faults serialize); false: shared, as Linux's mmap "      \
 	  "lock read side")                                                    \
+	X(GUEST_IDLE, "guest.idle", IDLE, guest_idle, "halt", 0, 0, "",        \
+	  "what an idle vCPU does: halt (HLT, a VM exit: the host blocks "     \
+	  "it), poll (idle=poll: it spins in the guest, never halts, and is "  \
+	  "woken without an IPI), haltpoll (cpuidle-haltpoll, Linux >= 5.4: "  \
+	  "it polls up to an adaptive limit of at most guest.halt_poll_us, "   \
+	  "then halts; the host's halt polling is then off)")                  \
+	X(GUEST_HALT_POLL, "guest.halt_poll_us", DOUBLE, guest_halt_poll_us,   \
+	  "200", 0, 1e6, "us",                                                 \
+	  "guest.idle = haltpoll: the most a vCPU polls before it halts "      \
+	  "(guest_halt_poll_ns, 200 us by default; grows from 50 us by 2x, "   \
+	  "shrinks by 2x)")                                                    \
 	X(WL_KIND, "workload.kind", WORKLOAD, workload, "trasher", 0, 0, "",   \
 	  "what every guest thread does: trasher (mmap, touch, munmap), "      \
 	  "madvise (touch, madvise(DONTNEED)), ebizzy (allocate, search, "     \

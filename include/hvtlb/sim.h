@@ -86,6 +86,19 @@ enum hvtlb_sim_touch {
 	HVTLB_SIM_TOUCH_RANDOM,
 };
 
+/** The host's idle governor (hypervisor.idle_governor). */
+enum hvtlb_sim_idle_governor {
+	HVTLB_SIM_IDLE_GOVERNOR_MENU,	   /**< Linux's menu governor */
+	HVTLB_SIM_IDLE_GOVERNOR_RESIDENCY, /**< deepest state after its residency */
+};
+
+/** What an idle guest vCPU does (guest.idle). */
+enum hvtlb_sim_guest_idle {
+	HVTLB_SIM_GUEST_IDLE_HALT,     /**< HLT: a VM exit, the vCPU blocks */
+	HVTLB_SIM_GUEST_IDLE_POLL,     /**< idle=poll: it never halts */
+	HVTLB_SIM_GUEST_IDLE_HALTPOLL, /**< cpuidle-haltpoll: poll, then HLT */
+};
+
 /** Slots for cost parameters (the private list is shorter). */
 #define HVTLB_SIM_COST_SLOTS 64u
 
@@ -272,7 +285,13 @@ struct hvtlb_sim_config {
 	bool ipiv;
 	bool ple;
 	bool ple_boost_ready;
+	bool directed_yield;
+	uint32_t ple_window_grow;
+	uint32_t ple_window_shrink;
+	uint64_t ple_window_max;
 	bool cfs;
+	bool cfs_tick;
+	enum hvtlb_sim_idle_governor idle_governor;
 	uint32_t ipi_batch;
 	bool offer_xmm;
 	bool offer_ex;
@@ -290,6 +309,8 @@ struct hvtlb_sim_config {
 	double lock_spin_us;
 	double lock_handoff_us;
 	bool fault_exclusive;
+	enum hvtlb_sim_guest_idle guest_idle;
+	double guest_halt_poll_us;
 
 	enum hvtlb_sim_workload workload;
 	uint32_t wl_threads;
@@ -379,7 +400,7 @@ struct hvtlb_sim_key {
 	const char *name;
 	/** The TYPE column: "U64", "U32", "POW2", "BOOL", "DOUBLE", "KNOB",
 	 *  or the kind of name ("FAULT", "STRATEGY", "PROFILE", "WORKLOAD",
-	 *  "TOUCH", "PAGE_SIZE"). */
+	 *  "TOUCH", "PAGE_SIZE", "GOVERNOR", "IDLE"). */
 	const char *type;
 	/** The default as text; "" for a KNOB (the strategy's default). */
 	const char *def;

@@ -52,6 +52,10 @@ static const char *const workload_names[] = {
 
 static const char *const touch_names[] = { "none", "first", "all", "random" };
 
+static const char *const governor_names[] = { "menu", "residency" };
+
+static const char *const guest_idle_names[] = { "halt", "poll", "haltpoll" };
+
 static const char *const page_size_names[] = { "4k", "2m", "1g" };
 static const unsigned page_shifts[] = { 12, 21, 30 };
 
@@ -264,6 +268,30 @@ static int set_TOUCH(enum hvtlb_sim_touch *f, const char *v,
 	return 0;
 }
 
+static int set_GOVERNOR(enum hvtlb_sim_idle_governor *f, const char *v,
+			const struct hvtlb_sim_key *k)
+{
+	int i = parse_name(v, governor_names, NAMES(governor_names));
+
+	(void)k;
+	if (i < 0)
+		return i;
+	*f = (enum hvtlb_sim_idle_governor)i;
+	return 0;
+}
+
+static int set_IDLE(enum hvtlb_sim_guest_idle *f, const char *v,
+		    const struct hvtlb_sim_key *k)
+{
+	int i = parse_name(v, guest_idle_names, NAMES(guest_idle_names));
+
+	(void)k;
+	if (i < 0)
+		return i;
+	*f = (enum hvtlb_sim_guest_idle)i;
+	return 0;
+}
+
 static int set_PAGE_SIZE(unsigned *f, const char *v,
 			 const struct hvtlb_sim_key *k)
 {
@@ -386,6 +414,22 @@ static int get_TOUCH(const enum hvtlb_sim_touch *f, char *buf, size_t len,
 			len);
 }
 
+static int get_GOVERNOR(const enum hvtlb_sim_idle_governor *f, char *buf,
+			size_t len, const struct hvtlb_sim_key *k)
+{
+	(void)k;
+	return get_name((unsigned)*f, governor_names, NAMES(governor_names),
+			buf, len);
+}
+
+static int get_IDLE(const enum hvtlb_sim_guest_idle *f, char *buf, size_t len,
+		    const struct hvtlb_sim_key *k)
+{
+	(void)k;
+	return get_name((unsigned)*f, guest_idle_names, NAMES(guest_idle_names),
+			buf, len);
+}
+
 static int get_PAGE_SIZE(const unsigned *f, char *buf, size_t len,
 			 const struct hvtlb_sim_key *k)
 {
@@ -466,6 +510,20 @@ static bool ok_TOUCH(const enum hvtlb_sim_touch *f,
 {
 	(void)k;
 	return (unsigned)*f < NAMES(touch_names);
+}
+
+static bool ok_GOVERNOR(const enum hvtlb_sim_idle_governor *f,
+			const struct hvtlb_sim_key *k)
+{
+	(void)k;
+	return (unsigned)*f < NAMES(governor_names);
+}
+
+static bool ok_IDLE(const enum hvtlb_sim_guest_idle *f,
+		    const struct hvtlb_sim_key *k)
+{
+	(void)k;
+	return (unsigned)*f < NAMES(guest_idle_names);
 }
 
 static bool ok_PAGE_SIZE(const unsigned *f, const struct hvtlb_sim_key *k)
@@ -680,6 +738,10 @@ const char *hvtlb_sim_key_value(const struct hvtlb_sim_key *k, size_t i)
 		return i < NAMES(touch_names) ? touch_names[i] : NULL;
 	if (!strcmp(k->type, "PAGE_SIZE"))
 		return i < NAMES(page_size_names) ? page_size_names[i] : NULL;
+	if (!strcmp(k->type, "GOVERNOR"))
+		return i < NAMES(governor_names) ? governor_names[i] : NULL;
+	if (!strcmp(k->type, "IDLE"))
+		return i < NAMES(guest_idle_names) ? guest_idle_names[i] : NULL;
 	if (!strcmp(k->type, "KNOB")) {
 		/* A boolean knob reads "true" or "false". */
 		struct hvtlb_strategy_config sc;

@@ -104,17 +104,44 @@
 	  "exact: off unless the host polls (KVM's halt_poll_ns, "             \
 	  "Documentation/virt/kvm/halt-polling.rst; a KVM profile sets its "   \
 	  "200 us default)")                                                   \
+	F(X, cstate_c1_exit_us, 2, 1, 2, UNIFORM, "us",                        \
+	  "exit latency of C1, the host's shallowest idle state after "        \
+	  "polling: Linux drivers/idle/intel_idle.c hsw_cstates (Haswell-EP, " \
+	  "the assumed host) 2 us; no measurement: range 1-2 us, down to "     \
+	  "about the measured C1E exit (1.7 us, below; assumed)")              \
+	F(X, cstate_c1_residency_us, 2, 2, 2, EXACT, "us",                     \
+	  "exact: target residency of C1 in intel_idle hsw_cstates, the "      \
+	  "value the menu governor compares its prediction with")              \
+	F(X, cstate_c1e_exit_us, 10, 1.7, 10, UNIFORM, "us",                   \
+	  "exit latency of C1E: intel_idle hsw_cstates 10 us (the kernel "     \
+	  "table's worst case); range 1.7-10 us: 1.74-1.76 us measured on a "  \
+	  "Haswell Celeron G1840 (Richard L. Sites, KUtrace, "                 \
+	  "postproc/rawtoevent.cc, MWAIT notes) up to the table")              \
+	F(X, cstate_c1e_residency_us, 20, 20, 20, EXACT, "us",                 \
+	  "exact: target residency of C1E in intel_idle hsw_cstates")          \
+	F(X, cstate_c3_exit_us, 33, 3.7, 33, UNIFORM, "us",                    \
+	  "exit latency of C3: intel_idle hsw_cstates 33 us; range 3.7-33 "    \
+	  "us: 3.75-4.0 us measured on a Haswell Celeron (KUtrace "            \
+	  "rawtoevent.cc, MWAIT notes) up to the table")                       \
+	F(X, cstate_c3_residency_us, 100, 100, 100, EXACT, "us",               \
+	  "exact: target residency of C3 in intel_idle hsw_cstates")           \
 	F(X, cstate_exit_us, 133, 0, 133, UNIFORM, "us",                       \
-	  "exit latency of the idle state an idle pCPU reaches, added to a "   \
-	  "wake on a pCPU idle for cstate_residency_us: Linux "                \
+	  "exit latency of the deepest idle state, C6: Linux "                 \
 	  "drivers/idle/intel_idle.c hsw_cstates (Haswell-EP, the assumed "    \
-	  "host) C6 133 us, the kernel table's worst case; measured C6 exits " \
-	  "are lower (about 14 us on a Haswell desktop); range 0 (C-states "   \
-	  "disabled, as latency-tuned hosts run) to 133")                      \
+	  "host) 133 us, the kernel table's worst case; measured C6 exits "    \
+	  "are lower (13.3-13.9 us on a Haswell Celeron, KUtrace "             \
+	  "rawtoevent.cc); range 0 (C-states disabled, as latency-tuned "      \
+	  "hosts run) to 133")                                                 \
 	F(X, cstate_residency_us, 400, 20, 400, LOG, "us",                     \
-	  "idle time before a pCPU is in that state: intel_idle hsw_cstates "  \
-	  "target_residency C6 400 us; range 20 (C1E) to 400 (C6), the "       \
-	  "states the governor may pick")                                      \
+	  "target residency of C6: intel_idle hsw_cstates 400 us; range 20 "   \
+	  "(C1E's) to 400: with hypervisor.idle_governor = residency, a pCPU " \
+	  "idle this long pays cstate_exit_us, and the range stands for the "  \
+	  "state choice that rule does not model")                             \
+	F(X, idle_timer_us, 10000, 1000, 100000, LOG, "us",                    \
+	  "time from a host CPU's entry into idle to its next timer event "    \
+	  "when no simulated guest timer is due on it (the menu governor's "   \
+	  "next_timer_us): no primary figure; chosen 10 ms, range 1 ms (a "    \
+	  "timer every tick) to 100 ms (a tickless CPU with little to do)")    \
 	F(X, vcpu_switch, 5000, 3000, 10000, UNIFORM, "cycles",                \
 	  "host switch from one vCPU thread to another on a pCPU: one exit "   \
 	  "1540 (kvm-unit-tests) + a host thread switch 1.07 us at 3.2 GHz = " \
@@ -122,12 +149,18 @@
 	  "(assumed)")                                                         \
 	F(X, ple_window, 4096, 4096, 4096, EXACT, "cycles",                    \
 	  "exact: KVM's documented default pause-loop exiting window, "        \
-	  "ple_window 4096 (arch/x86/kvm/vmx); the engine models no window "   \
-	  "growth")                                                            \
+	  "ple_window 4096 (arch/x86/kvm/vmx): where a vCPU's window starts "  \
+	  "and shrinks back to (hypervisor.ple_window_grow, _shrink)")         \
 	F(X, host_slice_us, 3000, 3000, 3000, EXACT, "us",                     \
 	  "exact: Linux CFS defaults, kernel/sched/fair.c: min granularity "   \
 	  "0.75 ms x (1 + ilog2(min(ncpus, 8))) = 3 ms on 8 or more CPUs; "    \
 	  "with 8 or more runnable vCPUs per pCPU the slice is that minimum")  \
+	F(X, host_tick_us, 1000, 1000, 4000, UNIFORM, "us",                    \
+	  "the host kernel's scheduler tick, at which CFS checks whether the " \
+	  "running vCPU used up its slice (check_preempt_tick, "               \
+	  "kernel/sched/fair.c): CONFIG_HZ=1000 as RHEL and Fedora kernels "   \
+	  "are built (assumed for a KVM host); range 1000-4000 us (HZ 250, "   \
+	  "Debian and Ubuntu kernels)")                                        \
 	/* guest kernel */                                                     \
 	F(X, guest_slice_us, 3000, 3000, 3000, EXACT, "us",                    \
 	  "exact: Linux CFS default for a guest of 8 or more CPUs "            \

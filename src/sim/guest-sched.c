@@ -102,6 +102,102 @@ static simtime switch_mm(struct sim *s, struct vcpu *v, struct task *t)
 	return h;
 }
 
+/* HLT: the vCPU exits and the host blocks it until it is woken. */
+static void guest_halt(struct sim *s, struct vcpu *v)
+{
+	/* A halted vCPU must not hold lazy invalidations back (backend.c
+	 * op_lazy_post): one that polled may have received some. */
+	if (s->c->strategy.kind == HVTLB_STRATEGY_LAZY)
+		lazy_apply(s, v);
+	v->polling = false;
+	v->idle_halted = true;
+	count_exit(s, v, HVTLB_SIM_EXIT_HLT, 1);
+	vcpu_deschedule(s, v, false);
+}
+
+/*
+ * The idle loop (guest.idle). halt: HLT at once. poll (idle=poll): spin
+ * in the guest until there is work, keeping the pCPU. haltpoll (the
+ * cpuidle-haltpoll driver and governor, Linux >= 5.4): poll up to the
+ * vCPU's limit, then HLT; the limit starts at 0 and adapts to how long
+ * the vCPU stayed halted (guest_idle_exit()).
+ */
+static void guest_idle(struct sim *s, struct vcpu *v)
+{
+	switch (s->c->guest_idle) {
+	case HVTLB_SIM_GUEST_IDLE_HALT:
+		guest_halt(s, v);
+		return;
+	case HVTLB_SIM_GUEST_IDLE_POLL:
+		v->polling = true;
+		v->poll_end = SIM_NEVER;
+		return;
+	case HVTLB_SIM_GUEST_IDLE_HALTPOLL:
+		if (!v->poll_limit) {
+			guest_halt(s, v);
+			return;
+		}
+		v->polling = true;
+		v->poll_end = s->now + v->poll_limit;
+		ev_push(s, v->poll_end, EV_IDLE_POLL, v->gid, ++v->poll_token);
+		return;
+	}
+}
+
+/* A vCPU preempted while it polled runs again: its idle loop goes on
+ * polling until the limit it started with (the guest's clock ran on
+ * meanwhile), unless a thread was made runnable on it. False: it has
+ * work, schedule. */
+bool guest_idle_continue(struct sim *s, struct vcpu *v)
+{
+	if (!v->polling || v->rq_n)
+		return false;
+	if (s->now >= v->poll_end) {
+		guest_halt(s, v);
+		return true;
+	}
+	if (v->poll_end != SIM_NEVER)
+		ev_push(s, v->poll_end, EV_IDLE_POLL, v->gid, ++v->poll_token);
+	return true;
+}
+
+/* haltpoll's adjust_poll_limit(), with the governor's defaults: grow
+ * (x2, from 50 us) when the vCPU stayed halted longer than its limit but
+ * at most guest.halt_poll_us, shrink (/2) when it stayed longer. */
+void guest_idle_exit(struct sim *s, struct vcpu *v)
+{
+	simtime max = us_to_cyc(s, s->c->guest_halt_poll_us), block;
+
+	v->polling = false;
+	v->poll_token++;
+	if (!v->idle_halted)
+		return;
+	v->idle_halted = false;
+	if (s->c->guest_idle != HVTLB_SIM_GUEST_IDLE_HALTPOLL)
+		return;
+	block = s->now - v->halted_at;
+	if (block > v->poll_limit && block <= max) {
+		simtime val = v->poll_limit * 2, start = us_to_cyc(s, 50.0);
+
+		if (val < start)
+			val = start;
+		v->poll_limit = val > max ? max : val;
+	} else if (block > max) {
+		v->poll_limit /= 2;
+	}
+}
+
+/* EV_IDLE_POLL: a polling idle vCPU reached its limit: HLT. */
+void guest_on_idle_poll(struct sim *s, const struct event *e)
+{
+	struct vcpu *v = &s->v[e->obj];
+
+	if (e->arg != v->poll_token || !v->polling || v->hs != H_RUNNING ||
+	    v->cur != NONE_ID || v->act != ACT_IDLE)
+		return;
+	guest_halt(s, v);
+}
+
 /* The guest scheduler on a running vCPU with no current task. */
 static void guest_schedule(struct sim *s, struct vcpu *v)
 {
@@ -110,14 +206,13 @@ static void guest_schedule(struct sim *s, struct vcpu *v)
 	if (s->c->strategy.kind == HVTLB_STRATEGY_LAZY)
 		lazy_apply(s, v); /* LATR: at every context switch */
 	if (!t) {
-		/* Idle: lazy TLB mode, then HLT. */
+		/* Idle: lazy TLB mode, then the idle loop. */
 		v->cur = NONE_ID;
 		if (!v->lazy && v->loaded_mm != NONE_ID)
 			oracle_lazy(s, v); /* enters lazy TLB mode */
 		v->lazy = v->loaded_mm != NONE_ID;
 		v->act = ACT_IDLE;
-		count_exit(s, v, HVTLB_SIM_EXIT_HLT, 1);
-		vcpu_deschedule(s, v, false);
+		guest_idle(s, v);
 		return;
 	}
 	v->cur = t->id;
@@ -270,6 +365,15 @@ void task_wake(struct sim *s, struct task *t, struct task *waker)
 	task_enqueue(s, v, t);
 	if (v->cur != NONE_ID || v->hs == H_WAKING)
 		return;
+	if (v->polling && v->hs == H_RUNNING) {
+		/* It polls need_resched: no IPI (TIF_POLLING_NRFLAG). */
+		v->polling = false;
+		v->poll_token++;
+		v->act = ACT_WORK;
+		v->work = 0;
+		vcpu_arm_run(s, v);
+		return;
+	}
 	if (v->hs == H_HALTED) {
 		simtime at = 0;
 
@@ -290,6 +394,12 @@ void task_wake(struct sim *s, struct task *t, struct task *waker)
 
 void sleep_timer(struct sim *s, struct task *t, simtime cycles)
 {
+	struct vcpu *v = &s->v[t->vcpu];
+
+	/* The guest's timer on this vCPU: the host arms it for a halted
+	 * vCPU (its idle governor sees it). Only the earliest is kept. */
+	if (v->timer_at <= s->now || s->now + cycles < v->timer_at)
+		v->timer_at = s->now + cycles;
 	ev_push(s, s->now + cycles, EV_TIMER, t->id, ++t->wait_token);
 	t_block(t);
 }

@@ -30,6 +30,13 @@ void sleep_timer(struct sim *s, struct task *t, simtime cycles);
 /* A task coroutine's entry point (@p arg: the struct task). */
 void task_entry(void *arg);
 void guest_on_timer(struct sim *s, const struct event *e);
+/* A vCPU that halted from idle runs again (guest.idle = haltpoll adapts
+ * its poll limit to how long it was halted). */
+void guest_idle_exit(struct sim *s, struct vcpu *v);
+/* A vCPU preempted while polling in idle runs again: true if it goes on
+ * polling (or halts, its limit past); false if it has work. */
+bool guest_idle_continue(struct sim *s, struct vcpu *v);
+void guest_on_idle_poll(struct sim *s, const struct event *e);
 void guest_on_tick(struct sim *s, const struct event *e);
 
 /* guest-irq.c */

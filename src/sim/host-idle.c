@@ -1,29 +1,153 @@
 // SPDX-License-Identifier: MIT
 /*
- * Halted vCPUs: how long the host takes to run one again when it is
- * woken (an interrupt for it, a thread made runnable on it): KVM's halt
- * polling, the host's wake-up path, and the exit latency of the idle
- * state its pCPU sank into meanwhile.
+ * Halted vCPUs and idle pCPUs: how long the host takes to run a halted
+ * vCPU again when it is woken (an interrupt for it, a thread made
+ * runnable on it): KVM's halt polling, the host's wake-up path, and the
+ * exit latency of the idle state its pCPU entered meanwhile.
+ *
+ * The idle state (hypervisor.idle_governor = menu) is chosen when a pCPU
+ * runs out of vCPUs, by Linux's menu governor (idle-menu.c) from the
+ * host's state table (POLL, then intel_idle's hsw_cstates C1, C1E, C3,
+ * C6: cost.cstate_*), the time to the pCPU's next timer event (the
+ * earliest guest timer of a vCPU halted there, as KVM arms an hrtimer
+ * for a blocked vCPU's APIC timer, else cost.idle_timer_us) and the
+ * idle periods it measured before. The first wake-up pays that state's
+ * exit latency and tells the governor how long the period lasted; a
+ * second wake-up before the exit is over waits for it. KVM's halt
+ * polling (cost.halt_poll_us) keeps the pCPU busy before it goes idle.
+ *
+ * hypervisor.idle_governor = residency keeps the older rule: the
+ * deepest state's exit (cost.cstate_exit_us) on a pCPU idle for its
+ * target residency, no state before that.
  */
+#include <math.h>
+
 #include "sim/host.h"
 #include "sim/machine.h"
+
+/* KVM polls before a halted vCPU's thread blocks; the guest's
+ * cpuidle-haltpoll turns that off (MSR_KVM_POLL_CONTROL). */
+static bool host_polls(const struct sim *s)
+{
+	return s->halt_poll &&
+	       s->c->guest_idle != HVTLB_SIM_GUEST_IDLE_HALTPOLL;
+}
+
+static unsigned to_us(const struct sim *s, simtime c)
+{
+	double us = (double)c / s->cost[SIM_COST_cpu_mhz];
+
+	return us >= (double)UINT32_MAX ? UINT32_MAX : (unsigned)us;
+}
+
+void host_idle_setup(struct sim *s)
+{
+	static const enum sim_cost exit[] = {
+		SIM_COST_cstate_c1_exit_us,
+		SIM_COST_cstate_c1e_exit_us,
+		SIM_COST_cstate_c3_exit_us,
+		SIM_COST_cstate_exit_us,
+	};
+	static const enum sim_cost res[] = {
+		SIM_COST_cstate_c1_residency_us,
+		SIM_COST_cstate_c1e_residency_us,
+		SIM_COST_cstate_c3_residency_us,
+		SIM_COST_cstate_residency_us,
+	};
+
+	/* state 0: POLL (exit 0, residency 0) */
+	s->cstates[0] = (struct idle_state){ 0, 0, true };
+	s->cstate_exit_cyc[0] = 0;
+	for (unsigned i = 0; i < 4; i++) {
+		double e = s->cost[exit[i]], r = s->cost[res[i]];
+
+		s->cstates[i + 1] = (struct idle_state){
+			(unsigned)lround(e),
+			(unsigned)lround(r),
+			false,
+		};
+		s->cstate_exit_cyc[i + 1] = us_to_cyc(s, e);
+	}
+	s->ncstates = 5;
+	s->idle_timer = us_to_cyc(s, s->cost[SIM_COST_idle_timer_us]);
+	for (uint32_t i = 0; i < s->npcpus; i++) {
+		menu_init(&s->p[i].gov);
+		s->p[i].idle_state = -1;
+		pcpu_idle_enter(s, &s->p[i]);
+	}
+}
+
+/* Microseconds from @p at to @p p's next timer event. */
+static unsigned next_timer_us(const struct sim *s, const struct pcpu *p,
+			      simtime at)
+{
+	simtime next = at + s->idle_timer;
+
+	/* the vCPUs pinned to pCPU k are k, k + pcpus, ... */
+	for (uint32_t g = (uint32_t)(p - s->p); g < s->nvcpus; g += s->npcpus)
+		if (s->v[g].timer_at > at && s->v[g].timer_at < next)
+			next = s->v[g].timer_at;
+	return to_us(s, next - at);
+}
+
+void pcpu_idle_enter(struct sim *s, struct pcpu *p)
+{
+	simtime at = s->now;
+
+	if (s->c->idle_governor != HVTLB_SIM_IDLE_GOVERNOR_MENU)
+		return;
+	/* The vCPU that halted last polls first (not at time 0). */
+	if (host_polls(s) && p->last != NONE_ID)
+		at += s->halt_poll;
+	p->idle_entry = at;
+	p->idle_state = (int)menu_select(&p->gov, s->cstates, s->ncstates,
+					 next_timer_us(s, p, at), UINT32_MAX);
+}
+
+/* A wake-up reaches idle @p p now: the cycles until it can run a vCPU. */
+static simtime pcpu_idle_exit(struct sim *s, struct pcpu *p)
+{
+	simtime exit;
+	unsigned st;
+
+	if (p->idle_state < 0) /* awake already: its exit may not be over */
+		return p->awake_at > s->now ? p->awake_at - s->now : 0;
+	if (s->now < p->idle_entry) { /* still polling: never idle */
+		p->idle_state = -1;
+		p->awake_at = s->now;
+		return 0;
+	}
+	st = (unsigned)p->idle_state;
+	exit = s->cstate_exit_cyc[st];
+	menu_update(&p->gov, s->cstates, st,
+		    to_us(s, s->now - p->idle_entry + exit));
+	p->idle_state = -1;
+	p->awake_at = s->now + exit;
+	return exit;
+}
 
 /* Host latency to run a halted vCPU again: KVM's halt polling keeps a
  * vCPU that halted less than halt_poll_us ago spinning on its pCPU (when
  * nothing else ran there since), so it re-enters at once; otherwise the
- * host wakes and schedules its thread (halt_wake). */
+ * host wakes and schedules its thread (halt_wake), after the exit from
+ * the idle state its pCPU is in. */
 static simtime wake_latency(struct sim *s, const struct vcpu *v)
 {
-	const struct pcpu *p = &s->p[v->pcpu];
-
+	struct pcpu *p = &s->p[v->pcpu];
 	simtime lat = cyc(s, SIM_COST_halt_wake);
 
-	if (s->halt_poll && p->cur == NONE_ID && p->last == v->gid &&
-	    s->now - v->halted_at <= s->halt_poll)
+	if (host_polls(s) && p->cur == NONE_ID && p->last == v->gid &&
+	    s->now - v->halted_at <= s->halt_poll) {
+		p->idle_state = -1;
+		p->awake_at = s->now;
 		return cyc(s, SIM_COST_vmexit);
-	/* An idle pCPU sinks into a deeper idle state with time. */
-	if (s->cstate_exit && p->cur == NONE_ID &&
-	    s->now - p->idle_since >= s->cstate_residency)
+	}
+	if (p->cur != NONE_ID)
+		return lat;
+	if (s->c->idle_governor == HVTLB_SIM_IDLE_GOVERNOR_MENU)
+		return lat + pcpu_idle_exit(s, p);
+	/* An idle pCPU sinks into the deepest state with time. */
+	if (s->cstate_exit && s->now - p->idle_since >= s->cstate_residency)
 		lat += s->cstate_exit;
 	return lat;
 }

@@ -1,24 +1,217 @@
 // SPDX-License-Identifier: MIT
 /*
- * Pause-loop exiting: a vCPU that spins (waiting for acknowledgements or
- * for a lock) past the PLE window exits, and KVM's kvm_vcpu_on_spin
- * yields its pCPU to another vCPU of the VM when there is a candidate.
+ * Pause-loop exiting and KVM's directed yield (hypervisor.ple).
+ *
+ * A vCPU that spins in a PAUSE loop (waiting for acknowledgements or for
+ * a lock) exits once the loop has lasted its PLE window. VMX ignores the control at CPL > 0, so only a vCPU in
+ * guest kernel mode exits (handle_pause() passes yield_to_kernel_mode =
+ * true). With hypervisor.directed_yield (the default), KVM's handling as
+ * of 2018 (arch/x86/kvm/vmx.c, virt/kvm/kvm_main.c, Linux 4.15):
+ *
+ * - The window is per vCPU: it starts at ple_window (cost.ple_window),
+ *   grows at every exit (ple_window_grow: x2, at most ple_window_max)
+ *   and shrinks when the vCPU is scheduled in (ple_window_shrink: 0, back
+ *   to ple_window) - __grow_ple_window(), __shrink_ple_window().
+ * - kvm_vcpu_on_spin(): round-robin over the VM's vCPUs from the one
+ *   after the last boosted, two passes, at most three failed yields
+ *   (-ESRCH). A candidate is preempted (descheduled while runnable,
+ *   vcpu->preempted), not the spinner, not blocked in halt, preempted in
+ *   kernel mode (preempted_in_kernel, set when it was preempted), and
+ *   eligible: a vCPU that is itself in a spin loop (it yielded from one
+ *   and waits to run again) is eligible every other time it is looked at
+ *   (dy_eligible, commit 06e48c510aa3). The spinner leaves with
+ *   dy_eligible cleared.
+ * - yield_to(): fails with -ESRCH when both run queues hold one task;
+ *   otherwise the candidate becomes the next buddy of its pCPU, the
+ *   spinner the skip buddy of its own, the candidate's pCPU reschedules
+ *   and so does the spinner's (host-cfs.c). The FIFO scheduler and the
+ *   older CFS have no buddies: the target is not boosted, the spinner
+ *   goes behind the others of its own queue.
+ * - hypervisor.ple_boost_ready (Linux 5.3, commit d73eb57b80b9, with
+ *   046ddeed0461): vCPUs woken from halt that wait for a pCPU
+ *   (vcpu->ready) are candidates too, and only preempted candidates must
+ *   have been preempted in kernel mode.
+ *
+ * hypervisor.directed_yield = false keeps the engine's older model: a
+ * fixed window armed only while other vCPUs wait on the spinner's pCPU;
+ * an exit gives that pCPU to them if any vCPU of the VM is preempted
+ * (or always, with ple_boost_ready), else the spinner keeps it.
  */
 #include "sim/host.h"
 #include "sim/machine.h"
 #include "sim/stats.h"
 
-void arm_ple(struct sim *s, struct vcpu *v)
+/* kvm_arch_vcpu_in_kernel(), from the guest's side: no thread (the idle
+ * loop or the scheduler), a thread in sys, or an interrupt being
+ * handled. */
+bool vcpu_in_kernel(const struct sim *s, const struct vcpu *v)
 {
-	if (!s->c->ple || v->ple_armed || v->hs != H_RUNNING ||
-	    v->act != ACT_SPIN || !s->p[v->pcpu].rq_n)
-		return;
-	v->ple_armed = true;
-	ev_push(s, s->now + cyc(s, SIM_COST_ple_window), EV_PLE, v->gid,
-		++v->ple_token);
+	const struct task *t = v->cur != NONE_ID ? &s->t[v->cur] : NULL;
+
+	return !t || t->acct != ACCT_USER || v->busy_until > s->now;
 }
 
-/* EV_PLE: a spinning vCPU reached the pause-loop window. */
+/* The vCPU executes a PAUSE loop the engine lets exit: spinning for
+ * acknowledgements or a lock. An idle loop that polls (guest.idle) PAUSEs
+ * too, but its exits are not modelled: in this model idle vCPUs that
+ * poll then boost each other every window and starve the vCPUs with work
+ * (preempted in user mode, no candidates), and what bounds that on a
+ * real host is not established. */
+static bool in_pause_loop(const struct vcpu *v)
+{
+	return v->act == ACT_SPIN;
+}
+
+/* __grow_ple_window() */
+static simtime ple_grow(struct sim *s, simtime w)
+{
+	simtime base = cyc(s, SIM_COST_ple_window);
+	uint32_t m = s->c->ple_window_grow;
+
+	if (m < 1)
+		return base;
+	w = m < base ? w * m : w + m;
+	return w < s->c->ple_window_max ? w : s->c->ple_window_max;
+}
+
+/* __shrink_ple_window(), at least the base */
+static simtime ple_shrink(struct sim *s, simtime w)
+{
+	simtime base = cyc(s, SIM_COST_ple_window);
+	uint32_t m = s->c->ple_window_shrink;
+
+	if (m < 1)
+		return base;
+	w = m < base ? w / m : (w > m ? w - m : 0);
+	return w > base ? w : base;
+}
+
+void ple_sched_in(struct sim *s, struct vcpu *v)
+{
+	/* kvm_vcpu_on_spin() ends once the spinner runs again. */
+	if (v->in_spin_loop) {
+		v->in_spin_loop = false;
+		v->dy_eligible = false;
+	}
+	v->ple_window = ple_shrink(
+		s, v->ple_window ? v->ple_window : cyc(s, SIM_COST_ple_window));
+}
+
+void arm_ple(struct sim *s, struct vcpu *v)
+{
+	simtime start;
+
+	if (!s->c->ple || v->ple_armed || v->hs != H_RUNNING)
+		return;
+	if (!s->c->directed_yield) {
+		if (v->act != ACT_SPIN || !s->p[v->pcpu].rq_n)
+			return;
+		v->ple_armed = true;
+		ev_push(s, s->now + cyc(s, SIM_COST_ple_window), EV_PLE, v->gid,
+			++v->ple_token);
+		return;
+	}
+	if (!in_pause_loop(v) || !vcpu_in_kernel(s, v))
+		return;
+	start = v->busy_until > s->now ? v->busy_until : s->now;
+	v->ple_armed = true;
+	ev_push(s, start + v->ple_window, EV_PLE, v->gid, ++v->ple_token);
+}
+
+/* kvm_vcpu_on_spin()'s filter for candidate @p v of spinner @p me;
+ * looking at an in-spin-loop candidate flips its dy_eligible. */
+static bool dy_candidate(struct sim *s, const struct vcpu *me, struct vcpu *v)
+{
+	bool ready = s->c->ple_boost_ready;
+
+	if (v == me || v->hs != H_READY || (!ready && !v->preempted))
+		return false;
+	/* yield_to_kernel_mode: the spinner is in kernel mode */
+	if ((!ready || v->preempted) && !v->preempted_in_kernel)
+		return false;
+	if (v->in_spin_loop) {
+		bool eligible = v->dy_eligible;
+
+		v->dy_eligible = !v->dy_eligible;
+		return eligible;
+	}
+	return true;
+}
+
+/* yield_to(@p t, preempt = true) from spinner @p me: 1 boosted, 0 not,
+ * -1 (-ESRCH) when both run queues hold one task. */
+static int yield_to(struct sim *s, struct vcpu *me, struct vcpu *t)
+{
+	struct pcpu *rq = &s->p[me->pcpu], *prq = &s->p[t->pcpu];
+
+	if (!rq->rq_n && prq->rq_n + (prq->cur != NONE_ID) == 1)
+		return -1;
+	/* yield_to_task(): without buddies (the FIFO, the older CFS) the
+	 * target is not boosted, the spinner still yields */
+	if (s->sched->boost)
+		s->sched->boost(s, prq, t);
+	if (s->sched->yield)
+		s->sched->yield(s, rq);
+	if (s->sched->boost && rq != prq && prq->cur != NONE_ID &&
+	    s->sched->resched(s, prq)) {
+		count_exit(s, &s->v[prq->cur], HVTLB_SIM_EXIT_PREEMPTION, 1);
+		vcpu_deschedule(s, &s->v[prq->cur], true);
+	}
+	return 1;
+}
+
+/* kvm_vcpu_on_spin(@p me, yield_to_kernel_mode = true) */
+static void vcpu_on_spin(struct sim *s, struct vcpu *me)
+{
+	uint32_t n = s->c->vcpus, last = s->vm_boosted[me->vm];
+	int tries = 3, yielded = 0;
+
+	me->in_spin_loop = true;
+	for (int pass = 0; pass < 2 && !yielded && tries && s->vm_ready[me->vm];
+	     pass++) {
+		for (uint32_t i = pass ? 0 : last + 1; i < n; i++) {
+			if (pass && i > last)
+				break;
+			if (!dy_candidate(s, me, vm_vcpu(s, me, i)))
+				continue;
+			yielded = yield_to(s, me, vm_vcpu(s, me, i));
+			if (yielded > 0) {
+				s->vm_boosted[me->vm] = i;
+				break;
+			}
+			if (yielded < 0 && !--tries)
+				break;
+		}
+	}
+	if (yielded > 0 && s->sched->resched(s, &s->p[me->pcpu])) {
+		/* schedule(): it waits, still in its spin loop */
+		vcpu_deschedule(s, me, true);
+		return;
+	}
+	me->in_spin_loop = false;
+	me->dy_eligible = false;
+}
+
+/* The engine's older model (hypervisor.directed_yield = false). */
+static void on_ple_fixed(struct sim *s, struct vcpu *v)
+{
+	if (v->act != ACT_SPIN || !s->p[v->pcpu].rq_n)
+		return;
+	count_exit(s, v, HVTLB_SIM_EXIT_PLE, 1);
+	/* A directed yield needs a candidate of the VM; before KVM 5.3 only
+	 * a vCPU preempted while running qualifies, not one woken from halt
+	 * (vcpu->ready). The spinner then keeps its pCPU (no re-arm: no
+	 * candidate can appear while it runs; a new wake-up re-arms). */
+	if (!s->c->ple_boost_ready && !s->vm_preempted[v->vm]) {
+		vcpu_steal(s, v, cyc(s, SIM_COST_vmexit));
+		return;
+	}
+	if (s->sched->yield)
+		s->sched->yield(s, &s->p[v->pcpu]); /* another runs first */
+	vcpu_deschedule(s, v, true);
+}
+
+/* EV_PLE: a spinning vCPU reached its pause-loop window. */
 void host_on_ple(struct sim *s, const struct event *e)
 {
 	struct vcpu *v = &s->v[e->obj];
@@ -26,18 +219,18 @@ void host_on_ple(struct sim *s, const struct event *e)
 	if (e->arg != v->ple_token)
 		return;
 	v->ple_armed = false;
-	if (v->hs != H_RUNNING || v->act != ACT_SPIN || !s->p[v->pcpu].rq_n)
+	if (v->hs != H_RUNNING)
 		return;
-	count_exit(s, v, HVTLB_SIM_EXIT_PLE, 1);
-	/* kvm_vcpu_on_spin: a directed yield needs a candidate of the VM;
-	 * before KVM 5.3 only a vCPU preempted while running qualifies, not
-	 * one woken from halt (vcpu->ready). The spinner then keeps its pCPU
-	 * (no re-arm: no candidate can appear while it runs; a new wake-up
-	 * re-arms). */
-	if (!s->c->ple_boost_ready && !s->vm_preempted[v->vm]) {
-		vcpu_steal(s, v, cyc(s, SIM_COST_vmexit));
+	if (!s->c->directed_yield) {
+		on_ple_fixed(s, v);
 		return;
 	}
-	s->p[v->pcpu].skip = v->gid; /* yield: another runs first */
-	vcpu_deschedule(s, v, true);
+	if (!in_pause_loop(v))
+		return;
+	/* handle_pause(): grow the window, then kvm_vcpu_on_spin() */
+	count_exit(s, v, HVTLB_SIM_EXIT_PLE, 1);
+	v->ple_window = ple_grow(s, v->ple_window);
+	vcpu_steal(s, v, cyc(s, SIM_COST_vmexit));
+	vcpu_on_spin(s, v);
+	arm_ple(s, v); /* still spinning: the next window */
 }

@@ -28,6 +28,8 @@ static uint32_t pcpu_pop(struct sim *s, struct pcpu *p)
 {
 	uint32_t vid;
 
+	if (s->sched->pop)
+		return s->sched->pop(s, p);
 	if (s->sched->pick && p->rq_n > 1)
 		s->sched->pick(s, p);
 	p->skip = NONE_ID;
@@ -103,7 +105,7 @@ static void slice_arm(struct sim *s, struct pcpu *p, simtime end)
 	p->slice_end = end;
 	p->slice_seq = s->q.seq++;
 	p->slice_queued = false;
-	if (!p->slice_q || p->slice_q_min > end)
+	if (end != SIM_NEVER && (!p->slice_q || p->slice_q_min > end))
 		slice_queue(s, p);
 }
 
@@ -115,7 +117,7 @@ static bool slice_fired(struct sim *s, struct pcpu *p, uint64_t token)
 	if (token == p->slice_token)
 		return p->cur != NONE_ID;
 	/* A stale one: the current slice waited behind it. */
-	if (p->cur != NONE_ID && !p->slice_queued)
+	if (p->cur != NONE_ID && !p->slice_queued && p->slice_end != SIM_NEVER)
 		slice_queue(s, p);
 	return false;
 }
@@ -126,16 +128,18 @@ static void vcpu_enter(struct sim *s, struct vcpu *v)
 	simtime h = 0;
 
 	p->cur = v->gid;
+	s->vm_ready[v->vm]--;
 	if (v->preempted) {
 		v->preempted = false;
 		s->vm_preempted[v->vm]--;
 	}
+	ple_sched_in(s, v);
 	if (p->last != v->gid && p->last != NONE_ID)
 		h += cyc(s, SIM_COST_vcpu_switch);
 	p->last = v->gid;
 	v->hs = H_RUNNING;
 	v->run_start = s->now;
-	slice_arm(s, p, s->now + s->sched->slice(s, p));
+	slice_arm(s, p, s->sched->slice_end(s, p));
 	if (v->cur != NONE_ID && s->c->steal_accounting) {
 		struct task *t = &s->t[v->cur];
 
@@ -174,6 +178,8 @@ void vcpu_deschedule(struct sim *s, struct vcpu *v, bool ready)
 
 	TRACE(s, HVTLB_SIM_TRACE_VCPU_RUN, v, TR_NONE, v->run_start, !!ready,
 	      0);
+	if (ready) /* kvm_arch_vcpu_put() of a preempted vCPU */
+		v->preempted_in_kernel = vcpu_in_kernel(s, v);
 	if (v->act == ACT_WORK && v->armed) {
 		v->work = v->seg_end > s->now ? v->seg_end - s->now : 0;
 		v->run_token++;
@@ -190,12 +196,13 @@ void vcpu_deschedule(struct sim *s, struct vcpu *v, bool ready)
 		t->acct_paused = true;
 	}
 	if (s->sched->ran)
-		s->sched->ran(s, p, v);
+		s->sched->ran(s, p, v, ready);
 	p->cur = NONE_ID;
 	if (ready) {
 		v->hs = H_READY;
 		v->preempted = true;
 		s->vm_preempted[v->vm]++;
+		s->vm_ready[v->vm]++;
 		v->steal |= HVTLB_KVM_VCPU_PREEMPTED;
 		pcpu_push(p, v->gid, false);
 	} else {
@@ -204,8 +211,10 @@ void vcpu_deschedule(struct sim *s, struct vcpu *v, bool ready)
 		TRACE(s, HVTLB_SIM_TRACE_HALT, v, TR_NONE, s->now, 0, 0);
 	}
 	pcpu_schedule(s, p);
-	if (p->cur == NONE_ID)
+	if (p->cur == NONE_ID) {
 		p->idle_since = s->now;
+		pcpu_idle_enter(s, p);
+	}
 }
 
 /* What a running vCPU does next, given v->act. */
@@ -228,7 +237,10 @@ void vcpu_continue(struct sim *s, struct vcpu *v)
 		break;
 	case ACT_IDLE:
 	case ACT_NONE:
+		if (guest_idle_continue(s, v))
+			return;
 		/* Woken from halt: run the guest scheduler. */
+		guest_idle_exit(s, v);
 		v->act = ACT_WORK;
 		v->work = 0;
 		vcpu_arm_run(s, v);
@@ -264,9 +276,11 @@ void host_on_slice(struct sim *s, const struct event *e)
 	if (!slice_fired(s, p, e->arg))
 		return;
 	if (!p->rq_n) {
-		slice_arm(s, p, s->now + s->sched->slice(s, p));
+		slice_arm(s, p, s->sched->slice_end(s, p));
 		return;
 	}
+	if (s->sched->expired)
+		s->sched->expired(s, p);
 	count_exit(s, &s->v[p->cur], HVTLB_SIM_EXIT_PREEMPTION, 1);
 	vcpu_deschedule(s, &s->v[p->cur], true);
 }
@@ -280,10 +294,15 @@ void host_on_wake(struct sim *s, const struct event *e)
 	if (v->hs != H_WAKING)
 		return;
 	v->hs = H_READY;
+	s->vm_ready[v->vm]++;
 	TRACE(s, HVTLB_SIM_TRACE_WAKE, v, TR_NONE, e->arg, 0, 0);
 	if (s->sched->woken(s, p, v))
 		return;
-	if (p->cur != NONE_ID)
+	if (p->cur != NONE_ID) {
+		/* The queue grew: the running vCPU's slice may be shorter. */
+		if (s->sched->reslice)
+			slice_arm(s, p, s->sched->slice_end(s, p));
 		arm_ple(s, &s->v[p->cur]);
+	}
 	pcpu_schedule(s, p);
 }

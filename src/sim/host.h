@@ -13,7 +13,7 @@ struct vcpu;
 
 /*
  * A host scheduling policy (host-fifo.c, host-cfs.c): which vCPU of a
- * pCPU's run queue runs next and for how long. Optional members may be
+ * pCPU's run queue runs next and until when. Optional members may be
  * NULL.
  */
 struct host_policy {
@@ -23,18 +23,38 @@ struct host_policy {
 	/* Moves the vCPU to run next to the head of the run queue, which
 	 * holds at least two (optional: FIFO order). */
 	void (*pick)(struct sim *s, struct pcpu *p);
-	/* The time slice of the vCPU entering @p p now. */
-	simtime (*slice)(struct sim *s, const struct pcpu *p);
-	/* @p v was picked to run / stopped running on @p p (optional). */
+	/* Takes the vCPU to run next off the run queue, which is not empty,
+	 * and returns it (optional: pick, then the head). */
+	uint32_t (*pop)(struct sim *s, struct pcpu *p);
+	/* When the vCPU running on @p p now stops for another (SIM_NEVER:
+	 * not until something changes). */
+	simtime (*slice_end)(struct sim *s, const struct pcpu *p);
+	/* True: slice_end is evaluated again whenever a vCPU joins the run
+	 * queue (the running one is checked at every host tick, as Linux's
+	 * check_preempt_tick does); false: it is fixed when a vCPU enters. */
+	bool reslice;
+	/* @p v was picked to run / stopped running on @p p, runnable when
+	 * @p ready (optional). */
 	void (*picked)(struct sim *s, struct pcpu *p, struct vcpu *v);
-	void (*ran)(struct sim *s, struct pcpu *p, struct vcpu *v);
+	void (*ran)(struct sim *s, struct pcpu *p, struct vcpu *v, bool ready);
+	/* The slice of the vCPU running on @p p is over (optional). */
+	void (*expired)(struct sim *s, struct pcpu *p);
 	/* Queues woken @p v on @p p; true if it preempted the running vCPU
 	 * (which is then descheduled). */
 	bool (*woken)(struct sim *s, struct pcpu *p, struct vcpu *v);
+	/* Directed yield (Linux yield_to): @p v, waiting in @p p's run
+	 * queue, should run next there. */
+	void (*boost)(struct sim *s, struct pcpu *p, struct vcpu *v);
+	/* The running vCPU of @p p yields: another of the queue first. */
+	void (*yield)(struct sim *s, struct pcpu *p);
+	/* True if a reschedule of @p p now would run another vCPU than the
+	 * running one. */
+	bool (*resched)(struct sim *s, const struct pcpu *p);
 };
 
 extern const struct host_policy host_fifo;
 extern const struct host_policy host_cfs;
+extern const struct host_policy host_cfs_entry;
 
 /* host-sched.c */
 /* Queues @p vid on @p p's run queue, at its head or its tail. */
@@ -56,10 +76,19 @@ void host_on_wake(struct sim *s, const struct event *e);
 /* Wakes a halted vCPU @p delay cycles from now (plus the host's wake
  * latency). */
 void vcpu_wake(struct sim *s, struct vcpu *v, simtime delay);
+/* @p p ran out of vCPUs now: the governor picks its idle state. */
+void pcpu_idle_enter(struct sim *s, struct pcpu *p);
+/* Builds the idle-state table from the costs; every pCPU idle at 0. */
+void host_idle_setup(struct sim *s);
 
 /* host-ple.c */
 /* Arms the pause-loop exit of a vCPU that starts spinning. */
 void arm_ple(struct sim *s, struct vcpu *v);
+/* True if @p v's guest is in kernel mode (CPL 0) now. */
+bool vcpu_in_kernel(const struct sim *s, const struct vcpu *v);
+/* @p v is scheduled in: its PLE window shrinks, a spin loop it yielded
+ * from is over. */
+void ple_sched_in(struct sim *s, struct vcpu *v);
 void host_on_ple(struct sim *s, const struct event *e);
 
 #endif

@@ -49,6 +49,7 @@
 #include "sim/cost.h"
 #include "sim/event.h"
 #include "sim/host.h"
+#include "sim/idle-menu.h"
 #include "sim/rng.h"
 #include "sim/tlb.h"
 
@@ -190,8 +191,22 @@ struct vcpu {
 	uint64_t ack_last_key;
 	uint32_t spin_hold; /* lock spinning: 1 until released or timed out */
 	simtime halted_at;
+	/* guest.idle: polling for work while idle (it keeps its pCPU); the
+	 * haltpoll limit; halted from idle (not yet back in the guest) */
+	bool polling;
+	bool idle_halted;
+	uint64_t poll_token;
+	simtime poll_limit, poll_end;
+	simtime timer_at; /* its earliest known guest timer (0: none) */
 	bool preempted;	  /* descheduled while runnable (KVM vcpu->preempted) */
-	simtime vruntime; /* hypervisor.cfs: CFS virtual runtime */
+	/* hypervisor.directed_yield: preempted in guest kernel mode (KVM's
+	 * preempted_in_kernel, kept from its last preemption), in a
+	 * kvm_vcpu_on_spin() it yielded from, dy_eligible, its PLE window */
+	bool preempted_in_kernel;
+	bool in_spin_loop;
+	bool dy_eligible;
+	simtime ple_window;
+	simtime vruntime;  /* hypervisor.cfs: CFS virtual runtime */
 	simtime run_start; /* when it last entered its pCPU */
 	uint64_t spin_token;
 	bool no_wait_pending;
@@ -214,6 +229,15 @@ struct pcpu {
 	simtime slice_q_min;
 	simtime min_vruntime; /* hypervisor.cfs */
 	uint32_t skip;	      /* hypervisor.cfs: yielded, pick another */
+	/* hypervisor.cfs_tick: CFS's next and last buddies (vCPU ids or
+	 * NONE_ID): run next if not too unfair */
+	uint32_t next_buddy, last_buddy;
+	/* hypervisor.idle_governor = menu: the idle state chosen when it
+	 * last ran out of vCPUs, entered at idle_entry (after any halt
+	 * polling), or -1 once woken; awake_at: the end of that exit */
+	int idle_state;
+	simtime idle_entry, awake_at;
+	struct menu_gov gov;
 };
 
 struct task {
@@ -267,6 +291,12 @@ struct sim {
 	simtime host_slice, guest_slice, tick, lock_spin, halt_poll;
 	simtime lock_handoff;
 	simtime cstate_exit, cstate_residency;
+	/* the host's idle states (POLL, C1, C1E, C3, C6) and their exit
+	 * latencies in cycles; cost.idle_timer_us in cycles */
+	struct idle_state cstates[5];
+	simtime cstate_exit_cyc[5];
+	unsigned ncstates;
+	simtime idle_timer;
 	simtime limit;
 	bool timed_out;
 	bool failed;
@@ -277,6 +307,8 @@ struct sim {
 	struct hvtlb_sim_results *r;
 	uint32_t stream_base;	/* first task's random stream - 1 */
 	uint32_t *vm_preempted; /* per VM: vCPUs with ->preempted set */
+	uint32_t *vm_ready;	/* per VM: vCPUs runnable, not running */
+	uint32_t *vm_boosted;	/* per VM: KVM's last_boosted_vcpu */
 	/* workload.kernel_pages: per VM, pages shared by all its processes
 	 * and mapped global; free stacks of page indexes */
 	struct pte *kpte; /* vms * kernel_pages */
@@ -286,6 +318,7 @@ struct sim {
 	/* hypervisor.cfs: sched_latency, min_granularity, wakeup_granularity
 	 * (Linux defaults 6, 0.75, 1 ms times 1 + ilog2(min(pCPUs, 8))) */
 	simtime cfs_latency, cfs_min_gran, cfs_wakeup_gran;
+	simtime host_tick; /* cost.host_tick_us: the host's scheduler tick */
 	/* tracing: this part's first VM and first pCPU, machine-wide */
 	uint32_t vm_base, pcpu_base;
 	/* the oracle (oracle.c): per vCPU, and the zaps so far */

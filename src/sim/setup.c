@@ -42,7 +42,10 @@ static int setup_arrays(struct sim *s)
 	s->t = calloc(s->ntasks, sizeof(*s->t));
 	s->mm = calloc(s->nmms, sizeof(*s->mm));
 	s->vm_preempted = calloc(c->vms, sizeof(*s->vm_preempted));
-	if (!s->v || !s->p || !s->t || !s->mm || !s->vm_preempted)
+	s->vm_ready = calloc(c->vms, sizeof(*s->vm_ready));
+	s->vm_boosted = calloc(c->vms, sizeof(*s->vm_boosted));
+	if (!s->v || !s->p || !s->t || !s->mm || !s->vm_preempted ||
+	    !s->vm_ready || !s->vm_boosted)
 		return -ENOMEM;
 	if (c->wl_kernel_pages) {
 		size_t nk = (size_t)c->vms * c->wl_kernel_pages;
@@ -82,7 +85,9 @@ static void setup_times(struct sim *s)
 		s->tick = 1;
 	s->limit =
 		(simtime)(c->max_virtual_s * s->cost[SIM_COST_cpu_mhz] * 1e6);
-	s->sched = c->cfs ? &host_cfs : &host_fifo;
+	s->sched = !c->cfs	 ? &host_fifo
+		   : c->cfs_tick ? &host_cfs
+				 : &host_cfs_entry;
 	if (s->sched->init)
 		s->sched->init(s);
 }
@@ -93,6 +98,7 @@ static int setup_pcpus(struct sim *s)
 		struct pcpu *p = &s->p[i];
 
 		p->cur = p->last = p->skip = NONE_ID;
+		p->next_buddy = p->last_buddy = NONE_ID;
 		p->rq_cap = s->nvcpus / s->npcpus + 2;
 		p->rq = calloc(p->rq_cap, sizeof(*p->rq));
 		if (!p->rq)
@@ -119,6 +125,7 @@ static int setup_vcpus(struct sim *s)
 		v->cur = NONE_ID;
 		v->loaded_mm = NONE_ID;
 		v->lz_min_epoch = UINT64_MAX;
+		v->ple_window = cyc(s, SIM_COST_ple_window);
 		if (hvtlb_flushq_init(&v->fq))
 			return -ENOMEM;
 		v->fq_ready = true;
@@ -237,6 +244,8 @@ int sim_setup(struct sim *s)
 		rc = setup_tasks(s);
 	if (!rc)
 		rc = oracle_init(s);
+	if (!rc)
+		host_idle_setup(s);
 	return rc;
 }
 
@@ -287,6 +296,8 @@ void sim_teardown(struct sim *s)
 	free(s->t);
 	free(s->mm);
 	free(s->vm_preempted);
+	free(s->vm_ready);
+	free(s->vm_boosted);
 	free(s->kpte);
 	free(s->kfree);
 	free(s->kfill);

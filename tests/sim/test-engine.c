@@ -497,6 +497,8 @@ static void test_random_configs(void **state)
 	static const char *const b01[] = { "0", "1" };
 	static const char *const spin[] = { "0", "5", "500" };
 	static const char *const levels[] = { "1", "2" };
+	static const char *const gov[] = { "menu", "residency" };
+	static const char *const gidle[] = { "halt", "poll", "haltpoll" };
 	uint64_t x = 0x9e3779b97f4a7c15ULL;
 
 	(void)state;
@@ -534,6 +536,12 @@ static void test_random_configs(void **state)
 		SET("guest.lazy_leave", b01);
 		SET("guest.migrate", b01);
 		SET("guest.lock_spin_us", spin);
+		SET("hypervisor.cfs", b01);
+		SET("hypervisor.cfs_tick", b01);
+		SET("hypervisor.idle_governor", gov);
+		SET("guest.idle", gidle);
+		SET("hypervisor.directed_yield", b01);
+		SET("hypervisor.ple_boost_ready", b01);
 #undef SET
 		c.wl_iterations = 1 + xs_next(&x) % 20;
 		c.seed = xs_next(&x) % 1000;
@@ -692,6 +700,52 @@ static void test_halt_poll(void **state)
 			 (unsigned long long)off->vm_exits[HVTLB_SIM_EXIT_HLT]);
 	hvtlb_sim_results_destroy(off);
 	hvtlb_sim_results_destroy(on);
+}
+
+/*
+ * guest.idle: an idle vCPU that polls (idle=poll) never executes HLT and
+ * is woken without a reschedule IPI; one that polls first (haltpoll)
+ * halts less often than one that halts at once, and the run is faster
+ * (no wake-up trip through the host for short sleeps). (If the key were
+ * ignored, the first check fails.)
+ */
+static void test_guest_idle(void **state)
+{
+	const char *kv[] = { "strategy=hyperv",
+			     "machine.pcpus=4",
+			     "vm.vcpus=4",
+			     "workload.threads=8",
+			     "workload.iterations=50",
+			     "workload.pages=4",
+			     "workload.sleep_ns_max=20000",
+			     "seed=3",
+			     NULL,
+			     NULL };
+	static const char *const modes[] = { "guest.idle=halt",
+					     "guest.idle=poll",
+					     "guest.idle=haltpoll" };
+	struct hvtlb_sim_results *r[3];
+
+	(void)state;
+	for (int i = 0; i < 3; i++) {
+		kv[8] = modes[i];
+		r[i] = run_kv(kv);
+		assert_int_equal(r[i]->violations, 0);
+	}
+	assert_true(r[0]->vm_exits[HVTLB_SIM_EXIT_HLT] > 0);
+	assert_int_equal(r[1]->vm_exits[HVTLB_SIM_EXIT_HLT], 0);
+	assert_true(r[1]->ipis_sent < r[0]->ipis_sent);
+	if (!(r[2]->vm_exits[HVTLB_SIM_EXIT_HLT] <
+	      r[0]->vm_exits[HVTLB_SIM_EXIT_HLT]))
+		fail_msg(
+			"haltpoll %llu halts, halt %llu",
+			(unsigned long long)r[2]->vm_exits[HVTLB_SIM_EXIT_HLT],
+			(unsigned long long)r[0]->vm_exits[HVTLB_SIM_EXIT_HLT]);
+	if (!(r[1]->real_s < r[0]->real_s && r[2]->real_s < r[0]->real_s))
+		fail_msg("real: halt %.6f poll %.6f haltpoll %.6f",
+			 r[0]->real_s, r[1]->real_s, r[2]->real_s);
+	for (int i = 0; i < 3; i++)
+		hvtlb_sim_results_destroy(r[i]);
 }
 
 /* Seed 001's shape, small: 32 vCPUs of a KVM guest on 3 pCPUs. */
@@ -931,9 +985,27 @@ static void test_determinism(void **state)
 						    "seed=42",
 						    NULL };
 
+	/* The host's mechanisms: CFS at ticks, the menu governor, directed
+	 * yield, guest haltpoll, overcommitted partitions. */
+	static const char *const host_parts[] = { "strategy=ipi",
+						  "machine.vms=2",
+						  "machine.partition=1",
+						  "machine.pcpus=6",
+						  "vm.vcpus=8",
+						  "hypervisor.cfs=1",
+						  "hypervisor.profile=kvm",
+						  "guest.idle=haltpoll",
+						  "workload.kind=mix",
+						  "workload.threads=12",
+						  "workload.iterations=30",
+						  "workload.sleep_ns_max=20000",
+						  "seed=42",
+						  NULL };
+
 	(void)state;
 	check_deterministic(one_vm);
 	check_deterministic(four_vms);
+	check_deterministic(host_parts);
 	check_deterministic(kernel_shared);
 	check_deterministic(kernel_parts);
 }
@@ -1049,6 +1121,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_ple_boost),
 		cmocka_unit_test(test_fault_exclusive),
 		cmocka_unit_test(test_cfs),
+		cmocka_unit_test(test_guest_idle),
 		cmocka_unit_test(test_determinism),
 		cmocka_unit_test(test_4096_vcpus),
 		cmocka_unit_test(test_golden),

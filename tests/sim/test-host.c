@@ -1,0 +1,552 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The host side of the simulator, each mechanism in isolation on a
+ * machine built by sim_setup() and put into a chosen state by hand: the
+ * CFS slice checked at host ticks (check_preempt_tick) and its buddies,
+ * the menu idle governor, and KVM's directed-yield candidate filter.
+ *
+ * Each test is selectable by name (argv[1] is a cmocka filter).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include <hvtlb/sim.h>
+
+#include "sim/engine.h"
+#include "sim/guest.h"
+#include "sim/host.h"
+#include "sim/idle-menu.h"
+#include "sim/machine.h"
+
+#include "sim-test.h"
+
+/* A machine from @p kv, set up but not started: every vCPU halted,
+ * every pCPU idle, time 0. */
+struct rig {
+	struct hvtlb_sim_config c;
+	struct sim s;
+};
+
+static struct rig *rig_new(const char *const *kv)
+{
+	struct rig *g = calloc(1, sizeof(*g));
+
+	assert_non_null(g);
+	cfg_apply(&g->c, kv);
+	g->s.c = &g->c;
+	for (size_t i = 0; i < SIM_COST_COUNT; i++)
+		g->s.cost[i] = g->c.cost[i];
+	g->s.r = calloc(1, sizeof(*g->s.r));
+	assert_non_null(g->s.r);
+	assert_int_equal(sim_setup(&g->s), 0);
+	return g;
+}
+
+static void rig_free(struct rig *g)
+{
+	sim_teardown(&g->s);
+	free(g->s.r);
+	free(g);
+}
+
+static simtime ms(const struct sim *s, double x)
+{
+	return (simtime)(x * 1000.0 * s->cost[SIM_COST_cpu_mhz]);
+}
+
+/* vCPU @p vid runs on its pCPU since @p since with virtual runtime
+ * @p vr there. */
+static void put_running(struct sim *s, uint32_t vid, simtime since, simtime vr)
+{
+	struct vcpu *v = &s->v[vid];
+
+	v->hs = H_RUNNING;
+	v->run_start = since;
+	v->vruntime = vr;
+	s->p[v->pcpu].cur = vid;
+}
+
+/* vCPU @p vid waits in its pCPU's run queue with virtual runtime @p vr. */
+static void put_queued(struct sim *s, uint32_t vid, simtime vr)
+{
+	struct vcpu *v = &s->v[vid];
+
+	v->hs = H_READY;
+	v->vruntime = vr;
+	pcpu_push(&s->p[v->pcpu], vid, false);
+}
+
+/* --------------------------------------------------------------- CFS */
+/* One pCPU of a 12-pCPU host: CFS's tunables scale by 4 (latency 24 ms,
+ * min_granularity 3 ms, wakeup_granularity 4 ms); a 1 ms host tick. */
+#define CFS_RIG                                                                \
+	"machine.pcpus=12", "vm.vcpus=120", "hypervisor.cfs=true",             \
+		"workload.threads=1", "cost.host_tick_us=1000",                \
+		"cost.cpu_mhz=2400"
+
+/*
+ * check_preempt_tick: a vCPU that entered alone at 0 would keep the pCPU
+ * for a whole latency (24 ms) if its slice were fixed at entry; with one
+ * waiter its slice is 12 ms, so the first tick past 12 ms preempts it
+ * (13 ms). With 9 runnable the period is 9 x 3 ms and the slice 3 ms: the
+ * tick at 4 ms. A waiter far behind in virtual runtime preempts at the
+ * first tick once min_granularity has run (3 ms). A wake-up that does
+ * not preempt the running vCPU re-evaluates its end.
+ */
+static void test_cfs_tick(void **state)
+{
+	const char *kv[] = { CFS_RIG, NULL };
+	struct rig *g = rig_new(kv);
+	struct sim *s = &g->s;
+	struct pcpu *p = &s->p[0];
+
+	(void)state;
+	/* vCPUs 0, 12, 24, ... are pCPU 0's */
+	put_running(s, 0, 0, ms(s, 10));
+	s->now = ms(s, 1);
+	put_queued(s, 12, ms(s, 10));
+	assert_int_equal(s->sched->slice_end(s, p), ms(s, 13));
+	/* the entry model keeps 24 ms (latency over one runnable) */
+	s->now = 0;
+	p->rq_n = 0;
+	assert_int_equal(host_cfs_entry.slice_end(s, p), ms(s, 24));
+
+	/* nine runnable: the slice is 27 ms / 9 */
+	s->now = ms(s, 1);
+	for (uint32_t k = 2; k <= 8; k++)
+		put_queued(s, 12 * k, ms(s, 10));
+	assert_int_equal(s->sched->slice_end(s, p), ms(s, 4));
+
+	/* one waiter 10 ms behind: ahead by more than the slice (12 ms)
+	 * once min_granularity has run */
+	p->rq_n = 0;
+	put_queued(s, 12, ms(s, 0));
+	assert_int_equal(s->sched->slice_end(s, p), ms(s, 3));
+	/* nobody waiting: never */
+	p->rq_n = 0;
+	assert_true(s->sched->slice_end(s, p) == SIM_NEVER);
+
+	/* a wake-up that does not preempt makes the host look again: the
+	 * running vCPU, alone so far (no slice end), now ends at 13 ms */
+	p->slice_end = SIM_NEVER;
+	s->v[12].hs = H_WAKING;
+	s->v[12].vruntime = ms(s, 10);
+	{
+		struct event e = { .kind = EV_WAKE, .obj = 12 };
+
+		host_on_wake(s, &e);
+	}
+	assert_int_equal(p->cur, 0);
+	assert_int_equal(p->slice_end, ms(s, 13));
+	rig_free(g);
+}
+
+/*
+ * pick_next_entity's buddies: the leftmost runs unless a buddy is within
+ * the wake-up granularity (4 ms) of it. A vCPU that yielded (skip buddy)
+ * is passed over for the second only if that is within 4 ms; the next
+ * buddy (a directed-yield target) is taken when within 4 ms.
+ */
+static void test_cfs_buddies(void **state)
+{
+	const char *kv[] = { CFS_RIG, NULL };
+	struct rig *g = rig_new(kv);
+	struct sim *s = &g->s;
+	struct pcpu *p = &s->p[0];
+
+	(void)state;
+	s->now = ms(s, 50);
+	put_queued(s, 0, ms(s, 10));
+	put_queued(s, 12, ms(s, 13));
+	put_queued(s, 24, ms(s, 20));
+	/* plain: the leftmost (10 ms) */
+	p->skip = 0;
+	assert_int_equal(s->sched->pop(s, p), 12); /* 13 - 10 <= 4: skip */
+	put_queued(s, 12, ms(s, 13));
+	p->skip = 24;
+	p->next_buddy = 24; /* 20 - 10 > 4: unfair, not taken */
+	assert_int_equal(s->sched->pop(s, p), 0);
+	assert_int_equal(p->next_buddy, 24); /* not cleared: not picked */
+	put_queued(s, 0, ms(s, 10));
+	p->next_buddy = 12; /* 13 - 10 <= 4 */
+	assert_int_equal(s->sched->pop(s, p), 12);
+	assert_int_equal(p->next_buddy, NONE_ID);
+	/* skip with the second too far: the skipped one runs anyway */
+	put_queued(s, 12, ms(s, 30));
+	p->skip = 0;
+	p->next_buddy = NONE_ID;
+	assert_int_equal(s->sched->pop(s, p), 0);
+	rig_free(g);
+}
+
+/*
+ * check_preempt_wakeup: a woken vCPU 8 ms behind the running one (more
+ * than the 4 ms wake-up granularity) preempts it and, as the next buddy,
+ * runs although another waiter is leftmost (within 4 ms of it). With 8
+ * or more runnable the preempted vCPU becomes the last buddy.
+ */
+static void test_cfs_wakeup(void **state)
+{
+	const char *kv[] = { CFS_RIG, NULL };
+	struct rig *g = rig_new(kv);
+	struct sim *s = &g->s;
+	struct pcpu *p = &s->p[0];
+	struct vcpu *c = &s->v[24];
+
+	(void)state;
+	s->now = ms(s, 5);
+	put_running(s, 0, 0, ms(s, 15)); /* 20 ms now */
+	put_queued(s, 12, ms(s, 10));
+	s->vm_ready[0]++;
+	c->hs = H_READY;
+	c->vruntime = ms(s, 12);
+	s->vm_ready[0]++;
+	assert_true(s->sched->woken(s, p, c));
+	assert_int_equal(p->cur, 24);
+	assert_int_equal(p->last_buddy, NONE_ID); /* 3 runnable */
+	rig_free(g);
+
+	g = rig_new(kv);
+	s = &g->s;
+	p = &s->p[0];
+	c = &s->v[24];
+	s->now = ms(s, 5);
+	put_running(s, 0, 0, ms(s, 15));
+	for (uint32_t k = 1; k <= 7; k++) {
+		if (k == 2)
+			continue; /* vCPU 24 wakes */
+		put_queued(s, 12 * k, ms(s, 10 + k));
+		s->vm_ready[0]++;
+	}
+	c->hs = H_READY;
+	c->vruntime = ms(s, 12);
+	s->vm_ready[0]++;
+	assert_true(s->sched->woken(s, p, c));
+	assert_int_equal(p->cur, 24);
+	assert_int_equal(p->last_buddy, 0);
+	rig_free(g);
+}
+
+/* -------------------------------------------------------- idle states */
+/* POLL and intel_idle's hsw_cstates (exit, target residency in us). */
+static const struct idle_state hsw[] = {
+	{ 0, 0, true },	    { 2, 2, false },	 { 10, 20, false },
+	{ 33, 100, false }, { 133, 400, false },
+};
+
+/* @p n idle periods of @p us microseconds, each in the state the
+ * governor picks with the next timer 10 ms away; returns the last pick. */
+static unsigned menu_feed(struct menu_gov *g, unsigned n, unsigned us)
+{
+	unsigned st = 0;
+
+	for (unsigned i = 0; i < n; i++) {
+		st = menu_select(g, hsw, 5, 10000, UINT32_MAX);
+		menu_update(g, hsw, st, us + hsw[st].exit_us);
+	}
+	return menu_select(g, hsw, 5, 10000, UINT32_MAX);
+}
+
+/*
+ * The menu governor picks the deepest state whose target residency the
+ * predicted idle time covers: with no history, C1 (its intervals are 0);
+ * after idle periods of 50 us, C1E (20 <= 50 < 100); of 1 ms, C6; back
+ * to 50 us, C1E again within eight periods (the repeating-interval
+ * detector). A timer within 20 us allows polling, chosen when C1's 2 us
+ * are not covered either. A PM QoS limit of 5 us: C1; of 0: polling.
+ * A governor that looked at the next timer alone would pick C6 for
+ * every one of these (10 ms away).
+ */
+static void test_menu_select(void **state)
+{
+	struct menu_gov g;
+
+	(void)state;
+	menu_init(&g);
+	assert_int_equal(menu_select(&g, hsw, 5, 10000, UINT32_MAX), 1);
+	assert_int_equal(menu_feed(&g, 8, 50), 2);
+	assert_int_equal(menu_feed(&g, 40, 1000), 4);
+	assert_int_equal(menu_feed(&g, 8, 50), 2);
+	assert_int_equal(menu_select(&g, hsw, 5, 15, UINT32_MAX), 1);
+	assert_int_equal(menu_select(&g, hsw, 5, 1, UINT32_MAX), 0);
+	menu_init(&g);
+	menu_feed(&g, 40, 1000);
+	assert_int_equal(menu_select(&g, hsw, 5, 10000, 5), 1);
+	assert_int_equal(menu_select(&g, hsw, 5, 10000, 0), 0);
+}
+
+/* The wake latency of halted vCPU 0 on idle pCPU 0, after @p n idle
+ * periods of @p us each (every one ended by a wake-up). */
+static simtime idle_wake_after(struct sim *s, unsigned n, double us)
+{
+	struct vcpu *v = &s->v[0];
+	struct pcpu *p = &s->p[0];
+	simtime lat = 0;
+
+	for (unsigned i = 0; i < n; i++) {
+		struct event e;
+
+		v->hs = H_HALTED;
+		v->halted_at = s->now;
+		p->cur = NONE_ID;
+		p->idle_since = s->now;
+		pcpu_idle_enter(s, p);
+		s->now += us_to_cyc(s, us);
+		vcpu_wake(s, v, 0);
+		e = evq_pop(&s->q);
+		assert_int_equal(e.kind, EV_WAKE);
+		lat = e.t - s->now;
+		s->now = e.t;
+	}
+	return lat;
+}
+
+/*
+ * The idle state is chosen when the pCPU goes idle and its exit latency
+ * is paid by the wake-up: after short idle periods (50 us) a wake costs
+ * halt_wake + C1E's 10 us, after long ones (1 ms) + C6's 133 us. The
+ * older rule (idle_governor = residency) charges C6 by the length of the
+ * period itself: nothing at 50 us, 133 us at 1 ms.
+ */
+static void test_idle_wake(void **state)
+{
+	const char *menu[] = { "machine.pcpus=1",      "vm.vcpus=1",
+			       "workload.threads=1",   "cost.cpu_mhz=2400",
+			       "cost.halt_wake=12000", NULL };
+	const char *resid[] = { "machine.pcpus=1",
+				"vm.vcpus=1",
+				"workload.threads=1",
+				"cost.cpu_mhz=2400",
+				"cost.halt_wake=12000",
+				"hypervisor.idle_governor=residency",
+				NULL };
+	struct rig *g = rig_new(menu);
+	struct sim *s = &g->s;
+
+	(void)state;
+	assert_int_equal(idle_wake_after(s, 12, 50), 12000 + 10 * 2400);
+	assert_int_equal(idle_wake_after(s, 40, 1000), 12000 + 133 * 2400);
+	assert_int_equal(idle_wake_after(s, 12, 50), 12000 + 10 * 2400);
+	rig_free(g);
+	g = rig_new(resid);
+	s = &g->s;
+	assert_int_equal(idle_wake_after(s, 3, 50), 12000);
+	assert_int_equal(idle_wake_after(s, 3, 1000), 12000 + 133 * 2400);
+	rig_free(g);
+}
+
+/*
+ * guest.idle = haltpoll adapts the poll limit as the haltpoll governor
+ * does: from 0, a vCPU halted for 30 us grows it to 50 us, then 100,
+ * 200, and no further (guest.halt_poll_us); halted longer than 200 us it
+ * halves.
+ */
+static void test_haltpoll_limit(void **state)
+{
+	const char *kv[] = { "machine.pcpus=1",	    "vm.vcpus=1",
+			     "workload.threads=1",  "cost.cpu_mhz=2400",
+			     "guest.idle=haltpoll", NULL };
+	struct rig *g = rig_new(kv);
+	struct sim *s = &g->s;
+	struct vcpu *v = &s->v[0];
+	static const double want[] = { 50, 100, 200, 200, 100, 50 };
+	static const double blocked[] = { 30, 80, 150, 190, 500, 1000 };
+
+	(void)state;
+	assert_int_equal(v->poll_limit, 0);
+	for (unsigned i = 0; i < 6; i++) {
+		v->idle_halted = true;
+		v->halted_at = s->now;
+		s->now += us_to_cyc(s, blocked[i]);
+		guest_idle_exit(s, v);
+		assert_int_equal(v->poll_limit, us_to_cyc(s, want[i]));
+	}
+	rig_free(g);
+}
+
+/*
+ * A vCPU preempted while it polled in idle resumes polling until the
+ * limit it started with (the guest's clock ran on): back before it, it
+ * polls on (its EV_IDLE_POLL queued at the limit); back after it, it
+ * halts at once. (A vCPU that started a new poll window at every
+ * re-entry would fail the second check.)
+ */
+static void test_poll_resume(void **state)
+{
+	const char *kv[] = { "machine.pcpus=1",	    "vm.vcpus=1",
+			     "workload.threads=1",  "cost.cpu_mhz=2400",
+			     "guest.idle=haltpoll", NULL };
+	struct rig *g = rig_new(kv);
+	struct sim *s = &g->s;
+	struct vcpu *v = &s->v[0];
+	struct event e;
+
+	(void)state;
+	put_running(s, 0, 0, 0);
+	v->act = ACT_IDLE;
+	v->polling = true;
+	v->poll_end = us_to_cyc(s, 50);
+	s->now = us_to_cyc(s, 10);
+	assert_true(guest_idle_continue(s, v));
+	assert_true(v->polling);
+	e = evq_pop(&s->q);
+	assert_int_equal(e.kind, EV_IDLE_POLL);
+	assert_int_equal(e.t, us_to_cyc(s, 50));
+	s->now = us_to_cyc(s, 80);
+	assert_true(guest_idle_continue(s, v));
+	assert_int_equal(v->hs, H_HALTED);
+	assert_int_equal(s->r->vm_exits[HVTLB_SIM_EXIT_HLT], 1);
+	rig_free(g);
+}
+
+/* ---------------------------------------------------- directed yield */
+/* 6 vCPUs on 2 pCPUs (even vCPUs on pCPU 0, odd on pCPU 1), CFS. */
+#define DY_RIG                                                                 \
+	"machine.pcpus=2", "vm.vcpus=6", "workload.threads=6",                 \
+		"hypervisor.cfs=true", "hypervisor.ple=true",                  \
+		"hypervisor.directed_yield=true", "cost.cpu_mhz=2400"
+
+/* vCPU @p vid waits on its pCPU: preempted (in kernel mode or not) or
+ * woken from halt; its thread in sys or in user mode. */
+static void put_ready(struct sim *s, uint32_t vid, simtime vr, bool preempted,
+		      bool kernel)
+{
+	struct vcpu *v = &s->v[vid];
+
+	put_queued(s, vid, vr);
+	v->cur = vid; /* thread k starts on vCPU k */
+	s->t[vid].acct = kernel ? ACCT_SYS : ACCT_USER;
+	v->act = ACT_WORK;
+	v->preempted = preempted;
+	v->preempted_in_kernel = preempted && kernel;
+	s->vm_preempted[0] += preempted;
+	s->vm_ready[0]++;
+}
+
+/*
+ * The state of the test: vCPU 0 spins (in sys) on pCPU 0, where vCPU 2,
+ * woken from halt, waits; pCPU 1 runs vCPU 1, vCPU 3 waits preempted in
+ * user mode, vCPU 5 preempted in kernel mode; vCPU 4 is halted.
+ */
+static void dy_state(struct sim *s)
+{
+	s->now = ms(s, 1);
+	put_running(s, 0, 0, 0);
+	s->v[0].cur = 0;
+	s->t[0].acct = ACCT_SYS;
+	s->v[0].act = ACT_SPIN;
+	s->v[0].ack_wait = 1;
+	put_running(s, 1, 0, 0);
+	put_ready(s, 2, ms(s, 0.5), false, true);
+	put_ready(s, 3, 0, true, false);
+	put_ready(s, 5, ms(s, 0.2), true, true);
+}
+
+/* The PLE exit of spinner @p v, now. */
+static void ple_exit(struct sim *s, struct vcpu *v)
+{
+	struct event e = { .kind = EV_PLE, .obj = v->gid };
+
+	arm_ple(s, v);
+	assert_true(v->ple_armed);
+	e.arg = v->ple_token;
+	host_on_ple(s, &e);
+}
+
+/*
+ * kvm_vcpu_on_spin as of 2018: of the waiting vCPUs only vCPU 5 was
+ * preempted in kernel mode: it is boosted, runs on pCPU 1 at once, and
+ * the spinner yields pCPU 0 to vCPU 2 (the leftmost there) and waits in
+ * its spin loop. With the 2019 boost (ple_boost_ready) the round-robin
+ * from the last boosted (0) reaches vCPU 2, woken and ready, first: it
+ * runs on pCPU 0 and pCPU 1 is left alone.
+ */
+static void test_directed_yield(void **state)
+{
+	const char *y2018[] = { DY_RIG, "hypervisor.ple_boost_ready=false",
+				NULL };
+	const char *y2019[] = { DY_RIG, "hypervisor.ple_boost_ready=true",
+				NULL };
+	struct rig *g = rig_new(y2018);
+	struct sim *s = &g->s;
+
+	(void)state;
+	dy_state(s);
+	ple_exit(s, &s->v[0]);
+	assert_int_equal(s->r->vm_exits[HVTLB_SIM_EXIT_PLE], 1);
+	assert_int_equal(s->vm_boosted[0], 5);
+	assert_int_equal(s->p[1].cur, 5);
+	assert_int_equal(s->p[0].cur, 2);
+	assert_int_equal(s->v[0].hs, H_READY);
+	assert_true(s->v[0].in_spin_loop);
+	rig_free(g);
+
+	g = rig_new(y2019);
+	s = &g->s;
+	dy_state(s);
+	ple_exit(s, &s->v[0]);
+	assert_int_equal(s->vm_boosted[0], 2);
+	assert_int_equal(s->p[0].cur, 2);
+	assert_int_equal(s->p[1].cur, 1);
+	rig_free(g);
+}
+
+/*
+ * A candidate that yielded from its own spin loop is eligible every
+ * other time it is looked at (dy_eligible): the first exit finds none
+ * (vCPU 3 was preempted in user mode) and the spinner keeps its pCPU,
+ * its window doubled (4096 -> 8192 cycles); the second boosts vCPU 5.
+ * Scheduled in again, the spinner's window is back at 4096.
+ */
+static void test_dy_eligible(void **state)
+{
+	const char *kv[] = { DY_RIG, "hypervisor.ple_boost_ready=false", NULL };
+	struct rig *g = rig_new(kv);
+	struct sim *s = &g->s;
+	struct vcpu *v = &s->v[0];
+
+	(void)state;
+	dy_state(s);
+	s->v[5].in_spin_loop = true;
+	s->v[5].dy_eligible = false;
+	assert_int_equal(v->ple_window, 4096);
+	ple_exit(s, v);
+	assert_int_equal(s->p[1].cur, 1);
+	assert_int_equal(s->p[0].cur, 0);
+	assert_int_equal(v->ple_window, 8192);
+	assert_true(s->v[5].dy_eligible);
+	assert_false(v->in_spin_loop);
+	s->now += 10000;
+	ple_exit(s, v);
+	assert_int_equal(s->p[1].cur, 5);
+	assert_int_equal(v->ple_window, 16384);
+	ple_sched_in(s, v);
+	assert_int_equal(v->ple_window, 4096);
+	rig_free(g);
+}
+
+int main(int argc, char **argv)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_cfs_tick),
+		cmocka_unit_test(test_cfs_buddies),
+		cmocka_unit_test(test_cfs_wakeup),
+		cmocka_unit_test(test_menu_select),
+		cmocka_unit_test(test_idle_wake),
+		cmocka_unit_test(test_haltpoll_limit),
+		cmocka_unit_test(test_poll_resume),
+		cmocka_unit_test(test_directed_yield),
+		cmocka_unit_test(test_dy_eligible),
+	};
+
+	if (argc > 1)
+		cmocka_set_test_filter(argv[1]);
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
