@@ -64,7 +64,10 @@ enum hvtlb_sim_fault {
 	X(TRASHER, "trasher")                                                  \
 	X(MADVISE, "madvise")                                                  \
 	X(EBIZZY, "ebizzy")                                                    \
-	X(MIX, "mix")
+	X(MIX, "mix")                                                          \
+	X(TLB_FLUSH1, "tlb-flush1")                                            \
+	X(TLB_FLUSH2, "tlb-flush2")                                            \
+	X(MMAP_SEARCH, "mmap-search")
 
 enum hvtlb_sim_workload {
 #define HVTLB_X_(n, s) HVTLB_SIM_WORKLOAD_##n,
@@ -237,6 +240,8 @@ struct hvtlb_sim_config {
 	uint32_t pcpus;
 	uint32_t vms;
 	bool partition;
+	uint32_t sockets;
+	bool contention;
 	uint32_t vcpus;
 
 	enum hvtlb_profile decoder;
@@ -260,6 +265,7 @@ struct hvtlb_sim_config {
 	double lock_spin_us;
 	double lock_handoff_us;
 	bool fault_exclusive;
+	bool fault_vma_lock;
 
 	enum hvtlb_sim_workload workload;
 	uint32_t wl_threads;
@@ -275,6 +281,11 @@ struct hvtlb_sim_config {
 	uint32_t wl_search_pages;
 	uint64_t wl_user_ns;
 	uint32_t wl_kernel_pages; /**< 0: no kernel (global) pages */
+	double wl_duration_s;	  /**< 0: wl_iterations operations */
+	uint32_t wl_ebizzy_chunks;
+	bool wl_ebizzy_always_mmap;
+	bool wl_ebizzy_never_mmap;
+	bool wl_glibc_trim_all;
 
 	double max_virtual_s;
 	uint32_t max_violations;
@@ -384,6 +395,15 @@ double hvtlb_sim_cost_default(size_t i);
  */
 int hvtlb_sim_cost_range(size_t i, double *lo, double *hi, bool *log_uniform);
 
+/**
+ * Whether cost @p i can change the results of a run of @p c: false for the
+ * costs of a mechanism @p c leaves off (machine.contention's line and lock
+ * costs without it, copy_page for a workload that copies nothing), so that
+ * an uncertainty plan need not draw them. True for every other cost; false
+ * past the end or for a NULL @p c. Thread-safe.
+ */
+bool hvtlb_sim_cost_used(const struct hvtlb_sim_config *c, size_t i);
+
 /** Name of a fault ("no-wait"), or NULL. */
 const char *hvtlb_sim_fault_name(enum hvtlb_sim_fault f);
 /** Name of a workload ("trasher"), or NULL. */
@@ -479,6 +499,9 @@ struct hvtlb_sim_results {
 	uint64_t mem_per_vcpu_bytes; /**< simulator memory per vCPU */
 	uint64_t events;	     /**< engine events processed */
 	uint64_t target_flushes;     /**< target invalidations (all kinds) */
+	/** Workload operations completed, over every thread (with
+	 *  workload.duration_s the count the run reached). */
+	uint64_t ops;
 };
 
 /**
@@ -500,7 +523,7 @@ void hvtlb_sim_results_destroy(struct hvtlb_sim_results *r);
  * threads, strategy, fault, real_s, user_s, sys_s, vm_exits {by reason,
  * total}, ipis {sent, delivered}, hypercalls, shootdowns, flushes {by
  * kind}, pages_invalidated, tlb {l1_hits, l2_hits, misses}, page_faults,
- * shootdown_latency_us {p50, p99, max}, violations, violation_list [...],
+ * ops, shootdown_latency_us {p50, p99, max}, violations, violation_list [...],
  * mem_per_vcpu_bytes. Numbers print with "%.9g" (deterministic for equal
  * results). Returns 0 or -EIO.
  */

@@ -27,6 +27,8 @@
  *                  shootdown they issue
  *   vcpu-tlb.c     flushing a vCPU's TLB (counted and traced)
  *   oracle.c       stale translations: used ones, freed page tables
+ *   contention.c   cache lines and short locks many CPUs write
+ *                  (machine.contention): transfers and queueing
  *   workloads/     one file per workload, and their common operations
  *   stats.c        VM-exit counters, the shootdown latency histogram
  *   trace.c        the trace hooks and names
@@ -99,6 +101,7 @@ struct mm {
 	uint32_t wq_head, wq_n, wq_cap;
 	struct hvtlb_cpumask cpumask;
 	uint64_t tlb_gen;
+	uint32_t wl_flags; /* the workload's per-process state */
 };
 
 enum ipi_kind { IPI_FLUSH, IPI_RESCHED };
@@ -264,6 +267,10 @@ struct sim {
 	simtime cfs_latency, cfs_min_gran, cfs_wakeup_gran;
 	/* tracing: this part's first VM and first pCPU, machine-wide */
 	uint32_t vm_base, pcpu_base;
+	/* machine.contention (contention.c), or NULL; the machine's pCPUs
+	 * (all parts) */
+	struct contention *ct;
+	uint32_t pcpus_total;
 };
 
 /* ------------------------------------------------------------ helpers */

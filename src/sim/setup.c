@@ -5,10 +5,12 @@
 #include <sys/mman.h>
 
 #include "sim/backend.h"
+#include "sim/contention.h"
 #include "sim/engine.h"
 #include "sim/guest.h"
 #include "sim/host.h"
 #include "sim/machine.h"
+#include "sim/workload.h"
 
 /* Coroutine stacks are registered with valgrind when its header exists
  * (client requests cost a few instructions outside valgrind): without it,
@@ -142,15 +144,18 @@ static int setup_mms(struct sim *s)
 	for (uint32_t i = 0; i < s->nmms; i++) {
 		struct mm *m = &s->mm[i];
 		/* Two slots per thread (the madvise slot and a trasher one),
-		 * twice that for lazy quarantine. */
+		 * twice that for lazy quarantine, then the workload's
+		 * reserved ones (mapped for the whole run). */
 		uint32_t nslots = per_mm * 2 + 2;
+		uint32_t reserved = workload_reserved_slots(c);
 
 		if (c->strategy.kind == HVTLB_STRATEGY_LAZY)
 			nslots *= 2;
+		nslots += reserved;
 		m->id = i + 1;
 		m->vm = i / c->wl_processes;
 		m->shift = c->wl_page_shift;
-		m->pages = c->wl_pages;
+		m->pages = workload_slot_pages(c);
 		m->nslots = nslots;
 		m->writer = NONE_ID;
 		m->pte = calloc((size_t)nslots * m->pages, sizeof(*m->pte));
@@ -166,8 +171,15 @@ static int setup_mms(struct sim *s)
 		    !m->quar || !m->waiters || !m->live || !m->spinners)
 			return -ENOMEM;
 		m->nfree = 0;
-		for (uint32_t k = nslots; k-- > (c->wl_shared ? 1u : 0u);)
+		for (uint32_t k = nslots - reserved;
+		     k-- > (c->wl_shared ? 1u : 0u);)
 			m->free_stack[m->nfree++] = k; /* lowest on top */
+		for (uint32_t k = nslots - reserved; k < nslots; k++) {
+			/* written before the run: present, never zapped */
+			for (uint32_t p = 0; p < m->pages; p++)
+				m->pte[(size_t)k * m->pages + p].gen = 1;
+			m->live[k] = 1;
+		}
 	}
 	return 0;
 }
@@ -190,8 +202,9 @@ static int setup_tasks(struct sim *s)
 		t->st = T_BLOCKED;
 		t->kpage = NONE_ID;
 		sim_rng_init(&t->rng, c->seed, 1 + s->stream_base + i);
-		t->covered = calloc(c->wl_pages, sizeof(*t->covered));
-		t->zidx = calloc(c->wl_pages, sizeof(*t->zidx));
+		t->covered =
+			calloc(workload_slot_pages(c), sizeof(*t->covered));
+		t->zidx = calloc(workload_slot_pages(c), sizeof(*t->zidx));
 		if (!t->covered || !t->zidx)
 			return -ENOMEM;
 		t->stack = mmap(
@@ -229,6 +242,8 @@ int sim_setup(struct sim *s)
 		rc = setup_mms(s);
 	if (!rc)
 		rc = setup_tasks(s);
+	if (!rc)
+		rc = contention_setup(s);
 	return rc;
 }
 
@@ -281,5 +296,6 @@ void sim_teardown(struct sim *s)
 	free(s->kpte);
 	free(s->kfree);
 	free(s->knfree);
+	contention_teardown(s);
 	evq_finish(&s->q);
 }
