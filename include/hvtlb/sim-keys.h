@@ -78,6 +78,17 @@
 	  "multiple of vms); the VMs are then independent and run in "         \
 	  "parallel on `threads` host threads; false: every VM shares every "  \
 	  "pCPU")                                                              \
+	X(SOCKETS, "machine.sockets", U32, sockets, "1", 1, 64, "sockets",     \
+	  "host sockets: pCPUs [k*p/sockets, (k+1)*p/sockets) are socket k; "  \
+	  "with machine.contention a cache line moving between sockets "       \
+	  "costs cost.line_transfer_socket instead of cost.line_transfer")     \
+	X(CONTENTION, "machine.contention", BOOL, contention, "false", 0, 0,   \
+	  "",                                                                  \
+	  "cache lines many CPUs write cost a line transfer and queue "        \
+	  "behind each other (src/sim/contention.c): the mmap lock word, the " \
+	  "mm's tlb_gen and cpumask, per-VMA locks, the page allocator's "     \
+	  "zone lock and the LRU lock; false: every access costs what the "    \
+	  "per-operation costs say, whatever the number of CPUs")              \
 	X(VCPUS, "vm.vcpus", U32, vcpus, "16", 1, 4096, "vCPUs",               \
 	  "vCPUs per VM")                                                      \
 	X(PROFILE, "hypervisor.profile", PROFILE, decoder, "strict", 0, 0, "", \
@@ -201,12 +212,21 @@
 	  "guest.idle = haltpoll: the most a vCPU polls before it halts "      \
 	  "(guest_halt_poll_ns, 200 us by default; grows from 50 us by 2x, "   \
 	  "shrinks by 2x)")                                                    \
+	X(FAULT_VMA, "guest.fault_vma_lock", BOOL, fault_vma_lock, "false", 0, \
+	  0, "",                                                               \
+	  "a page fault on a mapped anonymous range takes that mapping's own " \
+	  "lock (lock_vma_under_rcu, Linux >= 6.4), not the mmap lock; "       \
+	  "false: the mmap lock's read side (guest.fault_exclusive: write)")   \
 	X(WL_KIND, "workload.kind", WORKLOAD, workload, "trasher", 0, 0, "",   \
 	  "what every guest thread does: trasher (mmap, touch, munmap), "      \
-	  "madvise (touch, madvise(DONTNEED)), ebizzy (allocate, search, "     \
-	  "free), mix (a random one each operation), oracle-stress (every "    \
+	  "madvise (touch, madvise(DONTNEED)), ebizzy (the program: malloc, "  \
+	  "copy a record chunk, binary search, free), tlb-flush1 and "         \
+	  "tlb-flush2 (will-it-scale's loops), mmap-search (mmap, fill, "      \
+	  "search other threads' chunks, munmap), mix (trasher, madvise or "   \
+	  "mmap-search, at random each operation), oracle-stress (every "      \
 	  "thread touches all of its process's two shared mappings, zaps "     \
-	  "one, has page reclaim unmap one or does an ebizzy operation, and "  \
+	  "one, has page reclaim unmap one or does an mmap-search operation, " \
+	  "and "                                                               \
 	  "touches them again: built to expose a broken flush protocol)")      \
 	X(WL_THREADS, "workload.threads", U32, wl_threads, "32", 1, 65536,     \
 	  "threads", "guest threads per VM")                                   \
@@ -236,7 +256,7 @@
 	  "mapping")                                                           \
 	X(WL_SEARCH, "workload.search_pages", U32, wl_search_pages, "64", 1,   \
 	  1048576, "pages",                                                    \
-	  "random pages per operation for touch = random, and ebizzy's "       \
+	  "random pages per operation for touch = random, and mmap-search's "  \
 	  "searched pages per operation")                                      \
 	X(WL_USER_NS, "workload.user_ns", U64, wl_user_ns, "0", 0, 1e9, "ns",  \
 	  "extra user-space work per operation")                               \
@@ -246,6 +266,30 @@
 	  "if it holds none, reads it and a random mapped one, and every "     \
 	  "4th operation unmaps it with a flush of everything including "      \
 	  "globals (vfree); 0: off")                                           \
+	X(WL_DURATION, "workload.duration_s", DOUBLE, wl_duration_s, "0", 0,   \
+	  1e6, "s",                                                            \
+	  "each thread repeats its operation until this much virtual time "    \
+	  "has passed, then stops (ebizzy -S: records/s = operations / "       \
+	  "time); 0: workload.iterations operations each")                     \
+	X(EB_CHUNKS, "workload.ebizzy_chunks", U32, wl_ebizzy_chunks, "10", 1, \
+	  4096, "chunks",                                                      \
+	  "ebizzy -n: record chunks of workload.pages pages each, written "    \
+	  "once at start and copied from by every operation")                  \
+	X(EB_ALWAYS_MMAP, "workload.ebizzy_always_mmap", BOOL,                 \
+	  wl_ebizzy_always_mmap, "false", 0, 0, "",                            \
+	  "ebizzy -m: every copy is its own mmap and munmap (no malloc)")      \
+	X(EB_NEVER_MMAP, "workload.ebizzy_never_mmap", BOOL,                   \
+	  wl_ebizzy_never_mmap, "false", 0, 0, "",                             \
+	  "ebizzy -M: mallopt(M_MMAP_MAX, 0): every copy comes from the "      \
+	  "thread's malloc heap, trimmed with madvise(DONTNEED) at 128 KiB "   \
+	  "(M_TRIM_THRESHOLD); neither -m nor -M: glibc's dynamic mmap "       \
+	  "threshold decides")                                                 \
+	X(GLIBC_TRIM_ALL, "workload.glibc_trim_all", BOOL, wl_glibc_trim_all,  \
+	  "false", 0, 0, "",                                                   \
+	  "glibc < 2.22: a thread's heap is trimmed whenever more than a "     \
+	  "page is free at its top (M_TRIM_THRESHOLD applied to the main "     \
+	  "arena only, until glibc commit c26efef979); false: glibc >= "       \
+	  "2.22, the trim threshold applies to every heap")                    \
 	X(MAX_VIRTUAL, "engine.max_virtual_s", DOUBLE, max_virtual_s, "3600",  \
 	  1e-9, 1e9, "s", "stop (error -ETIME) beyond this much virtual time") \
 	X(MAX_VIOLATIONS, "engine.max_violations", U32, max_violations, "16",  \

@@ -70,7 +70,10 @@ enum hvtlb_sim_fault {
 	X(MADVISE, "madvise")                                                  \
 	X(EBIZZY, "ebizzy")                                                    \
 	X(MIX, "mix")                                                          \
-	X(ORACLE_STRESS, "oracle-stress")
+	X(ORACLE_STRESS, "oracle-stress")                                      \
+	X(TLB_FLUSH1, "tlb-flush1")                                            \
+	X(TLB_FLUSH2, "tlb-flush2")                                            \
+	X(MMAP_SEARCH, "mmap-search")
 
 enum hvtlb_sim_workload {
 #define HVTLB_X_(n, s) HVTLB_SIM_WORKLOAD_##n,
@@ -279,6 +282,8 @@ struct hvtlb_sim_config {
 	uint32_t pcpus;
 	uint32_t vms;
 	bool partition;
+	uint32_t sockets;
+	bool contention;
 	uint32_t vcpus;
 
 	enum hvtlb_profile decoder;
@@ -311,6 +316,7 @@ struct hvtlb_sim_config {
 	bool fault_exclusive;
 	enum hvtlb_sim_guest_idle guest_idle;
 	double guest_halt_poll_us;
+	bool fault_vma_lock;
 
 	enum hvtlb_sim_workload workload;
 	uint32_t wl_threads;
@@ -326,6 +332,11 @@ struct hvtlb_sim_config {
 	uint32_t wl_search_pages;
 	uint64_t wl_user_ns;
 	uint32_t wl_kernel_pages; /**< 0: no kernel (global) pages */
+	double wl_duration_s;	  /**< 0: wl_iterations operations */
+	uint32_t wl_ebizzy_chunks;
+	bool wl_ebizzy_always_mmap;
+	bool wl_ebizzy_never_mmap;
+	bool wl_glibc_trim_all;
 
 	double max_virtual_s;
 	uint32_t max_violations;
@@ -442,6 +453,15 @@ double hvtlb_sim_cost_default(size_t i);
  * Returns 0, or -ENOENT past the end (outputs untouched).
  */
 int hvtlb_sim_cost_range(size_t i, double *lo, double *hi, bool *log_uniform);
+
+/**
+ * Whether cost @p i can change the results of a run of @p c: false for the
+ * costs of a mechanism @p c leaves off (machine.contention's line and lock
+ * costs without it, copy_page for a workload that copies nothing), so that
+ * an uncertainty plan need not draw them. True for every other cost; false
+ * past the end or for a NULL @p c. Thread-safe.
+ */
+bool hvtlb_sim_cost_used(const struct hvtlb_sim_config *c, size_t i);
 
 /** Name of a fault ("no-wait"), or NULL. */
 const char *hvtlb_sim_fault_name(enum hvtlb_sim_fault f);
@@ -601,6 +621,9 @@ struct hvtlb_sim_results {
 	 *  protocol forbids (a wait skipped with acknowledgements missing, a
 	 *  target dropped, a deferred flush lost...); 0 without a fault. */
 	uint64_t fault_hits;
+	/** Workload operations completed, over every thread (with
+	 *  workload.duration_s the count the run reached). */
+	uint64_t ops;
 };
 
 /**
@@ -622,7 +645,7 @@ void hvtlb_sim_results_destroy(struct hvtlb_sim_results *r);
  * threads, strategy, fault, real_s, user_s, sys_s, vm_exits {by reason,
  * total}, ipis {sent, delivered}, hypercalls, shootdowns, flushes {by
  * kind}, pages_invalidated, tlb {l1_hits, l2_hits, misses}, page_faults,
- * shootdown_latency_us {p50, p99, max}, violations {latent, used, total},
+ * ops, shootdown_latency_us {p50, p99, max}, violations {latent, used, total},
  * violation_list [{kind ("latent" or "used"), why, vm, vcpu, address,
  * generation, covered, initiator (null for used), shootdown (null for
  * used), time_s}...], fault_hits, mem_per_vcpu_bytes, events. Numbers

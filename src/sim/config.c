@@ -662,6 +662,11 @@ int hvtlb_sim_config_validate(const struct hvtlb_sim_config *c,
 		bad = keys[K_PARTITION].name;
 	else if (c->wl_processes > c->wl_threads)
 		bad = keys[K_WL_PROCESSES].name;
+	else if (c->pcpus % c->sockets)
+		bad = keys[K_SOCKETS].name;
+	/* ebizzy refuses -m with -M */
+	else if (c->wl_ebizzy_always_mmap && c->wl_ebizzy_never_mmap)
+		bad = keys[K_EB_NEVER_MMAP].name;
 	else if ((uint64_t)c->vms * c->vcpus > 64u * HVTLB_SIM_MAX_VCPUS)
 		bad = keys[K_VMS].name;
 	/* Xen builds no HVM guest larger than HVM_MAX_VCPUS. */

@@ -59,3 +59,24 @@ int hvtlb_sim_cost_range(size_t i, double *lo, double *hi, bool *log_uniform)
 		*log_uniform = cost_table[i].dist == DIST_LOG;
 	return 0;
 }
+
+bool hvtlb_sim_cost_used(const struct hvtlb_sim_config *c, size_t i)
+{
+	if (!c || i >= SIM_COST_COUNT)
+		return false;
+	switch ((enum sim_cost)i) {
+	case SIM_COST_line_transfer:
+	case SIM_COST_lru_lock_page:
+	case SIM_COST_zone_lock_page:
+	case SIM_COST_pcp_batch:
+	case SIM_COST_lru_batch:
+		return c->contention;
+	case SIM_COST_line_transfer_socket:
+		return c->contention && c->sockets > 1;
+	case SIM_COST_copy_page:
+		return c->workload == HVTLB_SIM_WORKLOAD_EBIZZY ||
+		       c->workload == HVTLB_SIM_WORKLOAD_TLB_FLUSH1;
+	default:
+		return true;
+	}
+}

@@ -210,6 +210,42 @@
 	F(X, lock_handoff, 1000, 500, 3000, UNIFORM, "cycles",                 \
 	  "waking a sleeping mmap-lock waiter (try_to_wake_up) without its "   \
 	  "IPI: no primary figure; chosen 1000, range 500-3000")               \
+	F(X, copy_page, 720, 280, 1100, UNIFORM, "cycles",                     \
+	  "copying 4 KiB that sits in the caches (a user memcpy, a kernel "    \
+	  "copy-on-write): no primary figure; chosen the store rate of "       \
+	  "zero_page's source, 13.7 GB/s (x86 clear_pages() commit, Ankur "    \
+	  "Arora) = 720 cycles at 2400 MHz; range 9-35 GB/s for one core "     \
+	  "(280-1100 cycles, assumed)")                                        \
+	/* contention (machine.contention) */                                  \
+	F(X, line_transfer, 106, 48, 276, UNIFORM, "cycles",                   \
+	  "moving a cache line another core of the same socket wrote (an "     \
+	  "atomic on it): median core-to-core latency of a Xeon E5-2695 v4 "   \
+	  "(Broadwell-EP, the assumed host) 44 ns = 106 cycles at 2400 MHz, "  \
+	  "nviennot/core-to-core-latency (compare-and-swap ping-pong); "       \
+	  "range 20 ns (Haswell i5-4590 21 ns, AMD Milan within a CCX 23 ns) " \
+	  "to 115 ns (EPYC 7773X Milan-X across CCXs), same source")           \
+	F(X, line_transfer_socket, 283, 259, 480, UNIFORM, "cycles",           \
+	  "the same from the other socket: dual Xeon E5-2695 v4 118 ns = 283 " \
+	  "cycles at 2400 MHz (nviennot/core-to-core-latency); range 108 ns "  \
+	  "(dual Xeon 8375C, Ice Lake) to 200 ns (dual EPYC 7R13, Milan), "    \
+	  "same source")                                                       \
+	F(X, lru_lock_page, 60, 30, 200, LOG, "cycles",                        \
+	  "the LRU lock held per page added to or taken off an LRU list "      \
+	  "(__pagevec_lru_add_fn, release_pages: list update and counters): "  \
+	  "no primary figure; chosen 60, range 30-200")                        \
+	F(X, zone_lock_page, 100, 50, 300, LOG, "cycles",                      \
+	  "zone->lock held per page a per-CPU free list takes from or gives "  \
+	  "back to the buddy allocator (rmqueue_bulk, free_pcppages_bulk): "   \
+	  "no primary figure; chosen 100, range 50-300")                       \
+	F(X, pcp_batch, 63, 31, 63, UNIFORM, "entries",                        \
+	  "pages a per-CPU free list takes from or returns to its zone at "    \
+	  "once: zone_batchsize() of a zone of 1 GiB or more, 63 under the "   \
+	  "1 MiB cap, 31 under the older 512 KiB cap (mm/page_alloc.c); the "  \
+	  "list is drained above 6 x batch (pageset_set_batch, Linux < 5.14)") \
+	F(X, lru_batch, 15, 15, 31, UNIFORM, "entries",                        \
+	  "pages a CPU gathers before adding them to the LRU under its lock: " \
+	  "PAGEVEC_SIZE 15 (include/linux/pagevec.h, Linux 4.x-5.x); range "   \
+	  "up to 31, the batch of later kernels (folio_batch)")                \
 	/* other strategies */                                                 \
 	F(X, kvm_pv_check, 50, 20, 150, LOG, "cycles",                         \
 	  "reading and CASing one preempted byte: one lock cmpxchg, about 20 " \

@@ -91,6 +91,7 @@ struct part {
 	const struct hvtlb_sim_config *c;
 	uint32_t stream_base;
 	uint32_t vm_base, pcpu_base; /* tracing: machine-wide numbering */
+	uint32_t pcpus_total;
 	int rc;
 	struct hvtlb_sim_results *r;
 	uint64_t hist[HIST_BUCKETS];
@@ -161,6 +162,7 @@ static int run_part(struct part *pt)
 	s->stream_base = pt->stream_base;
 	s->vm_base = pt->vm_base;
 	s->pcpu_base = pt->pcpu_base;
+	s->pcpus_total = pt->pcpus_total;
 	for (size_t i = 0; i < SIM_COST_COUNT; i++)
 		s->cost[i] = c->cost[i];
 	s->r = calloc(1, sizeof(*s->r));
@@ -288,6 +290,7 @@ static struct hvtlb_sim_results *merge(const struct hvtlb_sim_config *c,
 		r->fault_hits += q->fault_hits;
 		r->events += q->events;
 		r->target_flushes += q->target_flushes;
+		r->ops += q->ops;
 	}
 	r->real_s = (double)real / (mhz * 1e6);
 	r->user_s = (double)user / (mhz * 1e6);
@@ -339,6 +342,7 @@ int hvtlb_sim_run(const struct hvtlb_sim_config *c,
 		parts[k].stream_base = k * c->wl_threads;
 		parts[k].vm_base = k;
 		parts[k].pcpu_base = k * sub.pcpus;
+		parts[k].pcpus_total = c->pcpus;
 	}
 	run_parts(parts, n, c->threads);
 	for (uint32_t k = 0; k < n && !rc; k++)

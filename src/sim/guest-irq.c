@@ -6,6 +6,7 @@
  * the lazy invalidations (LATR) a vCPU applies at ticks and context
  * switches.
  */
+#include "sim/contention.h"
 #include "sim/guest.h"
 #include "sim/host.h"
 #include "sim/machine.h"
@@ -32,6 +33,7 @@ static void handle_ipi(struct sim *s, struct vcpu *v, const struct ipi_rec *q)
 		    s->c->lazy_leave) {
 			/* Linux < 4.19: a lazy CPU leaves the mm. */
 			hvtlb_cpumask_clear(&m->cpumask, v->idx);
+			h += ct_cpumask_write(s, v, q->asid - 1);
 			v->loaded_mm = NONE_ID;
 			oracle_left_mm(s, v);
 			v->lazy = false;
@@ -51,11 +53,16 @@ static void handle_ipi(struct sim *s, struct vcpu *v, const struct ipi_rec *q)
 			vcpu_flush_range(s, v, &q->r, q->asid,
 					 HVTLB_SIM_FLUSH_IPI);
 			h += flush_cost(s, q->r.all, hvtlb_range_pages(&q->r));
-			/* Up to date with the mm, unless lazy: a lazy CPU may
-			 * have been skipped by flushes this one does not
-			 * cover, and catches up when it switches back. */
-			if (v->loaded_mm == q->asid - 1 && !v->lazy)
-				v->mm_gen = m->tlb_gen;
+			if (v->loaded_mm == q->asid - 1) {
+				/* flush_tlb_func() reads the mm's tlb_gen */
+				h += ct_tlb_gen_read(s, v, q->asid - 1);
+				/* Up to date with the mm, unless lazy: a lazy
+				 * CPU may have been skipped by flushes this one
+				 * does not cover, and catches up when it
+				 * switches back. */
+				if (!v->lazy)
+					v->mm_gen = m->tlb_gen;
+			}
 		}
 	}
 	end = vcpu_steal(s, v, h);

@@ -6,6 +6,7 @@
  * the lock unless it waited long enough to be handed it; optionally a
  * waiter spins while the holder runs before it sleeps.
  */
+#include "sim/contention.h"
 #include "sim/guest.h"
 #include "sim/host.h"
 #include "sim/lock.h"
@@ -84,6 +85,7 @@ void lock_write(struct task *t)
 	simtime budget = s->lock_spin;
 	bool queued = false;
 
+	ct_mmap_lock(t);
 	while (m->writer != NONE_ID || m->readers) {
 		lock_spin(t, &budget);
 		if (m->writer == NONE_ID && !m->readers)
@@ -119,6 +121,7 @@ void lock_read(struct task *t)
 	struct mm *m = &s->mm[t->mm];
 	simtime budget = s->lock_spin;
 
+	ct_mmap_lock(t);
 	while (m->writer != NONE_ID || m->wwait) {
 		lock_spin(t, &budget);
 		if (m->writer == NONE_ID && !m->wwait)
@@ -183,6 +186,7 @@ void unlock_write(struct task *t)
 {
 	struct mm *m = &t->s->mm[t->mm];
 
+	ct_mmap_lock(t);
 	m->writer = NONE_ID;
 	release_spinners(t->s, m);
 	lock_wake_waiters(t);
@@ -192,6 +196,7 @@ void unlock_read(struct task *t)
 {
 	struct mm *m = &t->s->mm[t->mm];
 
+	ct_mmap_lock(t);
 	if (--m->readers == 0) {
 		release_spinners(t->s, m);
 		lock_wake_waiters(t);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "sim/backend.h"
+#include "sim/contention.h"
 #include "sim/guest.h"
 #include "sim/lock.h"
 #include "sim/machine.h"
@@ -37,11 +38,44 @@ static void mm_list_present(struct mm *m, uint64_t idx)
 		(uint32_t)(idx - slot * m->pages);
 }
 
+/* PTE @p idx is no longer present: its slot's next whole zap must not
+ * visit it (a zap of part of a slot, guest-mm's zap_range). */
+static void mm_list_drop(struct mm *m, uint64_t idx)
+{
+	uint64_t slot = idx / m->pages;
+	uint32_t *l = &m->plist[slot * m->pages];
+	uint32_t page = (uint32_t)(idx - slot * m->pages);
+
+	for (uint32_t k = m->pn[slot]; k-- > 0;) {
+		if (l[k] == page) {
+			l[k] = l[--m->pn[slot]];
+			return;
+		}
+	}
+}
+
+/* What a fault maps. */
+enum fault_kind {
+	/* A write: an anonymous page, allocated and zeroed (unless
+	 * workload.file_backed: a page of the file's page cache). */
+	FK_WRITE,
+	/* A read of anonymous memory: the shared zero page
+	 * (do_anonymous_page), nothing allocated. */
+	FK_READ_ZERO,
+	/* A write to a private file mapping: a new anonymous page with a
+	 * copy of the page-cache page (do_cow_fault, wp_page_copy). */
+	FK_COW,
+	/* A read of a file mapping: the page-cache page, nothing
+	 * allocated. */
+	FK_FILE_READ,
+};
+
 /* Translates @p va for task @p t; adds the cost to *user / *sys. Returns
  * false, having done nothing, when the access faults and @p locked is
- * false: a fault runs under the mmap lock (read side). */
+ * false: a fault runs under the mmap lock (read side), and maps what
+ * @p fk says. */
 static bool t_access(struct task *t, uint64_t va, simtime *user, simtime *sys,
-		     bool locked)
+		     bool locked, enum fault_kind fk)
 {
 	struct sim *s = t->s;
 	struct vcpu *v = &s->v[t->vcpu];
@@ -80,9 +114,15 @@ static bool t_access(struct task *t, uint64_t va, simtime *user, simtime *sys,
 		/* Not present: a page fault maps it. */
 		s->r->page_faults++;
 		*sys += cyc(s, SIM_COST_page_fault);
-		if (!s->c->wl_file_backed)
+		if (fk == FK_WRITE && !s->c->wl_file_backed) {
 			*sys += (simtime)(s->cost[SIM_COST_zero_page] *
 					  (double)(1ULL << (m->shift - 12)));
+			*sys += ct_page_alloc(s, v, t->mm, idx);
+		} else if (fk == FK_COW) {
+			*sys += (simtime)(s->cost[SIM_COST_copy_page] *
+					  (double)(1ULL << (m->shift - 12)));
+			*sys += ct_page_alloc(s, v, t->mm, idx);
+		}
 		m->pte[idx].gen++;
 		mm_list_present(m, idx);
 	}
@@ -91,30 +131,86 @@ static bool t_access(struct task *t, uint64_t va, simtime *user, simtime *sys,
 	return true;
 }
 
-/* An access from user space: takes the mmap lock for a fault. */
-/* An access from user space. A fault runs under the mmap lock, read
- * side, for its own duration (the work before it is charged first). */
-void t_touch(struct task *t, uint64_t va, simtime *user, simtime *sys)
+/* The mapping (slot) of @p va, or NONE_ID. */
+static uint32_t va_slot(const struct mm *m, uint64_t va)
 {
-	simtime fu = 0, fs = 0;
+	uint64_t idx;
 
-	if (t_access(t, va, user, sys, false))
+	return mm_pte_index(m, va, &idx) ? (uint32_t)(idx / m->pages) : NONE_ID;
+}
+
+/* A fault: under the mmap lock's read side (write with
+ * guest.fault_exclusive), or, with guest.fault_vma_lock, under the lock
+ * of the mapping alone while it is mapped (lock_vma_under_rcu; it falls
+ * back to the mmap lock when the mapping is going away). */
+/* The lock a fault of @p slot takes: the mmap lock's read side (write
+ * with guest.fault_exclusive), or, with guest.fault_vma_lock, the lock of
+ * the mapping alone while it is mapped (lock_vma_under_rcu; it falls back
+ * to the mmap lock when the mapping is going away or the address is in
+ * none). Returns which, for fault_unlock(). */
+enum fault_lock_kind { FL_READ, FL_WRITE, FL_VMA };
+
+static enum fault_lock_kind fault_lock(struct task *t, uint32_t slot)
+{
+	struct sim *s = t->s;
+
+	if (s->c->fault_vma_lock && slot != NONE_ID &&
+	    (s->mm[t->mm].live[slot] || (s->c->wl_shared && slot == 0))) {
+		ct_vma_lock(t, slot);
+		return FL_VMA;
+	}
+	if (s->c->fault_exclusive) {
+		lock_write(t);
+		return FL_WRITE;
+	}
+	lock_read(t);
+	return FL_READ;
+}
+
+static void fault_unlock(struct task *t, uint32_t slot, enum fault_lock_kind k)
+{
+	if (k == FL_VMA)
+		ct_vma_lock(t, slot);
+	else if (k == FL_WRITE)
+		unlock_write(t);
+	else
+		unlock_read(t);
+}
+
+static void t_fault(struct task *t, uint64_t va, simtime *user,
+		    enum fault_kind fk)
+{
+	uint32_t slot = va_slot(&t->s->mm[t->mm], va);
+	simtime fu = 0, fs = 0;
+	enum fault_lock_kind k = fault_lock(t, slot);
+
+	t_access(t, va, &fu, &fs, true, fk);
+	t_work(t, fs, ACCT_SYS);
+	fault_unlock(t, slot, k);
+	*user += fu;
+}
+
+static void touch_va(struct task *t, uint64_t va, simtime *user, simtime *sys,
+		     enum fault_kind fk)
+{
+	if (t_access(t, va, user, sys, false, fk))
 		return;
 	t_work(t, *sys, ACCT_SYS);
 	t_work(t, *user, ACCT_USER);
 	*sys = *user = 0;
-	if (t->s->c->fault_exclusive) {
-		lock_write(t);
-		t_access(t, va, &fu, &fs, true);
-		t_work(t, fs, ACCT_SYS);
-		unlock_write(t);
-	} else {
-		lock_read(t);
-		t_access(t, va, &fu, &fs, true);
-		t_work(t, fs, ACCT_SYS);
-		unlock_read(t);
-	}
-	*user += fu;
+	t_fault(t, va, user, fk);
+}
+
+/* An access from user space. A fault runs under the mmap lock, read
+ * side, for its own duration (the work before it is charged first). */
+void t_touch(struct task *t, uint64_t va, simtime *user, simtime *sys)
+{
+	touch_va(t, va, user, sys, FK_WRITE);
+}
+
+void t_read_anon(struct task *t, uint64_t va, simtime *user, simtime *sys)
+{
+	touch_va(t, va, user, sys, FK_READ_ZERO);
 }
 
 /* The slot is reusable when every vCPU applied the lazy epoch. */
@@ -283,28 +379,57 @@ enum zap_how {
 	/* page reclaim (try_to_unmap with batched flushing): one flush of
 	 * everything that carries no tlb generation (arch_tlbbatch_flush) */
 	ZAP_RECLAIM,
+	/* a copy-on-write fault replaces a read-only page (ptep_clear_flush:
+	 * one page, flushed, not freed) */
+	ZAP_COW,
 };
 
-/* Zaps the slot's PTEs and flushes as @p how says. */
-static void zap_and_flush(struct task *t, uint32_t slot, enum zap_how how)
+/* Zaps pages [first, first + n) of the slot's PTEs and flushes them as
+ * @p how says. */
+static void zap_and_flush(struct task *t, uint32_t slot, uint32_t first,
+			  uint32_t n, enum zap_how how)
 {
 	bool free_slot = how == ZAP_MUNMAP;
+	bool whole = first == 0 && n == t->s->mm[t->mm].pages;
 	struct sim *s = t->s;
 	struct mm *m = &s->mm[t->mm];
-	struct vcpu *v = &s->v[t->vcpu];
+	struct vcpu *v;
 	uint64_t base = (uint64_t)slot * m->pages;
-	uint64_t va = slot_va(m, slot);
-	uint64_t bytes = (uint64_t)m->pages << m->shift;
+	uint64_t va = slot_va(m, slot) + ((uint64_t)first << m->shift);
+	uint64_t bytes = (uint64_t)n << m->shift;
+	uint32_t anon;
 
-	/* The pages made present since the slot's last zap (copied: with a
-	 * read lock, others may fault the slot in again while this zap waits
-	 * for its flush). covered[] is read only at these pages. */
-	t->nz = m->pn[slot];
-	m->pn[slot] = 0;
+	/* zap_page_range() and unmap_region() start with lru_add_drain() */
+	if (how != ZAP_COW)
+		ct_lru_drain(t);
+	v = &s->v[t->vcpu];
+	if (whole) {
+		/* The pages made present since the slot's last zap (copied:
+		 * with a read lock, others may fault the slot in again while
+		 * this zap waits for its flush). covered[] is read only at
+		 * these pages. */
+		t->nz = m->pn[slot];
+		m->pn[slot] = 0;
+		for (uint32_t k = 0; k < t->nz; k++) {
+			uint32_t i = m->plist[base + k];
+
+			t->zidx[k] = i;
+			t->covered[i] = ++m->pte[base + i].gen;
+		}
+	} else {
+		t->nz = 0;
+		for (uint32_t i = first; i < first + n && i < m->pages; i++) {
+			if (!(m->pte[base + i].gen & 1))
+				continue;
+			mm_list_drop(m, base + i);
+			t->zidx[t->nz++] = i;
+			t->covered[i] = ++m->pte[base + i].gen;
+		}
+	}
 	struct oracle_flush of = {
 		.vm = v->vm,
 		.mm = t->mm,
-		.base = va,
+		.base = slot_va(m, slot),
 		.shift = m->shift,
 		.n = t->nz,
 		.idx = t->zidx,
@@ -313,20 +438,18 @@ static void zap_and_flush(struct task *t, uint32_t slot, enum zap_how how)
 		.fillers = m->fillers[slot],
 	};
 
-	m->fillers[slot] = 0;
-	for (uint32_t k = 0; k < t->nz; k++) {
-		uint32_t i = m->plist[base + k];
-		struct pte *p = &m->pte[base + i];
-
-		t->zidx[k] = i;
-		t->covered[i] = ++p->gen;
-	}
-
-	t_work(t,
-	       cyc(s, free_slot ? SIM_COST_munmap : SIM_COST_madvise) +
-		       (simtime)(s->cost[SIM_COST_unmap_per_page] *
-				 (double)t->nz),
-	       ACCT_SYS);
+	/* Who may hold the slot's other pages still may after a part of it
+	 * is zapped: the set is cleared only with the whole slot. */
+	if (whole)
+		m->fillers[slot] = 0;
+	anon = ct_zap_anon(s, t->mm, base, t->zidx, t->nz);
+	/* A copy-on-write fault's own cost is the fault's (t_access). */
+	if (how != ZAP_COW)
+		t_work(t,
+		       cyc(s, free_slot ? SIM_COST_munmap : SIM_COST_madvise) +
+			       (simtime)(s->cost[SIM_COST_unmap_per_page] *
+					 (double)t->nz),
+		       ACCT_SYS);
 	if (t->nz) {
 		struct hvtlb_flush_request req = {
 			.ncpus = s->c->vcpus,
@@ -345,6 +468,8 @@ static void zap_and_flush(struct task *t, uint32_t slot, enum zap_how how)
 		/* Freed page tables: a lazy CPU may walk them speculatively at
 		 * any time, so the flush covers lazy CPUs too. */
 		of.freed = req.freed_tables;
+		/* flush_tlb_mm_range(): tlb_gen, then mm_cpumask */
+		ct_flush_begin(t);
 		m->tlb_gen++;
 		req.targets = m->cpumask;
 		hvtlb_cpumask_set(&req.targets, v->idx);
@@ -361,6 +486,8 @@ static void zap_and_flush(struct task *t, uint32_t slot, enum zap_how how)
 		t->no_gen = false;
 		if (!ok)
 			return;
+		/* tlb_finish_mmu(): the pages go after the flush */
+		ct_pages_free(t, anon);
 		if (flush_deferred(s, &out) && free_slot) {
 			/* Complete when every CPU passed the epoch: the slot
 			 * is quarantined until then (alloc_slot). */
@@ -396,7 +523,7 @@ void do_munmap(struct task *t, uint32_t slot)
 	t->debt += cyc(s, SIM_COST_syscall);
 	lock_write(t);
 	s->mm[t->mm].live[slot] = 0;
-	zap_and_flush(t, slot, ZAP_MUNMAP);
+	zap_and_flush(t, slot, 0, s->mm[t->mm].pages, ZAP_MUNMAP);
 	unlock_write(t);
 }
 
@@ -406,7 +533,7 @@ void do_madvise(struct task *t, uint32_t slot)
 
 	t->debt += cyc(s, SIM_COST_syscall);
 	lock_read(t);
-	zap_and_flush(t, slot, ZAP_MADVISE);
+	zap_and_flush(t, slot, 0, s->mm[t->mm].pages, ZAP_MADVISE);
 	unlock_read(t);
 }
 
@@ -416,6 +543,79 @@ void do_madvise(struct task *t, uint32_t slot)
 void do_reclaim(struct task *t, uint32_t slot)
 {
 	lock_read(t);
-	zap_and_flush(t, slot, ZAP_RECLAIM);
+	zap_and_flush(t, slot, 0, t->s->mm[t->mm].pages, ZAP_RECLAIM);
 	unlock_read(t);
+}
+
+void do_madvise_range(struct task *t, uint32_t slot, uint32_t first, uint32_t n)
+{
+	struct sim *s = t->s;
+
+	t->debt += cyc(s, SIM_COST_syscall);
+	lock_read(t);
+	zap_and_flush(t, slot, first, n, ZAP_MADVISE);
+	unlock_read(t);
+}
+
+void t_cow_write(struct task *t, uint32_t slot, uint32_t page)
+{
+	struct sim *s = t->s;
+	struct mm *m = &s->mm[t->mm];
+	uint64_t va = slot_va(m, slot) + ((uint64_t)page << m->shift);
+	uint64_t idx = (uint64_t)slot * m->pages + page;
+	simtime user = 0, sys = 0;
+
+	if (!(m->pte[idx].gen & 1)) {
+		/* not mapped: do_cow_fault() */
+		touch_va(t, va, &user, &sys, FK_COW);
+	} else {
+		/* mapped read-only: wp_page_copy() clears the PTE and
+		 * flushes it everywhere (ptep_clear_flush) before the copy
+		 * goes in */
+		enum fault_lock_kind k = fault_lock(t, slot);
+
+		zap_and_flush(t, slot, page, 1, ZAP_COW);
+		t_access(t, va, &user, &sys, true, FK_COW);
+		t_work(t, sys, ACCT_SYS);
+		sys = 0;
+		fault_unlock(t, slot, k);
+	}
+	t_work(t, sys, ACCT_SYS);
+	t_work(t, user, ACCT_USER);
+}
+
+void t_read_around(struct task *t, uint32_t slot, uint32_t page,
+		   uint32_t window)
+{
+	struct sim *s = t->s;
+	struct mm *m = &s->mm[t->mm];
+	uint64_t base = (uint64_t)slot * m->pages;
+	uint64_t va = slot_va(m, slot) + ((uint64_t)page << m->shift);
+	uint32_t first = window ? page - page % window : page;
+	simtime user = 0, sys = 0, around = 0;
+	enum fault_lock_kind k;
+
+	if (t_access(t, va, &user, &sys, false, FK_FILE_READ)) {
+		t_work(t, sys, ACCT_SYS);
+		t_work(t, user, ACCT_USER);
+		return;
+	}
+	t_work(t, sys, ACCT_SYS);
+	t_work(t, user, ACCT_USER);
+	user = sys = 0;
+	k = fault_lock(t, slot);
+	t_access(t, va, &user, &sys, true, FK_FILE_READ);
+	/* do_fault_around(): the window's other pages that are in the page
+	 * cache and not mapped get read-only PTEs (no TLB entry) */
+	for (uint32_t i = first; i < first + window && i < m->pages; i++) {
+		if (m->pte[base + i].gen & 1)
+			continue;
+		m->pte[base + i].gen++;
+		mm_list_present(m, base + i);
+		around++;
+	}
+	sys += (simtime)(s->cost[SIM_COST_unmap_per_page] * (double)around);
+	t_work(t, sys, ACCT_SYS);
+	fault_unlock(t, slot, k);
+	t_work(t, user, ACCT_USER);
 }

@@ -7,6 +7,7 @@
  * the engine, which resumes the task when its vCPU has executed that
  * much.
  */
+#include "sim/contention.h"
 #include "sim/guest.h"
 #include "sim/host.h"
 #include "sim/machine.h"
@@ -80,6 +81,7 @@ static simtime switch_mm(struct sim *s, struct vcpu *v, struct task *t)
 			hvtlb_cpumask_clear(&s->mm[v->loaded_mm].cpumask,
 					    v->idx);
 			oracle_left_mm(s, v);
+			h += ct_cpumask_write(s, v, v->loaded_mm);
 		}
 		/* Without PCID the CR3 write flushes; with it, the
 		 * per-ASID generation is not tracked here, so a switch
@@ -91,14 +93,22 @@ static simtime switch_mm(struct sim *s, struct vcpu *v, struct task *t)
 		}
 		v->loaded_mm = t->mm;
 		v->mm_gen = m->tlb_gen;
-	} else if (v->lazy && s->c->tlb_gen && v->mm_gen < m->tlb_gen) {
-		/* Back from lazy mode with flushes missed: catch up. */
-		vcpu_flush_all(s, v, HVTLB_SIM_FLUSH_SWITCH_MM, false);
-		h += flush_cost(s, true, 0);
-		v->mm_gen = m->tlb_gen;
+		h += ct_tlb_gen_read(s, v, t->mm);
+	} else if (v->lazy && s->c->tlb_gen) {
+		/* Back from lazy mode: the mm's tlb_gen says whether it
+		 * missed flushes; if so, catch up. */
+		h += ct_tlb_gen_read(s, v, t->mm);
+		if (v->mm_gen < m->tlb_gen) {
+			vcpu_flush_all(s, v, HVTLB_SIM_FLUSH_SWITCH_MM, false);
+			h += flush_cost(s, true, 0);
+			v->mm_gen = m->tlb_gen;
+		}
 	}
 	v->lazy = false;
-	hvtlb_cpumask_set(&m->cpumask, v->idx);
+	if (!hvtlb_cpumask_test(&m->cpumask, v->idx)) {
+		hvtlb_cpumask_set(&m->cpumask, v->idx);
+		h += ct_cpumask_write(s, v, t->mm);
+	}
 	return h;
 }
 

@@ -28,6 +28,8 @@
  *   vcpu-tlb.c     flushing a vCPU's TLB (counted and traced)
  *   oracle.c       stale translations: used ones, and latent ones left
  *                  behind by a completed flush
+ *   contention.c   cache lines and short locks many CPUs write
+ *                  (machine.contention): transfers and queueing
  *   workloads/     one file per workload, and their common operations
  *   stats.c        VM-exit counters, the shootdown latency histogram
  *   trace.c        the trace hooks and names
@@ -115,6 +117,7 @@ struct mm {
 	uint32_t wq_head, wq_n, wq_cap;
 	struct hvtlb_cpumask cpumask;
 	uint64_t tlb_gen;
+	uint32_t wl_flags; /* the workload's per-process state */
 };
 
 enum ipi_kind { IPI_FLUSH, IPI_RESCHED };
@@ -325,6 +328,10 @@ struct sim {
 	struct oracle_vcpu *ov;
 	uint64_t ozap;
 	uint64_t oseq; /* orders flush requests and entries to lazy mode */
+	/* machine.contention (contention.c), or NULL; the machine's pCPUs
+	 * (all parts) */
+	struct contention *ct;
+	uint32_t pcpus_total;
 };
 
 /* ------------------------------------------------------------ helpers */

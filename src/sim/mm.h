@@ -15,6 +15,18 @@ static inline uint64_t slot_va(const struct mm *m, uint32_t slot)
  * fault runs under the mmap lock, read side, for its own duration (the
  * work before it is charged first). */
 void t_touch(struct task *t, uint64_t va, simtime *user, simtime *sys);
+/* The same for a read: a fault of an anonymous page maps the shared zero
+ * page (no allocation, no zeroing). */
+void t_read_anon(struct task *t, uint64_t va, simtime *user, simtime *sys);
+/* A write to page @p page of a private file mapping: a copy-on-write
+ * fault when it is not mapped (do_cow_fault), or, when it is mapped
+ * read-only, one that clears and flushes the old PTE first
+ * (wp_page_copy). */
+void t_cow_write(struct task *t, uint32_t slot, uint32_t page);
+/* A read of page @p page of a file mapping; a fault maps it and the other
+ * unmapped pages of its aligned @p window (do_fault_around). */
+void t_read_around(struct task *t, uint32_t slot, uint32_t page,
+		   uint32_t window);
 /* mmap: a free slot of the task's process, in *slot. */
 void do_mmap(struct task *t, uint32_t *slot);
 /* munmap / madvise(DONTNEED) of the slot, with its shootdown. */
@@ -23,6 +35,9 @@ void do_madvise(struct task *t, uint32_t slot);
 /* Page reclaim unmaps the slot's pages with one batched flush of
  * everything (no tlb generation). */
 void do_reclaim(struct task *t, uint32_t slot);
+/* madvise(DONTNEED) of pages [first, first + n) of the slot. */
+void do_madvise_range(struct task *t, uint32_t slot, uint32_t first,
+		      uint32_t n);
 struct oracle_flush;
 
 /* Issues @p req from @p t's vCPU through its strategy (the built-in one,

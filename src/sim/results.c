@@ -105,7 +105,8 @@ int hvtlb_sim_results_write_json(const struct hvtlb_sim_results *r, FILE *f)
 		(unsigned long long)r->tlb_l1_hits,
 		(unsigned long long)r->tlb_l2_hits,
 		(unsigned long long)r->tlb_misses);
-	fprintf(f, "\"page_faults\":%llu,", (unsigned long long)r->page_faults);
+	fprintf(f, "\"page_faults\":%llu,\"ops\":%llu,",
+		(unsigned long long)r->page_faults, (unsigned long long)r->ops);
 	fprintf(f,
 		"\"shootdown_latency_us\":{\"p50\":%.9g,\"p99\":%.9g,"
 		"\"max\":%.9g},",

@@ -5,6 +5,7 @@
 #include <sys/mman.h>
 
 #include "sim/backend.h"
+#include "sim/contention.h"
 #include "sim/engine.h"
 #include "sim/guest.h"
 #include "sim/host.h"
@@ -153,15 +154,18 @@ static int setup_mms(struct sim *s)
 	for (uint32_t i = 0; i < s->nmms; i++) {
 		struct mm *m = &s->mm[i];
 		/* Two slots per thread (the madvise slot and a trasher one),
-		 * twice that for lazy quarantine. */
+		 * twice that for lazy quarantine, then the workload's
+		 * reserved ones (mapped for the whole run). */
 		uint32_t nslots = per_mm * 2 + 2;
+		uint32_t reserved = workload_reserved_slots(c);
 
 		if (c->strategy.kind == HVTLB_STRATEGY_LAZY)
 			nslots *= 2;
+		nslots += reserved;
 		m->id = i + 1;
 		m->vm = i / c->wl_processes;
 		m->shift = c->wl_page_shift;
-		m->pages = c->wl_pages;
+		m->pages = workload_slot_pages(c);
 		m->nslots = nslots;
 		m->writer = NONE_ID;
 		m->pte = calloc((size_t)nslots * m->pages, sizeof(*m->pte));
@@ -179,8 +183,14 @@ static int setup_mms(struct sim *s)
 		    !m->fillers)
 			return -ENOMEM;
 		m->nfree = 0;
-		for (uint32_t k = nslots; k-- > shared;)
+		for (uint32_t k = nslots - reserved; k-- > shared;)
 			m->free_stack[m->nfree++] = k; /* lowest on top */
+		for (uint32_t k = nslots - reserved; k < nslots; k++) {
+			/* written before the run: present, never zapped */
+			for (uint32_t p = 0; p < m->pages; p++)
+				m->pte[(size_t)k * m->pages + p].gen = 1;
+			m->live[k] = 1;
+		}
 	}
 	return 0;
 }
@@ -203,8 +213,9 @@ static int setup_tasks(struct sim *s)
 		t->st = T_BLOCKED;
 		t->kpage = NONE_ID;
 		sim_rng_init(&t->rng, c->seed, 1 + s->stream_base + i);
-		t->covered = calloc(c->wl_pages, sizeof(*t->covered));
-		t->zidx = calloc(c->wl_pages, sizeof(*t->zidx));
+		t->covered =
+			calloc(workload_slot_pages(c), sizeof(*t->covered));
+		t->zidx = calloc(workload_slot_pages(c), sizeof(*t->zidx));
 		if (!t->covered || !t->zidx)
 			return -ENOMEM;
 		t->stack = mmap(
@@ -246,6 +257,8 @@ int sim_setup(struct sim *s)
 		rc = oracle_init(s);
 	if (!rc)
 		host_idle_setup(s);
+	if (!rc)
+		rc = contention_setup(s);
 	return rc;
 }
 
@@ -303,5 +316,6 @@ void sim_teardown(struct sim *s)
 	free(s->kfill);
 	free(s->knfree);
 	oracle_finish(s);
+	contention_teardown(s);
 	evq_finish(&s->q);
 }

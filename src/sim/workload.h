@@ -10,15 +10,24 @@
 #include "sim/machine.h"
 
 struct sim_workload {
-	/* Each thread maps one slot of its own for the whole run (or uses
-	 * the process's shared slot 0 with workload.shared), passed to op. */
+	/* Each thread maps one slot of its own at start (or uses the
+	 * process's shared slot 0 with workload.shared), passed to op. */
 	bool own_slot;
 	/* Slots 0 .. shared_slots - 1 of each process are mapped from the
 	 * start and shared by its threads (op gets slot 0); workload.shared
 	 * makes it at least 1. */
 	uint32_t shared_slots;
-	/* One operation of thread @p t (@p own: its slot, or NONE_ID). */
-	void (*op)(struct task *t, uint32_t own);
+	/* ... its own even with workload.shared (the slot is private to the
+	 * thread: a malloc arena's heap). */
+	bool never_shared;
+	/* A slot is workload.pages + extra_pages pages. */
+	uint32_t extra_pages;
+	/* Slots each process keeps mapped and present for the whole run,
+	 * after every other (optional: none). */
+	uint32_t (*reserved_slots)(const struct hvtlb_sim_config *c);
+	/* Operation @p i (from 0) of thread @p t; *@p own is its slot (or
+	 * NONE_ID), which the operation may replace. */
+	void (*op)(struct task *t, uint32_t *own, uint64_t i);
 };
 
 extern const struct sim_workload sim_workload_trasher;
@@ -30,6 +39,14 @@ extern const struct sim_workload sim_workload_oracle_stress;
 /* How many slots (from slot 0) the threads of a process share: mapped
  * from the start, never freed (workload.shared, or the workload's own). */
 uint32_t workload_shared_slots(const struct hvtlb_sim_config *c);
+
+extern const struct sim_workload sim_workload_tlb_flush1;
+extern const struct sim_workload sim_workload_tlb_flush2;
+extern const struct sim_workload sim_workload_mmap_search;
+
+/* Pages per slot, and slots kept mapped per process, of config @p c. */
+uint32_t workload_slot_pages(const struct hvtlb_sim_config *c);
+uint32_t workload_reserved_slots(const struct hvtlb_sim_config *c);
 
 /* The body of a task: its workload's operations. */
 void workload_run(struct task *t);
@@ -43,8 +60,9 @@ void user_work(struct task *t);
 /* A random sleep up to workload.sleep_ns_max, if set. */
 void maybe_sleep(struct task *t);
 /* The operations the mix draws from. */
-void madvise_op(struct task *t, uint32_t slot);
-void ebizzy_op(struct task *t, uint32_t own);
+void trasher_op(struct task *t, uint32_t *own, uint64_t i);
+void madvise_op(struct task *t, uint32_t *own, uint64_t i);
+void mmap_search_op(struct task *t, uint32_t *own, uint64_t i);
 
 /* workload.kernel_pages (workloads/kernel-pages.c): one kernel-page
  * operation, before each of the workload's. */

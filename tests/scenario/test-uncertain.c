@@ -72,6 +72,7 @@ static void test_collect(void **state)
 	struct unc_plan u;
 	const struct unc_param *p;
 	size_t ncost = hvtlb_sim_cost_count(), exact = 0;
+	struct hvtlb_sim_config dc;
 	double lo, hi;
 
 	(void)state;
@@ -86,10 +87,13 @@ static void test_collect(void **state)
 	assert_int_equal(scenario_add_override(&b.sc, "workload.threads=4"), 0);
 	unc_plan_init(&u);
 	assert_int_equal(unc_plan_collect(&u, &b.sc), 0);
+	hvtlb_sim_config_init(&dc);
 	for (size_t i = 0; i < ncost; i++) {
 		hvtlb_sim_cost_range(i, &lo, &hi, NULL);
-		exact += lo == hi;
+		/* a mechanism left off: its costs are not drawn */
+		exact += lo == hi || !hvtlb_sim_cost_used(&dc, i);
 	}
+	assert_null(param(&u, "cost.line_transfer"));
 	/* every ranged cost but kick, plus sleep_ns_max; threads is pinned */
 	assert_int_equal(u.n, ncost - exact - 1 + 1);
 	assert_null(param(&u, "cost.kick"));
@@ -108,6 +112,17 @@ static void test_collect(void **state)
 	/* collecting again adds nothing */
 	assert_int_equal(unc_plan_collect(&u, &b.sc), 0);
 	assert_int_equal(u.n, ncost - exact);
+	unc_plan_finish(&u);
+	sim_batch_finish(&b);
+
+	/* with machine.contention (and two sockets) its costs vary too */
+	load(&b, "q.ini",
+	     "[machine]\ncontention = true\nsockets = 2\npcpus = 16\n");
+	unc_plan_init(&u);
+	assert_int_equal(unc_plan_collect(&u, &b.sc), 0);
+	assert_non_null(param(&u, "cost.line_transfer"));
+	assert_non_null(param(&u, "cost.line_transfer_socket"));
+	assert_null(param(&u, "cost.copy_page"));
 	unc_plan_finish(&u);
 	sim_batch_finish(&b);
 }

@@ -164,7 +164,7 @@ static const char *const lose_kv[] = { SHARED_MADVISE,
 				       "strategy=kvm-pv",
 				       "fault=lose-deferred",
 				       NULL };
-static const char *const skip_kv[] = { "workload.kind=ebizzy",
+static const char *const skip_kv[] = { "workload.kind=mmap-search",
 				       "workload.pages=512",
 				       "workload.threads=8",
 				       "vm.vcpus=16",
@@ -418,8 +418,17 @@ static void test_no_violations(void **state)
 		  "workload.touch=all" },
 		{ "workload.kind=madvise", "workload.shared=1",
 		  "workload.pages=4" },
-		{ "workload.kind=ebizzy", "workload.pages=512",
+		{ "workload.kind=mmap-search", "workload.pages=512",
 		  "workload.search_pages=32" },
+		/* the programs: ebizzy -M (a trim and refault each
+		 * operation), will-it-scale's tlb_flush2 and tlb_flush1
+		 * (copy-on-write flushes inside faults) */
+		{ "workload.kind=ebizzy", "workload.pages=40",
+		  "workload.ebizzy_never_mmap=1" },
+		{ "workload.kind=tlb-flush2", "workload.pages=16",
+		  "machine.contention=1" },
+		{ "workload.kind=tlb-flush1", "workload.pages=40",
+		  "guest.fault_vma_lock=1" },
 		{ "workload.kind=mix", "workload.pages=16",
 		  "workload.sleep_ns_max=5000" },
 		/* 2 MiB pages: 4 KiB-granular remote flushes (the
@@ -434,7 +443,8 @@ static void test_no_violations(void **state)
 
 	(void)state;
 	for (size_t s = 0; s < 6; s++) {
-		for (size_t w = 0; w < 5; w++) {
+		for (size_t w = 0; w < sizeof(workloads) / sizeof(workloads[0]);
+		     w++) {
 			for (size_t m = 0; m < 2; m++) {
 				char strat[64];
 				const char *kv[] = { strat,
@@ -484,8 +494,10 @@ static void test_random_configs(void **state)
 	static const char *const strat[] = { "ipi",	  "hyperv",
 					     "kvm-pv",	  "vmm-assist",
 					     "broadcast", "lazy" };
-	static const char *const kind[] = { "trasher", "madvise", "ebizzy",
-					    "mix" };
+	static const char *const kind[] = { "trasher",	  "madvise",
+					    "ebizzy",	  "mix",
+					    "tlb-flush1", "tlb-flush2",
+					    "mmap-search" };
 	static const char *const vcpus[] = { "1", "2", "3", "8", "33", "64" };
 	static const char *const pcpus[] = { "1", "2", "4", "8", "64" };
 	static const char *const threads[] = { "1", "5", "16", "40" };
@@ -542,12 +554,24 @@ static void test_random_configs(void **state)
 		SET("guest.idle", gidle);
 		SET("hypervisor.directed_yield", b01);
 		SET("hypervisor.ple_boost_ready", b01);
+		SET("machine.contention", b01);
+		SET("guest.fault_vma_lock", b01);
+		SET("workload.ebizzy_never_mmap", b01);
 #undef SET
 		c.wl_iterations = 1 + xs_next(&x) % 20;
 		c.seed = xs_next(&x) % 1000;
 		rc = hvtlb_sim_run(&c, &r);
-		if (rc)
+		if (rc) {
+			char v[64];
+			const char *k;
+
+			for (size_t i = 0; (k = hvtlb_sim_config_key_name(i));
+			     i++)
+				if (strncmp(k, "cost.", 5) &&
+				    !hvtlb_sim_config_get(&c, k, v, sizeof(v)))
+					print_error("  %s = %s\n", k, v);
 			fail_msg("config %d (%s): rc %d", n, st, rc);
+		}
 		if (r->violations)
 			fail_msg("config %d (%s): %llu violations", n, st,
 				 (unsigned long long)r->violations);

@@ -103,7 +103,7 @@ static void random_config(struct hvtlb_sim_config *c, struct desc *d,
 		"oracle-stress", "oracle-stress", "oracle-stress",
 		"oracle-stress", "oracle-stress", "oracle-stress",
 		"mix",		 "madvise",	  "ebizzy",
-		"trasher",
+		"mmap-search",	 "trasher",
 	};
 	static const uint32_t vcpus[] = { 2, 3, 4, 6, 8, 12, 16 };
 	static const uint32_t pages[] = { 1, 2, 4, 4, 8, 16 };
@@ -134,7 +134,7 @@ static void random_config(struct hvtlb_sim_config *c, struct desc *d,
 		/* a chunk of 2 MiB of 4 KiB pages frees a page-table page;
 		 * other threads search it */
 		static const char *const freeing[] = { "oracle-stress",
-						       "ebizzy" };
+						       "mmap-search" };
 		kind = PICK(x, freeing);
 		npages = 512;
 		big = true;

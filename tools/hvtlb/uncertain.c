@@ -119,13 +119,30 @@ static int collect_one(struct unc_plan *u, const struct scenario *sc,
 	return 0;
 }
 
+/* Applies a setting; a profile's `default` keeps the library's value. */
+static int set_plain(void *ctx, const char *key, const char *value)
+{
+	if (!strcmp(value, "default"))
+		return 0;
+	return hvtlb_sim_config_set(ctx, key, value);
+}
+
 int unc_plan_collect(struct unc_plan *u, const struct scenario *sc)
 {
+	struct hvtlb_sim_config cfg;
 	char key[UNC_KEY_MAX];
 	const char *name;
+	bool known;
 	int rc;
 
+	/* The costs of a mechanism the scenario leaves off are not drawn:
+	 * they could not move a result, and drawing them would only
+	 * reshuffle the draws of the others. */
+	hvtlb_sim_config_init(&cfg);
+	known = !scenario_apply(sc, set_plain, &cfg, NULL);
 	for (size_t i = 0; (name = hvtlb_sim_cost_name(i)); i++) {
+		if (known && !hvtlb_sim_cost_used(&cfg, i))
+			continue;
 		snprintf(key, sizeof(key), "cost.%s", name);
 		rc = collect_one(u, sc, key);
 		if (rc)

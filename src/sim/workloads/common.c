@@ -70,6 +70,9 @@ static const struct sim_workload *const workloads[] = {
 	[HVTLB_SIM_WORKLOAD_EBIZZY] = &sim_workload_ebizzy,
 	[HVTLB_SIM_WORKLOAD_MIX] = &sim_workload_mix,
 	[HVTLB_SIM_WORKLOAD_ORACLE_STRESS] = &sim_workload_oracle_stress,
+	[HVTLB_SIM_WORKLOAD_TLB_FLUSH1] = &sim_workload_tlb_flush1,
+	[HVTLB_SIM_WORKLOAD_TLB_FLUSH2] = &sim_workload_tlb_flush2,
+	[HVTLB_SIM_WORKLOAD_MMAP_SEARCH] = &sim_workload_mmap_search,
 };
 _Static_assert(sizeof(workloads) / sizeof(workloads[0]) ==
 		       HVTLB_SIM_WORKLOAD_COUNT_,
@@ -82,6 +85,31 @@ uint32_t workload_shared_slots(const struct hvtlb_sim_config *c)
 	return c->wl_shared && !n ? 1 : n;
 }
 
+uint32_t workload_slot_pages(const struct hvtlb_sim_config *c)
+{
+	return c->wl_pages + workloads[c->workload]->extra_pages;
+}
+
+uint32_t workload_reserved_slots(const struct hvtlb_sim_config *c)
+{
+	const struct sim_workload *w = workloads[c->workload];
+
+	return w->reserved_slots ? w->reserved_slots(c) : 0;
+}
+
+/* Whether thread @p t runs operation @p i: workload.iterations of them,
+ * or, with workload.duration_s, as many as start before that time. */
+static bool more(struct task *t, uint64_t i)
+{
+	struct sim *s = t->s;
+
+	if (s->failed)
+		return false;
+	if (s->c->wl_duration_s > 0)
+		return s->now < us_to_cyc(s, s->c->wl_duration_s * 1e6);
+	return i < s->c->wl_iterations;
+}
+
 /* The body of task @p t: its workload's operations, then exit. */
 void workload_run(struct task *t)
 {
@@ -91,17 +119,18 @@ void workload_run(struct task *t)
 	uint32_t own = NONE_ID;
 
 	if (w->own_slot) {
-		if (shared)
+		if (shared && !w->never_shared)
 			own = 0; /* the process's shared mapping, slot 0 */
 		else
 			do_mmap(t, &own);
 	}
-	for (uint64_t i = 0; i < s->c->wl_iterations && !s->failed; i++) {
+	for (uint64_t i = 0; more(t, i); i++) {
 		if (s->c->wl_kernel_pages)
 			kernel_op(t);
-		w->op(t, own);
+		w->op(t, &own, i);
+		s->r->ops++;
 	}
-	if (own != NONE_ID && !shared)
+	if (own != NONE_ID && (!shared || w->never_shared))
 		do_munmap(t, own);
 	if (t->debt)
 		t_work(t, 0, ACCT_SYS);

@@ -9,11 +9,12 @@
 #include "sim/mm.h"
 #include "sim/workload.h"
 
-void madvise_op(struct task *t, uint32_t slot)
+void madvise_op(struct task *t, uint32_t *own, uint64_t i)
 {
+	(void)i;
 	user_work(t);
-	touch(t, slot, HVTLB_SIM_TOUCH_ALL, 0);
-	do_madvise(t, slot);
+	touch(t, *own, HVTLB_SIM_TOUCH_ALL, 0);
+	do_madvise(t, *own);
 	maybe_sleep(t);
 }
 

@@ -1,19 +1,20 @@
 // SPDX-License-Identifier: MIT
-/* A random mix: each operation is a trasher, madvise or ebizzy one. */
+/* A random mix: each operation is a trasher, madvise or mmap-search one
+ * (the workload that was called ebizzy before the program was modelled). */
 #include "sim/machine.h"
 #include "sim/workload.h"
 
-static void mix_op(struct task *t, uint32_t own)
+static void mix_op(struct task *t, uint32_t *own, uint64_t i)
 {
 	switch (sim_rng_below(&t->rng, 3)) {
 	case 0:
-		sim_workload_trasher.op(t, own);
+		trasher_op(t, own, i);
 		break;
 	case 1:
-		madvise_op(t, own);
+		madvise_op(t, own, i);
 		break;
 	default:
-		ebizzy_op(t, own);
+		mmap_search_op(t, own, i);
 		break;
 	}
 }

@@ -12,7 +12,7 @@
  *  - or has the page-reclaim path unmap one (a quarter): the same zap
  *    batched into one flush of everything, which carries no tlb
  *    generation (Linux's arch_tlbbatch_flush);
- *  - or does an ebizzy operation (a quarter): maps a chunk, fills it,
+ *  - or does an mmap-search operation (a quarter): maps a chunk, fills it,
  *    reads random pages of the other threads' live chunks and unmaps it,
  *    freeing page tables when the chunk spans 2 MiB of 4 KiB pages, so
  *    remote and lazy vCPUs hold translations of mappings that go away
@@ -32,8 +32,9 @@ static void touch_shared(struct task *t)
 	touch(t, 1, HVTLB_SIM_TOUCH_ALL, 0);
 }
 
-static void stress_op(struct task *t, uint32_t shared)
+static void stress_op(struct task *t, uint32_t *own, uint64_t i)
 {
+	uint32_t shared = *own;
 	/* The one it zaps: the initiator keeps holding the other's
 	 * translations while it waits for its flush. */
 	uint32_t zap = shared + (uint32_t)sim_rng_below(&t->rng, 2);
@@ -48,7 +49,7 @@ static void stress_op(struct task *t, uint32_t shared)
 		do_reclaim(t, zap);
 		break;
 	default:
-		ebizzy_op(t, shared);
+		mmap_search_op(t, own, i);
 		break;
 	}
 	/* Hold the translations again while sleeping or preempted. */

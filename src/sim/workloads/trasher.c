@@ -8,12 +8,13 @@
 #include "sim/mm.h"
 #include "sim/workload.h"
 
-static void trasher_op(struct task *t, uint32_t own)
+void trasher_op(struct task *t, uint32_t *own, uint64_t i)
 {
 	struct sim *s = t->s;
 	uint32_t slot;
 
 	(void)own;
+	(void)i;
 	user_work(t);
 	do_mmap(t, &slot);
 	touch(t, slot, s->c->wl_touch, s->c->wl_search_pages);

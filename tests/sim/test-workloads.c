@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The workloads as their programs do them, by what each operation makes
+ * the kernel do (faults, flushes), counted exactly:
+ *
+ * - ebizzy: glibc decides. With -M and a 256 KiB chunk every free trims
+ *   the heap (one flush per operation, the chunk refaulted); by default
+ *   the first free of a mapped chunk raises the mmap threshold and the
+ *   copies then reuse the heap without a system call; -m maps and unmaps
+ *   every copy; glibc < 2.22 trims every thread heap at every free; a
+ *   64 KiB chunk with -M stays under the trim threshold.
+ * - tlb-flush2: two faults and one flush per loop, a remap every
+ *   workload.pages loops.
+ * - tlb-flush1: fault-around maps a 16-page window read-only, so fifteen
+ *   writes in sixteen flush inside their copy-on-write fault.
+ * - guest.fault_vma_lock: faults stop waiting for the mmap lock's
+ *   writers.
+ *
+ * Broken variants these catch: a dynamic threshold that never rises,
+ * trimming whatever the threshold, a read fault that allocates (or maps
+ * nothing), fault-around without its window, a write to a read-only page
+ * that does not flush, fault_vma_lock ignored.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include <hvtlb/sim.h>
+
+#include "sim-test.h"
+
+#define THREADS 8
+#define ITERS 40
+
+static struct hvtlb_sim_results *run_kv(const char *const *kv)
+{
+	struct hvtlb_sim_config c;
+	struct hvtlb_sim_results *r = NULL;
+	int rc;
+
+	cfg_apply(&c, kv);
+	rc = hvtlb_sim_run(&c, &r);
+	if (rc)
+		fail_msg("hvtlb_sim_run: %d", rc);
+	assert_int_equal(r->violations, 0);
+	assert_int_equal(r->ops, THREADS * ITERS);
+	return r;
+}
+
+/* 8 threads on 8 vCPUs, ITERS operations each, anonymous memory. */
+#define BASE                                                                   \
+	"workload.threads=8", "vm.vcpus=8", "machine.pcpus=8",                 \
+		"workload.iterations=40", "workload.file_backed=false",        \
+		"strategy=ipi"
+
+/* ebizzy with chunks of @p pages pages and the given options. */
+static struct hvtlb_sim_results *ebizzy(const char *pages, const char *o1,
+					const char *o2)
+{
+	const char *kv[] = {
+		BASE, "workload.kind=ebizzy", pages, o1, o2, NULL
+	};
+
+	return run_kv(kv);
+}
+
+static void test_ebizzy_never_mmap(void **state)
+{
+	struct hvtlb_sim_results *r;
+
+	(void)state;
+	/* -M, 256 KiB: every free trims pages 1..64, the next copy faults
+	 * them in again (page 0 holds the arena's header: faulted once);
+	 * the thread's exit unmaps its heap (one flush more) */
+	r = ebizzy("workload.pages=64", "workload.ebizzy_never_mmap=1",
+		   "workload.glibc_trim_all=0");
+	assert_int_equal(r->shootdowns, THREADS * (ITERS + 1));
+	assert_int_equal(r->page_faults, THREADS * (ITERS * 64 + 1));
+	hvtlb_sim_results_destroy(r);
+	/* -M, 64 KiB: under M_TRIM_THRESHOLD, the heap keeps its pages */
+	r = ebizzy("workload.pages=16", "workload.ebizzy_never_mmap=1",
+		   "workload.glibc_trim_all=0");
+	assert_int_equal(r->shootdowns, THREADS);
+	assert_int_equal(r->page_faults, THREADS * 17);
+	hvtlb_sim_results_destroy(r);
+}
+
+static void test_ebizzy_dynamic_threshold(void **state)
+{
+	struct hvtlb_sim_results *r;
+
+	(void)state;
+	/* no option: the first copies are mapped (one flush each) until a
+	 * free raises the threshold; then the heap is reused, untrimmed,
+	 * until the thread's exit unmaps it */
+	r = ebizzy("workload.pages=64", "workload.glibc_trim_all=0",
+		   "workload.ebizzy_never_mmap=0");
+	print_message("ebizzy default: %llu shootdowns, %llu faults\n",
+		      (unsigned long long)r->shootdowns,
+		      (unsigned long long)r->page_faults);
+	assert_true(r->shootdowns > THREADS && r->shootdowns <= 2 * THREADS);
+	assert_true(r->page_faults <= 2 * THREADS * 65);
+	hvtlb_sim_results_destroy(r);
+	/* glibc < 2.22: the raised threshold does not stop heap_trim */
+	r = ebizzy("workload.pages=64", "workload.glibc_trim_all=1",
+		   "workload.ebizzy_never_mmap=0");
+	assert_true(r->shootdowns >= THREADS * ITERS);
+	assert_true(r->page_faults >= THREADS * ITERS * 64);
+	hvtlb_sim_results_destroy(r);
+}
+
+static void test_ebizzy_always_mmap(void **state)
+{
+	struct hvtlb_sim_results *r;
+
+	(void)state;
+	/* -m: mmap, 65 faults, munmap, every operation */
+	r = ebizzy("workload.pages=64", "workload.ebizzy_always_mmap=1",
+		   "workload.glibc_trim_all=0");
+	assert_int_equal(r->shootdowns, THREADS * ITERS);
+	assert_int_equal(r->page_faults, THREADS * ITERS * 65);
+	hvtlb_sim_results_destroy(r);
+	/* 64 KiB: glibc would keep it in the heap; -m maps it anyway */
+	r = ebizzy("workload.pages=16", "workload.ebizzy_always_mmap=1",
+		   "workload.glibc_trim_all=0");
+	assert_int_equal(r->shootdowns, THREADS * ITERS);
+	assert_int_equal(r->page_faults, THREADS * ITERS * 17);
+	hvtlb_sim_results_destroy(r);
+}
+
+static void test_tlb_flush2(void **state)
+{
+	const char *kv[] = { BASE, "workload.kind=tlb-flush2",
+			     "workload.pages=16", NULL };
+	struct hvtlb_sim_results *r;
+
+	(void)state;
+	r = run_kv(kv);
+	/* per loop: the write fault, the read fault of the zero page; one
+	 * flush of the madvised page; remaps after loops 16, 32 and the
+	 * final munmap flush the zero-page PTEs */
+	assert_int_equal(r->page_faults, 2 * THREADS * ITERS);
+	assert_int_equal(r->shootdowns, THREADS * (ITERS + ITERS / 16 + 1));
+	hvtlb_sim_results_destroy(r);
+}
+
+static void test_tlb_flush1(void **state)
+{
+	const char *kv[] = { BASE, "workload.kind=tlb-flush1",
+			     "workload.pages=32", "workload.file_backed=true",
+			     NULL };
+	struct hvtlb_sim_results *r;
+
+	(void)state;
+	r = run_kv(kv);
+	/* per 16-page window: 16 madvise flushes and 15 copy-on-write
+	 * flushes; 40 loops = windows of 16, 16 and 8 (7 COW flushes), the
+	 * remap after loop 32 and the final munmap flush too */
+	assert_int_equal(r->page_faults, 2 * THREADS * ITERS);
+	assert_int_equal(r->shootdowns,
+			 THREADS * (ITERS + 15 + 15 + 7 + 1 + 1));
+	hvtlb_sim_results_destroy(r);
+}
+
+/* Faults under the VMA lock do not queue behind mmap()'s writers. */
+static void test_fault_vma_lock(void **state)
+{
+	const char *off[] = { BASE,
+			      "workload.kind=trasher",
+			      "workload.pages=64",
+			      "workload.touch=all",
+			      "cost.mmap=200000",
+			      "guest.fault_vma_lock=0",
+			      NULL };
+	const char *on[] = { BASE,
+			     "workload.kind=trasher",
+			     "workload.pages=64",
+			     "workload.touch=all",
+			     "cost.mmap=200000",
+			     "guest.fault_vma_lock=1",
+			     NULL };
+	struct hvtlb_sim_results *a, *b;
+
+	(void)state;
+	a = run_kv(off);
+	b = run_kv(on);
+	print_message("trasher, mmap 200000 cycles: %.6f s, with VMA-locked "
+		      "faults %.6f s\n",
+		      a->real_s, b->real_s);
+	assert_int_equal(a->page_faults, b->page_faults);
+	assert_true(b->real_s < 0.9 * a->real_s);
+	hvtlb_sim_results_destroy(a);
+	hvtlb_sim_results_destroy(b);
+}
+
+int main(int argc, char **argv)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_ebizzy_never_mmap),
+		cmocka_unit_test(test_ebizzy_dynamic_threshold),
+		cmocka_unit_test(test_ebizzy_always_mmap),
+		cmocka_unit_test(test_tlb_flush2),
+		cmocka_unit_test(test_tlb_flush1),
+		cmocka_unit_test(test_fault_vma_lock),
+	};
+
+	if (argc > 1)
+		cmocka_set_test_filter(argv[1]);
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
