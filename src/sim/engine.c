@@ -286,8 +286,8 @@ static struct hvtlb_sim_results *merge(const struct hvtlb_sim_config *c,
 	r->real_s = (double)real / (mhz * 1e6);
 	r->user_s = (double)user / (mhz * 1e6);
 	r->sys_s = (double)sys / (mhz * 1e6);
-	r->latency_us_p50 = hist_pct(hist, lat_max, mhz, 0.50);
-	r->latency_us_p99 = hist_pct(hist, lat_max, mhz, 0.99);
+	r->latency_us_p50 = (double)hist_quantile(hist, lat_max, 0.50) / mhz;
+	r->latency_us_p99 = (double)hist_quantile(hist, lat_max, 0.99) / mhz;
 	r->latency_us_max = (double)lat_max / mhz;
 	free(hist);
 	size_t vb = sizeof(struct vcpu) + tlb_bytes(c) +

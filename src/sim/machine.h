@@ -29,6 +29,7 @@
  *   oracle.c       stale translations: used ones, freed page tables
  *   workloads/     one file per workload, and their common operations
  *   stats.c        VM-exit counters, the shootdown latency histogram
+ *   hist.c         the histogram's log-linear buckets and quantiles
  *   trace.c        the trace hooks and names
  *   setup.c        building and freeing a machine from its config
  *   engine.c       the event loop, partitions, merging the results
@@ -47,6 +48,7 @@
 #include "sim/coro.h"
 #include "sim/cost.h"
 #include "sim/event.h"
+#include "sim/hist.h"
 #include "sim/host.h"
 #include "sim/rng.h"
 #include "sim/tlb.h"
@@ -55,8 +57,6 @@
 #define GVA_BASE 0x00007f0000000000ULL
 /* Kernel (global) pages of workload.kernel_pages: a vmalloc area. */
 #define KVA_BASE 0xffffc90000000000ULL
-#define HIST_SUB 32u
-#define HIST_BUCKETS (64u * HIST_SUB)
 
 enum hstate { H_RUNNING, H_READY, H_HALTED, H_WAKING };
 enum act { ACT_NONE, ACT_WORK, ACT_SPIN, ACT_IDLE };
