@@ -430,10 +430,32 @@ enum hvtlb_sim_flush_kind {
 		HVTLB_SIM_FLUSH_COUNT_
 };
 
+/**
+ * Purposes of the IPIs guest vCPUs send each other: X(NAME, name).
+ * - FLUSH: a TLB shootdown's request to a target (the ipi strategy).
+ * - RESCHED: waking a halted vCPU to run a thread the sender made
+ *   runnable (Linux's reschedule IPI; Windows' dispatcher IPI).
+ * - OTHER: any other purpose. The engine sends none today; the slot keeps
+ *   the three adding up to ipis_sent when a workload gains one.
+ */
+#define HVTLB_SIM_IPI_MAP(X)                                                   \
+	X(FLUSH, "flush")                                                      \
+	X(RESCHED, "resched")                                                  \
+	X(OTHER, "other")
+
+enum hvtlb_sim_ipi_purpose {
+#define HVTLB_X_(n, s) HVTLB_SIM_IPI_##n,
+	HVTLB_SIM_IPI_MAP(HVTLB_X_)
+#undef HVTLB_X_
+		HVTLB_SIM_IPI_COUNT_
+};
+
 /** Name of a VM exit reason ("hlt"), or NULL past the end. Thread-safe. */
 const char *hvtlb_sim_exit_name(enum hvtlb_sim_exit e);
 /** Name of a flush kind ("switch_mm"), or NULL past the end. Thread-safe. */
 const char *hvtlb_sim_flush_name(enum hvtlb_sim_flush_kind k);
+/** Name of an IPI purpose ("resched"), or NULL past the end. Thread-safe. */
+const char *hvtlb_sim_ipi_name(enum hvtlb_sim_ipi_purpose p);
 
 /** One oracle violation. */
 struct hvtlb_sim_violation {
@@ -461,6 +483,8 @@ struct hvtlb_sim_results {
 	uint64_t vm_exits_total;
 	uint64_t ipis_sent;
 	uint64_t ipis_delivered;
+	/** IPIs sent, by purpose; they add up to ipis_sent. */
+	uint64_t ipis[HVTLB_SIM_IPI_COUNT_];
 	uint64_t hypercalls;
 	uint64_t shootdowns; /**< hvtlb_flush() calls */
 	uint64_t flushes[HVTLB_SIM_FLUSH_COUNT_];
@@ -498,7 +522,7 @@ void hvtlb_sim_results_destroy(struct hvtlb_sim_results *r);
 /**
  * Writes @p r as one JSON object (no trailing newline) to @p f: seed,
  * threads, strategy, fault, real_s, user_s, sys_s, vm_exits {by reason,
- * total}, ipis {sent, delivered}, hypercalls, shootdowns, flushes {by
+ * total}, ipis {sent, delivered, then sent by purpose}, hypercalls, shootdowns, flushes {by
  * kind}, pages_invalidated, tlb {l1_hits, l2_hits, misses}, page_faults,
  * shootdown_latency_us {p50, p99, max}, violations, violation_list [...],
  * mem_per_vcpu_bytes. Numbers print with "%.9g" (deterministic for equal

@@ -89,6 +89,7 @@ static void op_send_ipis(void *user, const struct hvtlb_cpumask *targets,
 		n++;
 	}
 	s->r->ipis_sent += n;
+	s->r->ipis[HVTLB_SIM_IPI_FLUSH] += n;
 	if (n && !s->c->ipiv) {
 		uint64_t exits = (n + s->c->ipi_batch - 1) / s->c->ipi_batch;
 

@@ -271,6 +271,8 @@ static struct hvtlb_sim_results *merge(const struct hvtlb_sim_config *c,
 		r->vm_exits_total += q->vm_exits_total;
 		r->ipis_sent += q->ipis_sent;
 		r->ipis_delivered += q->ipis_delivered;
+		for (int i = 0; i < HVTLB_SIM_IPI_COUNT_; i++)
+			r->ipis[i] += q->ipis[i];
 		r->hypercalls += q->hypercalls;
 		r->shootdowns += q->shootdowns;
 		r->pages_invalidated += q->pages_invalidated;

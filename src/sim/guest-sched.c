@@ -270,6 +270,7 @@ void task_wake(struct sim *s, struct task *t, struct task *waker)
 		if (waker && waker->vcpu != t->vcpu) {
 			/* A reschedule IPI from the waker's vCPU. */
 			s->r->ipis_sent++;
+			s->r->ipis[HVTLB_SIM_IPI_RESCHED]++;
 			s->r->ipis_delivered++;
 			if (!s->c->ipiv) {
 				count_exit(s, &s->v[waker->vcpu],

@@ -819,6 +819,41 @@ static void test_queue_overflow(void **state)
 	hvtlb_sim_results_destroy(r);
 }
 
+/*
+ * IPIs by purpose: a hypercall run sends wake-up IPIs only, an IPI run
+ * flush IPIs too, and the purposes add up to the IPIs sent. (Counting
+ * a wake-up as a flush puts flush IPIs into the hypercall run.)
+ */
+static void test_ipi_purposes(void **state)
+{
+	static const char *const strategies[] = { "strategy=ipi",
+						  "strategy=hyperv" };
+	struct hvtlb_sim_results *r[2];
+
+	(void)state;
+	for (size_t i = 0; i < 2; i++) {
+		const char *kv[] = { SMALL_OVERCOMMIT, strategies[i],
+				     "machine.pcpus=8", "vm.vcpus=8", NULL };
+		uint64_t sum = 0;
+		char *j;
+
+		r[i] = run_kv(kv);
+		for (int k = 0; k < HVTLB_SIM_IPI_COUNT_; k++)
+			sum += r[i]->ipis[k];
+		assert_int_equal(sum, r[i]->ipis_sent);
+		assert_true(r[i]->ipis[HVTLB_SIM_IPI_RESCHED] > 0);
+		assert_int_equal(r[i]->ipis[HVTLB_SIM_IPI_OTHER], 0);
+		j = to_json(r[i]);
+		assert_non_null(strstr(j, "\"resched\":"));
+		free(j);
+	}
+	assert_true(r[0]->ipis[HVTLB_SIM_IPI_FLUSH] > 0);
+	assert_int_equal(r[1]->ipis[HVTLB_SIM_IPI_FLUSH], 0);
+	assert_true(r[1]->hypercalls > 0);
+	hvtlb_sim_results_destroy(r[0]);
+	hvtlb_sim_results_destroy(r[1]);
+}
+
 /* ------------------------------------------------ determinism, scale */
 /* Byte-identical JSON with threads 1, 2 and 4; another seed differs. */
 static void check_deterministic(const char *const *kv)
@@ -1020,6 +1055,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_strategies_backend),
 		cmocka_unit_test(test_preempted_deferred),
 		cmocka_unit_test(test_queue_overflow),
+		cmocka_unit_test(test_ipi_purposes),
 		cmocka_unit_test(test_halt_poll),
 		cmocka_unit_test(test_ple_boost),
 		cmocka_unit_test(test_fault_exclusive),

@@ -28,6 +28,18 @@ FIELD_GETTER(latency_us_p99)
 FIELD_GETTER(latency_us_max)
 FIELD_GETTER(violations)
 
+#define IPI_GETTER(purpose, name)                                              \
+	static double get_ipis_##name(const struct hvtlb_sim_results *r,       \
+				      const struct hvtlb_sim_config *c)        \
+	{                                                                      \
+		(void)c;                                                       \
+		return (double)r->ipis[HVTLB_SIM_IPI_##purpose];               \
+	}
+
+IPI_GETTER(FLUSH, flush)
+IPI_GETTER(RESCHED, resched)
+IPI_GETTER(OTHER, other)
+
 /* Workload operations per second of virtual time, over every VM. */
 static double get_ops_per_s(const struct hvtlb_sim_results *r,
 			    const struct hvtlb_sim_config *c)
@@ -45,6 +57,9 @@ static const struct metric metrics[] = {
 	{ "vm_exits", "VM exits", get_vm_exits_total },
 	{ "ipis_sent", "IPIs sent", get_ipis_sent },
 	{ "ipis_delivered", "IPIs delivered", get_ipis_delivered },
+	{ "ipis_flush", "flush IPIs sent", get_ipis_flush },
+	{ "ipis_resched", "wake-up IPIs sent", get_ipis_resched },
+	{ "ipis_other", "other IPIs sent", get_ipis_other },
 	{ "hypercalls", "hypercalls", get_hypercalls },
 	{ "shootdowns", "shootdowns", get_shootdowns },
 	{ "pages_invalidated", "pages invalidated", get_pages_invalidated },

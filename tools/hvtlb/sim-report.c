@@ -75,18 +75,25 @@ static const char *exit_name(unsigned k)
 	return hvtlb_sim_exit_name((enum hvtlb_sim_exit)k);
 }
 
+static const char *ipi_name(unsigned k)
+{
+	return hvtlb_sim_ipi_name((enum hvtlb_sim_ipi_purpose)k);
+}
+
 static const char *flush_name(unsigned k)
 {
 	return hvtlb_sim_flush_name((enum hvtlb_sim_flush_kind)k);
 }
 
-/* Rows for a per-kind array, skipping kinds that are zero in every run. */
+/* Rows for a per-kind array, skipping kinds that are zero in every run;
+ * with @p metric_prefix, kind NAME has the band of metric PREFIX NAME. */
 static void print_kind_rows(const struct sim_batch *b, const struct ensemble *e,
 			    size_t offset, size_t count,
-			    const char *(*name)(unsigned))
+			    const char *(*name)(unsigned),
+			    const char *metric_prefix)
 {
 	for (size_t k = 0; k < count; k++) {
-		char label[64];
+		char label[64], metric[64];
 		struct row row = { label, offset + k * sizeof(uint64_t),
 				   ROW_U64, NULL };
 		int any = 0;
@@ -100,6 +107,11 @@ static void print_kind_rows(const struct sim_batch *b, const struct ensemble *e,
 		if (!any)
 			continue;
 		snprintf(label, sizeof(label), "  %s", name((unsigned)k));
+		if (metric_prefix) {
+			snprintf(metric, sizeof(metric), "%s%s", metric_prefix,
+				 name((unsigned)k));
+			row.metric = metric;
+		}
 		print_row(b, e, &row);
 	}
 }
@@ -177,8 +189,9 @@ void sim_report_table(const struct sim_batch *b, const struct ensemble *e)
 		  ROW_DOUBLE2, "latency_us_max" },
 		{ "VM exits", OFF(vm_exits_total), ROW_U64, "vm_exits" },
 	};
+	static const struct row sent = { "IPIs sent", OFF(ipis_sent), ROW_U64,
+					 "ipis_sent" };
 	static const struct row mid[] = {
-		{ "IPIs sent", OFF(ipis_sent), ROW_U64, "ipis_sent" },
 		{ "IPIs delivered", OFF(ipis_delivered), ROW_U64,
 		  "ipis_delivered" },
 		{ "hypercalls", OFF(hypercalls), ROW_U64, "hypercalls" },
@@ -205,11 +218,16 @@ void sim_report_table(const struct sim_batch *b, const struct ensemble *e)
 	putchar('\n');
 	for (size_t k = 0; k < sizeof(head) / sizeof(head[0]); k++)
 		print_row(b, e, &head[k]);
-	print_kind_rows(b, e, OFF(vm_exits), HVTLB_SIM_EXIT_COUNT_, exit_name);
+	print_kind_rows(b, e, OFF(vm_exits), HVTLB_SIM_EXIT_COUNT_, exit_name,
+			NULL);
+	print_row(b, e, &sent);
+	print_kind_rows(b, e, OFF(ipis), HVTLB_SIM_IPI_COUNT_, ipi_name,
+			"ipis_");
 	for (size_t k = 0; k < sizeof(mid) / sizeof(mid[0]); k++)
 		print_row(b, e, &mid[k]);
 	printf("flushes on vCPUs, by kind\n");
-	print_kind_rows(b, e, OFF(flushes), HVTLB_SIM_FLUSH_COUNT_, flush_name);
+	print_kind_rows(b, e, OFF(flushes), HVTLB_SIM_FLUSH_COUNT_, flush_name,
+			NULL);
 	for (size_t k = 0; k < sizeof(tail) / sizeof(tail[0]); k++)
 		print_row(b, e, &tail[k]);
 
