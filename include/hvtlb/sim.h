@@ -478,7 +478,12 @@ struct hvtlb_sim_results {
 	enum hvtlb_sim_fault fault;
 	double real_s; /**< until the last workload thread finished */
 	double user_s; /**< summed over guest threads */
-	double sys_s;  /**< summed; includes spinning for acknowledgements */
+	/** Summed over guest threads as the guest reports it (see
+	 *  guest.steal_accounting); includes spinning for acknowledgements. */
+	double sys_s;
+	/** Guest kernel time the threads' vCPUs actually ran on host CPUs
+	 *  (time descheduled by the host never counts). */
+	double sys_consumed_s;
 	uint64_t vm_exits[HVTLB_SIM_EXIT_COUNT_];
 	uint64_t vm_exits_total;
 	uint64_t ipis_sent;
@@ -521,7 +526,8 @@ void hvtlb_sim_results_destroy(struct hvtlb_sim_results *r);
 
 /**
  * Writes @p r as one JSON object (no trailing newline) to @p f: seed,
- * threads, strategy, fault, real_s, user_s, sys_s, vm_exits {by reason,
+ * threads, strategy, fault, real_s, user_s, sys_s, sys_consumed_s,
+ * vm_exits {by reason,
  * total}, ipis {sent, delivered, then sent by purpose}, hypercalls, shootdowns, flushes {by
  * kind}, pages_invalidated, tlb {l1_hits, l2_hits, misses}, page_faults,
  * shootdown_latency_us {p50, p99, max}, violations, violation_list [...],

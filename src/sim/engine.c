@@ -92,7 +92,7 @@ struct part {
 	struct hvtlb_sim_results *r;
 	uint64_t hist[HIST_BUCKETS];
 	simtime lat_max;
-	simtime real, user, sys;
+	simtime real, user, sys, sys_cons;
 };
 
 static void finish_part(struct sim *s, struct part *pt)
@@ -104,6 +104,7 @@ static void finish_part(struct sim *s, struct part *pt)
 			pt->real = t->done_at;
 		pt->user += t->user;
 		pt->sys += t->sys;
+		pt->sys_cons += t->sys_cons;
 	}
 	memcpy(pt->hist, s->hist, sizeof(pt->hist));
 	pt->lat_max = s->lat_max;
@@ -239,7 +240,7 @@ static struct hvtlb_sim_results *merge(const struct hvtlb_sim_config *c,
 {
 	struct hvtlb_sim_results *r = parts[0].r;
 	double mhz = c->cost[SIM_COST_cpu_mhz];
-	simtime real = 0, user = 0, sys = 0, lat_max = 0;
+	simtime real = 0, user = 0, sys = 0, sys_cons = 0, lat_max = 0;
 	uint64_t *hist = calloc(HIST_BUCKETS, sizeof(*hist));
 
 	if (!hist)
@@ -256,6 +257,7 @@ static struct hvtlb_sim_results *merge(const struct hvtlb_sim_config *c,
 			real = pt->real;
 		user += pt->user;
 		sys += pt->sys;
+		sys_cons += pt->sys_cons;
 		for (uint32_t i = 0; i < q->nrecorded && k; i++) {
 			if (r->nrecorded < c->max_violations) {
 				r->violation[r->nrecorded] = q->violation[i];
@@ -288,6 +290,7 @@ static struct hvtlb_sim_results *merge(const struct hvtlb_sim_config *c,
 	r->real_s = (double)real / (mhz * 1e6);
 	r->user_s = (double)user / (mhz * 1e6);
 	r->sys_s = (double)sys / (mhz * 1e6);
+	r->sys_consumed_s = (double)sys_cons / (mhz * 1e6);
 	r->latency_us_p50 = (double)hist_quantile(hist, lat_max, 0.50) / mhz;
 	r->latency_us_p99 = (double)hist_quantile(hist, lat_max, 0.99) / mhz;
 	r->latency_us_max = (double)lat_max / mhz;

@@ -2,8 +2,8 @@
 /*
  * Guest threads (tasks) on vCPUs: the guest scheduler's run queue per
  * vCPU, switching address spaces (lazy TLB mode when idle), the tick that
- * preempts user work, timers, wake-up placement, and the accounting of
- * user and sys time. A task is a coroutine: t_work() and friends yield to
+ * preempts user work, timers and wake-up placement (the accounting of
+ * user and sys time is guest-acct.c's). A task is a coroutine: t_work() and friends yield to
  * the engine, which resumes the task when its vCPU has executed that
  * much.
  */
@@ -13,27 +13,6 @@
 #include "sim/stats.h"
 #include "sim/vcpu-tlb.h"
 #include "sim/workload.h"
-
-void acct_close(struct sim *s, struct task *t)
-{
-	if (!t->acct_paused) {
-		simtime d = s->now - t->acct_since;
-
-		if (t->acct == ACCT_USER)
-			t->user += d;
-		else if (t->acct == ACCT_SYS)
-			t->sys += d;
-	}
-	t->acct_since = s->now;
-}
-
-void acct_set(struct sim *s, struct task *t, enum acct a)
-{
-	acct_close(s, t);
-	if (TRACING(s))
-		trace_mode(s, t, a);
-	t->acct = a;
-}
 
 void arm_tick(struct sim *s, struct vcpu *v)
 {
@@ -118,8 +97,7 @@ static void guest_schedule(struct sim *s, struct vcpu *v)
 	v->cur = t->id;
 	t->st = T_RUNNING;
 	v->cur_since = s->now;
-	t->acct_since = s->now;
-	t->acct_paused = false;
+	acct_start(s, t);
 	acct_set(s, t, ACCT_SYS);
 	v->act = ACT_WORK;
 	v->work = cyc(s, SIM_COST_ctx_switch) + switch_mm(s, v, t);

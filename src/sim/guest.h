@@ -5,11 +5,18 @@
 
 #include "sim/machine.h"
 
-/* guest-sched.c */
+/* guest-acct.c */
 /* Closes the task's current accounting interval (user or sys). */
 void acct_close(struct sim *s, struct task *t);
 /* The task's time counts as @p a from now on. */
 void acct_set(struct sim *s, struct task *t, enum acct a);
+/* @p t starts running on its (running) vCPU: its intervals start now. */
+void acct_start(struct sim *s, struct task *t);
+/* The vCPU whose current task is @p t leaves / enters its pCPU. */
+void acct_off_cpu(struct sim *s, struct task *t);
+void acct_on_cpu(struct sim *s, struct task *t);
+
+/* guest-sched.c */
 /* Arms the guest timer tick of @p v (if not armed). */
 void arm_tick(struct sim *s, struct vcpu *v);
 /* Makes @p t runnable on @p v's guest run queue. */

@@ -19,7 +19,8 @@
  *   hypervisor.c   the hypervisor side of the guest's flush calls: decode,
  *                  flush queues, kicks, deferred flushes at entry
  *   backend.c      the hvtlb_backend_ops the guest's strategies call
- *   guest-sched.c  guest threads: scheduling, ticks, timers, accounting
+ *   guest-sched.c  guest threads: scheduling, ticks, timers
+ *   guest-acct.c   their user and sys time, reported and consumed
  *   guest-irq.c    interrupts a vCPU takes: flush IPIs, acknowledgements,
  *                  lazy invalidations
  *   guest-lock.c   the address-space lock (mmap_lock, an rwsem)
@@ -208,7 +209,11 @@ struct task {
 	enum acct acct;
 	simtime acct_since;
 	bool acct_paused;
-	simtime user, sys;
+	simtime user, sys; /* as the guest reports them (guest-acct.c) */
+	/* guest kernel time its vCPU actually ran (from cons_since while
+	 * the vCPU is on a pCPU, !off_cpu) */
+	simtime sys_cons, cons_since;
+	bool off_cpu;
 	struct sim_rng rng;
 	simtime debt;
 	simtime saved_work; /* preempted user work */

@@ -59,6 +59,7 @@ int hvtlb_sim_results_write_json(const struct hvtlb_sim_results *r, FILE *f)
 	fprintf(f, "\"fault\":\"%s\",", fname ? fname : "?");
 	fprintf(f, "\"real_s\":%.9g,\"user_s\":%.9g,\"sys_s\":%.9g,", r->real_s,
 		r->user_s, r->sys_s);
+	fprintf(f, "\"sys_consumed_s\":%.9g,", r->sys_consumed_s);
 	fputs("\"vm_exits\":{", f);
 	for (int i = 0; i < HVTLB_SIM_EXIT_COUNT_; i++)
 		fprintf(f, "\"%s\":%llu,", exit_names[i],

@@ -149,7 +149,8 @@ rc, out, err = run(default, "--set", "workload.iterations=2", "--threads",
                    "2")
 check("default.ini table compares ipi and hyperv", rc == 0 and
       re.search(r"^strategy\s+ipi\s+hyperv$", out, re.M) and
-      re.search(r"^ipi / hyperv: real [0-9.]+x, sys [0-9.]+x$", out, re.M),
+      re.search(r"^ipi / hyperv: real [0-9.]+x, sys [0-9.]+x "
+                r"\(consumed [0-9.]+x\)$", out, re.M),
       f"rc={rc} {err!r}")
 
 # --- a fault reaches the oracle; without it, zero violations -------------

@@ -854,6 +854,36 @@ static void test_ipi_purposes(void **state)
 	hvtlb_sim_results_destroy(r[1]);
 }
 
+/*
+ * sys_consumed_s is the guest kernel time its vCPUs ran on host CPUs: the
+ * same whether the guest reports steal time or not (accounting never
+ * changes the run), equal to the reported sys time when the guest leaves
+ * steal out, and below it when the guest charges the time its preempted
+ * vCPUs waited. (Counting consumed time while descheduled fails the
+ * second check.)
+ */
+static void test_sys_consumed(void **state)
+{
+	const char *steal[] = { SMALL_OVERCOMMIT, "guest.steal_accounting=true",
+				NULL };
+	const char *no_steal[] = { SMALL_OVERCOMMIT,
+				   "guest.steal_accounting=false", NULL };
+	struct hvtlb_sim_results *a, *b;
+
+	(void)state;
+	a = run_kv(steal);
+	b = run_kv(no_steal);
+	assert_true(a->sys_consumed_s > 0);
+	assert_true(a->sys_consumed_s == b->sys_consumed_s);
+	assert_true(a->sys_s == a->sys_consumed_s);
+	if (!(b->sys_s > b->sys_consumed_s))
+		fail_msg("reported %.6f s, consumed %.6f s", b->sys_s,
+			 b->sys_consumed_s);
+	assert_true(a->real_s == b->real_s);
+	hvtlb_sim_results_destroy(a);
+	hvtlb_sim_results_destroy(b);
+}
+
 /* ------------------------------------------------ determinism, scale */
 /* Byte-identical JSON with threads 1, 2 and 4; another seed differs. */
 static void check_deterministic(const char *const *kv)
@@ -1056,6 +1086,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_preempted_deferred),
 		cmocka_unit_test(test_queue_overflow),
 		cmocka_unit_test(test_ipi_purposes),
+		cmocka_unit_test(test_sys_consumed),
 		cmocka_unit_test(test_halt_poll),
 		cmocka_unit_test(test_ple_boost),
 		cmocka_unit_test(test_fault_exclusive),

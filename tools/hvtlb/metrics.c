@@ -15,6 +15,7 @@
 FIELD_GETTER(real_s)
 FIELD_GETTER(user_s)
 FIELD_GETTER(sys_s)
+FIELD_GETTER(sys_consumed_s)
 FIELD_GETTER(vm_exits_total)
 FIELD_GETTER(ipis_sent)
 FIELD_GETTER(ipis_delivered)
@@ -54,6 +55,7 @@ static const struct metric metrics[] = {
 	{ "real_s", "real time (s)", get_real_s },
 	{ "user_s", "guest user time (s)", get_user_s },
 	{ "sys_s", "guest sys time (s)", get_sys_s },
+	{ "sys_consumed_s", "guest sys time consumed (s)", get_sys_consumed_s },
 	{ "vm_exits", "VM exits", get_vm_exits_total },
 	{ "ipis_sent", "IPIs sent", get_ipis_sent },
 	{ "ipis_delivered", "IPIs delivered", get_ipis_delivered },

@@ -157,18 +157,24 @@ static void print_ratio_lines(const struct sim_batch *b,
 
 	putchar('\n');
 	for (size_t i = 1; i < b->nruns; i++) {
-		printf("%s / %s: real %.2fx, sys %.2fx",
+		printf("%s / %s: real %.2fx, sys %.2fx (consumed %.2fx)",
 		       sim_strategy_name(base), sim_strategy_name(b->res[i]),
 		       sim_ratio(base->real_s, b->res[i]->real_s),
-		       sim_ratio(base->sys_s, b->res[i]->sys_s));
+		       sim_ratio(base->sys_s, b->res[i]->sys_s),
+		       sim_ratio(base->sys_consumed_s,
+				 b->res[i]->sys_consumed_s));
 		if (e) {
-			struct band r, s;
+			struct band r, s, c;
 
 			ensemble_ratio_band(e, 0, i, metric_find("real_s"), &r);
 			ensemble_ratio_band(e, 0, i, metric_find("sys_s"), &s);
-			printf("  (p5 / p50 / p95: real %.2f / %.2f / %.2f, "
-			       "sys %.2f / %.2f / %.2f)",
-			       r.p5, r.p50, r.p95, s.p5, s.p50, s.p95);
+			ensemble_ratio_band(e, 0, i,
+					    metric_find("sys_consumed_s"), &c);
+			printf("\n  p5 / p50 / p95: real %.2f / %.2f / %.2f, "
+			       "sys %.2f / %.2f / %.2f, consumed %.2f / %.2f / "
+			       "%.2f",
+			       r.p5, r.p50, r.p95, s.p5, s.p50, s.p95, c.p5,
+			       c.p50, c.p95);
 		}
 		putchar('\n');
 	}
@@ -180,6 +186,8 @@ void sim_report_table(const struct sim_batch *b, const struct ensemble *e)
 		{ "real time (s)", OFF(real_s), ROW_DOUBLE4, "real_s" },
 		{ "guest user time (s)", OFF(user_s), ROW_DOUBLE4, "user_s" },
 		{ "guest sys time (s)", OFF(sys_s), ROW_DOUBLE4, "sys_s" },
+		{ "  consumed on host CPUs (s)", OFF(sys_consumed_s),
+		  ROW_DOUBLE4, "sys_consumed_s" },
 		{ "shootdowns", OFF(shootdowns), ROW_U64, "shootdowns" },
 		{ "shootdown latency p50 (us)", OFF(latency_us_p50),
 		  ROW_DOUBLE2, "latency_us_p50" },
@@ -338,18 +346,24 @@ int sim_report_json(const struct sim_batch *b, const struct ensemble *e)
 		json_string(stdout, sim_strategy_name(b->res[0]));
 		printf(",\"under\":");
 		json_string(stdout, sim_strategy_name(b->res[i]));
-		printf(",\"real\":%.6g,\"sys\":%.6g",
+		printf(",\"real\":%.6g,\"sys\":%.6g,\"sys_consumed\":%.6g",
 		       sim_ratio(b->res[0]->real_s, b->res[i]->real_s),
-		       sim_ratio(b->res[0]->sys_s, b->res[i]->sys_s));
+		       sim_ratio(b->res[0]->sys_s, b->res[i]->sys_s),
+		       sim_ratio(b->res[0]->sys_consumed_s,
+				 b->res[i]->sys_consumed_s));
 		if (e) {
-			struct band r, s;
+			struct band r, s, c;
 
 			ensemble_ratio_band(e, 0, i, metric_find("real_s"), &r);
 			ensemble_ratio_band(e, 0, i, metric_find("sys_s"), &s);
+			ensemble_ratio_band(e, 0, i,
+					    metric_find("sys_consumed_s"), &c);
 			printf(",\"bands\":{\"real\":");
 			json_band(&r);
 			printf(",\"sys\":");
 			json_band(&s);
+			printf(",\"sys_consumed\":");
+			json_band(&c);
 			putchar('}');
 		}
 		putchar('}');
