@@ -70,6 +70,14 @@
 	  "multiple of vms); the VMs are then independent and run in "         \
 	  "parallel on `threads` host threads; false: every VM shares every "  \
 	  "pCPU")                                                              \
+	X(BARE_METAL, "machine.bare_metal", BOOL, bare_metal, "false", 0, 0,   \
+	  "",                                                                  \
+	  "no hypervisor: the one VM is the operating system on the "          \
+	  "machine's CPUs (machine.vms = 1, vm.vcpus = machine.pcpus). A "     \
+	  "halt or an ICR write is then no VM exit, so none is counted, and "  \
+	  "the strategies that need a hypervisor (hyperv, kvm-pv, "            \
+	  "vmm-assist) are refused; costs come from the profile "              \
+	  "(profiles/native.ini)")                                             \
 	X(VCPUS, "vm.vcpus", U32, vcpus, "16", 1, 4096, "vCPUs",               \
 	  "vCPUs per VM")                                                      \
 	X(PROFILE, "hypervisor.profile", PROFILE, decoder, "strict", 0, 0, "", \

@@ -237,6 +237,7 @@ struct hvtlb_sim_config {
 	uint32_t pcpus;
 	uint32_t vms;
 	bool partition;
+	bool bare_metal;
 	uint32_t vcpus;
 
 	enum hvtlb_profile decoder;
@@ -314,7 +315,8 @@ int hvtlb_sim_config_set(struct hvtlb_sim_config *c, const char *key,
  * Checks that @p c describes a machine that can exist and be simulated:
  * pcpus, vcpus, threads and workload threads non-zero and within the
  * limits above, TLB geometry powers of two, costs finite and >= 0 (and
- * cpu_mhz > 0). Returns 0 or -ERANGE; then, if @p bad_key is not NULL,
+ * cpu_mhz > 0); bare metal with one VM of pcpus vCPUs and a strategy that
+ * needs no hypervisor. Returns 0 or -ERANGE; then, if @p bad_key is not NULL,
  * stores there the (static) name of the first offending key.
  */
 int hvtlb_sim_config_validate(const struct hvtlb_sim_config *c,

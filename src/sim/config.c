@@ -604,6 +604,13 @@ int hvtlb_sim_config_validate(const struct hvtlb_sim_config *c,
 		bad = keys[K_PARTITION].name;
 	else if (c->wl_processes > c->wl_threads)
 		bad = keys[K_WL_PROCESSES].name;
+	else if (c->bare_metal && (c->vms != 1 || c->vcpus != c->pcpus))
+		bad = keys[K_BARE_METAL].name;
+	else if (c->bare_metal &&
+		 (c->strategy.kind == HVTLB_STRATEGY_HYPERV ||
+		  c->strategy.kind == HVTLB_STRATEGY_KVM_PV ||
+		  c->strategy.kind == HVTLB_STRATEGY_VMM_ASSIST))
+		bad = keys[K_STRATEGY].name;
 	else if ((uint64_t)c->vms * c->vcpus > 64u * HVTLB_SIM_MAX_VCPUS)
 		bad = keys[K_VMS].name;
 	/* Xen builds no HVM guest larger than HVM_MAX_VCPUS. */

@@ -4,9 +4,13 @@
 #include "sim/machine.h"
 #include "sim/stats.h"
 
+/* On bare metal (machine.bare_metal) nothing exits: a halt is an idle
+ * state, an IPI an ICR write; their costs are the profile's. */
 void count_exit(struct sim *s, const struct vcpu *v, enum hvtlb_sim_exit why,
 		uint64_t n)
 {
+	if (s->c->bare_metal)
+		return;
 	TRACE(s, HVTLB_SIM_TRACE_EXIT, v, TR_NONE, s->now, why, n);
 	s->r->vm_exits[why] += n;
 	s->r->vm_exits_total += n;

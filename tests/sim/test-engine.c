@@ -884,6 +884,59 @@ static void test_sys_consumed(void **state)
 	hvtlb_sim_results_destroy(b);
 }
 
+/*
+ * machine.bare_metal: the same run counts no VM exit at all (it still
+ * sends IPIs and halts), where the same machine as a VM counts them; a
+ * bare-metal machine is one VM on every CPU and refuses the strategies
+ * that need a hypervisor. (Counting exits on bare metal fails the first
+ * check.)
+ */
+static void test_bare_metal(void **state)
+{
+	static const char *const strategies[] = { "strategy=ipi",
+						  "strategy=broadcast",
+						  "strategy=lazy" };
+	struct hvtlb_sim_config c;
+	const char *bad = NULL;
+
+	(void)state;
+	for (size_t i = 0; i < 3; i++) {
+		const char *kv[] = { strategies[i],
+				     "machine.pcpus=8",
+				     "vm.vcpus=8",
+				     "workload.threads=16",
+				     "workload.iterations=50",
+				     "workload.sleep_ns_max=20000",
+				     "machine.bare_metal=false",
+				     NULL };
+		struct hvtlb_sim_results *vm, *native;
+
+		vm = run_kv(kv);
+		kv[6] = "machine.bare_metal=true";
+		native = run_kv(kv);
+		assert_true(vm->vm_exits_total > 0);
+		assert_true(vm->vm_exits[HVTLB_SIM_EXIT_HLT] > 0);
+		assert_int_equal(native->vm_exits_total, 0);
+		for (int k = 0; k < HVTLB_SIM_EXIT_COUNT_; k++)
+			assert_int_equal(native->vm_exits[k], 0);
+		assert_true(native->ipis_sent > 0);
+		assert_true(native->shootdowns > 0);
+		assert_int_equal(native->violations, 0);
+		hvtlb_sim_results_destroy(vm);
+		hvtlb_sim_results_destroy(native);
+	}
+	cfg_apply(&c, (const char *const[]){ "machine.bare_metal=true",
+					     "machine.pcpus=8", "vm.vcpus=16",
+					     NULL });
+	assert_int_equal(hvtlb_sim_config_validate(&c, &bad), -ERANGE);
+	assert_string_equal(bad, "machine.bare_metal");
+	cfg_apply(&c, (const char *const[]){ "machine.bare_metal=true",
+					     "machine.pcpus=8", "vm.vcpus=8",
+					     "strategy=hyperv", NULL });
+	assert_int_equal(hvtlb_sim_config_validate(&c, &bad), -ERANGE);
+	assert_string_equal(bad, "strategy");
+}
+
 /* ------------------------------------------------ determinism, scale */
 /* Byte-identical JSON with threads 1, 2 and 4; another seed differs. */
 static void check_deterministic(const char *const *kv)
@@ -1087,6 +1140,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_queue_overflow),
 		cmocka_unit_test(test_ipi_purposes),
 		cmocka_unit_test(test_sys_consumed),
+		cmocka_unit_test(test_bare_metal),
 		cmocka_unit_test(test_halt_poll),
 		cmocka_unit_test(test_ple_boost),
 		cmocka_unit_test(test_fault_exclusive),
