@@ -124,6 +124,16 @@
 	  0, "",                                                               \
 	  "time the host preempted a vCPU is not counted as guest user/sys "   \
 	  "(Linux with steal time); false: it is")                             \
+	X(TICK_ACCT, "guest.tick_accounting", BOOL, tick_accounting, "false",  \
+	  0, 0, "",                                                            \
+	  "a thread's user and sys time is sampled at clock ticks "            \
+	  "(cost.tick_us; the same instants on every vCPU): each tick "        \
+	  "charges one whole tick to the vCPU's current thread in the mode "   \
+	  "it is in, and the first tick after the host ran the vCPU again "    \
+	  "charges every tick missed meanwhile in the mode of the moment it "  \
+	  "was descheduled (Windows' KeAccumulateTicks catch-up); "            \
+	  "guest.steal_accounting then drops the missed ones. false: exact "   \
+	  "time")                                                              \
 	X(MIGRATE, "guest.migrate", BOOL, migrate, "true", 0, 0, "",           \
 	  "a woken thread moves to an idle vCPU (select_idle_sibling)")        \
 	X(LOCK_SPIN, "guest.lock_spin_us", DOUBLE, lock_spin_us, "0", 0, 1e6,  \

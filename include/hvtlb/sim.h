@@ -256,6 +256,7 @@ struct hvtlb_sim_config {
 
 	bool lazy_leave;
 	bool steal_accounting;
+	bool tick_accounting;
 	bool migrate;
 	bool tlb_gen;
 	double lock_spin_us;

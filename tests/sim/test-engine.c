@@ -9,6 +9,7 @@
  * runs them as separate tests with their own timeouts.
  */
 #include <errno.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -937,6 +938,62 @@ static void test_bare_metal(void **state)
 	assert_string_equal(bad, "strategy");
 }
 
+/*
+ * guest.tick_accounting samples the threads' modes at clock ticks. With a
+ * tick longer than the run no tick falls in it: nothing is charged,
+ * where exact accounting charges the same run. With a short tick the
+ * samples add up to the exact figures, descheduled time included (the
+ * catch-up of the ticks a preempted vCPU missed): far above the consumed
+ * kernel time overcommitted; with steal accounting the missed ticks are
+ * dropped and the samples match the consumed time. (Charging exact time
+ * fails the first check; charging only the ticks a vCPU took while it
+ * ran fails the second.)
+ */
+static struct hvtlb_sim_results *run_ticks(const char *tick, bool ticks,
+					   bool steal)
+{
+	const char *kv[] = { SMALL_OVERCOMMIT,
+			     "machine.pcpus=2",
+			     tick,
+			     ticks ? "guest.tick_accounting=true"
+				   : "guest.tick_accounting=false",
+			     steal ? "guest.steal_accounting=true"
+				   : "guest.steal_accounting=false",
+			     NULL };
+
+	return run_kv(kv);
+}
+
+static void test_tick_accounting(void **state)
+{
+	struct hvtlb_sim_results *exact, *ticks, *steal;
+
+	(void)state;
+	exact = run_ticks("cost.tick_us=1000000", false, false);
+	ticks = run_ticks("cost.tick_us=1000000", true, false);
+	assert_true(exact->real_s < 1.0 && exact->sys_s > 0);
+	assert_true(ticks->real_s == exact->real_s);
+	assert_true(ticks->sys_s == 0 && ticks->user_s == 0);
+	assert_true(ticks->sys_consumed_s == exact->sys_consumed_s);
+	hvtlb_sim_results_destroy(exact);
+	hvtlb_sim_results_destroy(ticks);
+
+	exact = run_ticks("cost.tick_us=10", false, false);
+	ticks = run_ticks("cost.tick_us=10", true, false);
+	steal = run_ticks("cost.tick_us=10", true, true);
+	if (fabs(ticks->sys_s - exact->sys_s) > 0.03 * exact->sys_s ||
+	    fabs(steal->sys_s - steal->sys_consumed_s) >
+		    0.03 * steal->sys_consumed_s ||
+	    !(ticks->sys_s > 1.1 * ticks->sys_consumed_s))
+		fail_msg("exact %.6f, ticks %.6f, ticks with steal %.6f, "
+			 "consumed %.6f",
+			 exact->sys_s, ticks->sys_s, steal->sys_s,
+			 ticks->sys_consumed_s);
+	hvtlb_sim_results_destroy(exact);
+	hvtlb_sim_results_destroy(ticks);
+	hvtlb_sim_results_destroy(steal);
+}
+
 /* ------------------------------------------------ determinism, scale */
 /* Byte-identical JSON with threads 1, 2 and 4; another seed differs. */
 static void check_deterministic(const char *const *kv)
@@ -1141,6 +1198,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_ipi_purposes),
 		cmocka_unit_test(test_sys_consumed),
 		cmocka_unit_test(test_bare_metal),
+		cmocka_unit_test(test_tick_accounting),
 		cmocka_unit_test(test_halt_poll),
 		cmocka_unit_test(test_ple_boost),
 		cmocka_unit_test(test_fault_exclusive),
