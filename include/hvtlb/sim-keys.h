@@ -134,6 +134,14 @@
 	  "was descheduled (Windows' KeAccumulateTicks catch-up); "            \
 	  "guest.steal_accounting then drops the missed ones. false: exact "   \
 	  "time")                                                              \
+	X(IDLE_LEAVES, "guest.idle_leaves_mm", BOOL, idle_leaves_mm, "false",  \
+	  0, 0, "",                                                            \
+	  "a vCPU that switches to its idle thread leaves the address space "  \
+	  "(Windows: the idle thread belongs to the idle process, so the "     \
+	  "switch clears the processor from the process's ActiveProcessors "   \
+	  "and its CR3 write flushes the TLB): flushes target only the vCPUs " \
+	  "running, or preempted while running, a thread of the process. "     \
+	  "false: Linux's lazy TLB mode (the idle vCPU keeps the mm)")         \
 	X(MIGRATE, "guest.migrate", BOOL, migrate, "true", 0, 0, "",           \
 	  "a woken thread moves to an idle vCPU (select_idle_sibling)")        \
 	X(LOCK_SPIN, "guest.lock_spin_us", DOUBLE, lock_spin_us, "0", 0, 1e6,  \

@@ -257,6 +257,7 @@ struct hvtlb_sim_config {
 	bool lazy_leave;
 	bool steal_accounting;
 	bool tick_accounting;
+	bool idle_leaves_mm;
 	bool migrate;
 	bool tlb_gen;
 	double lock_spin_us;

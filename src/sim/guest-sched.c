@@ -64,9 +64,15 @@ static simtime switch_mm(struct sim *s, struct vcpu *v, struct task *t)
 		if (v->loaded_mm != NONE_ID) {
 			vcpu_flush_all(s, v, HVTLB_SIM_FLUSH_SWITCH_MM, false);
 			h += flush_cost(s, true, 0);
+		} else if (v->left_mm) {
+			/* From the idle process's address space: its TLB
+			 * was flushed when it left (idle_leave_mm), the
+			 * CR3 write costs as much again. */
+			h += flush_cost(s, true, 0);
 		}
 		v->loaded_mm = t->mm;
 		v->mm_gen = m->tlb_gen;
+		v->left_mm = false;
 	} else if (v->lazy && s->c->tlb_gen && v->mm_gen < m->tlb_gen) {
 		/* Back from lazy mode with flushes missed: catch up. */
 		vcpu_flush_all(s, v, HVTLB_SIM_FLUSH_SWITCH_MM, false);
@@ -78,6 +84,24 @@ static simtime switch_mm(struct sim *s, struct vcpu *v, struct task *t)
 	return h;
 }
 
+/*
+ * guest.idle_leaves_mm: the idle thread belongs to a process of its own
+ * (Windows' idle process), so switching to it is a switch of address
+ * space: the processor leaves the process's set of active processors and
+ * loads the idle process's page tables, which flushes the TLB (WRK
+ * SwapContext, ctxswap.asm). Instead of Linux's lazy TLB mode, an idle
+ * vCPU is then no flush target.
+ */
+static void idle_leave_mm(struct sim *s, struct vcpu *v)
+{
+	if (v->loaded_mm == NONE_ID)
+		return;
+	hvtlb_cpumask_clear(&s->mm[v->loaded_mm].cpumask, v->idx);
+	vcpu_flush_all(s, v, HVTLB_SIM_FLUSH_SWITCH_MM, false);
+	v->loaded_mm = NONE_ID;
+	v->left_mm = true;
+}
+
 /* The guest scheduler on a running vCPU with no current task. */
 static void guest_schedule(struct sim *s, struct vcpu *v)
 {
@@ -86,8 +110,10 @@ static void guest_schedule(struct sim *s, struct vcpu *v)
 	if (s->c->strategy.kind == HVTLB_STRATEGY_LAZY)
 		lazy_apply(s, v); /* LATR: at every context switch */
 	if (!t) {
-		/* Idle: lazy TLB mode, then HLT. */
+		/* Idle: lazy TLB mode (or leave the mm), then HLT. */
 		v->cur = NONE_ID;
+		if (s->c->idle_leaves_mm)
+			idle_leave_mm(s, v);
 		v->lazy = v->loaded_mm != NONE_ID;
 		v->act = ACT_IDLE;
 		count_exit(s, v, HVTLB_SIM_EXIT_HLT, 1);

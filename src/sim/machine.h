@@ -155,6 +155,7 @@ struct vcpu {
 	struct tlb tlb;
 	bool tlb_ready;
 	uint32_t loaded_mm; /* mm index or NONE_ID */
+	bool left_mm;	    /* guest.idle_leaves_mm: it left one when idle */
 	bool lazy;
 	uint64_t mm_gen;
 	struct lazy_rec *lz;
