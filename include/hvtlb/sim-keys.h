@@ -142,6 +142,13 @@
 	  "and its CR3 write flushes the TLB): flushes target only the vCPUs " \
 	  "running, or preempted while running, a thread of the process. "     \
 	  "false: Linux's lazy TLB mode (the idle vCPU keeps the mm)")         \
+	X(EARLY_ACK_PAGES, "guest.early_ack_pages", U32, early_ack_pages, "0", \
+	  0, 4096, "pages",                                                    \
+	  "a flush IPI's target acknowledges before it flushes when the "      \
+	  "request flushes everything or at most this many pages, after it "   \
+	  "flushes a longer list (Windows' KiIpiProcessRequests: 7, the "      \
+	  "addresses that fit the IPI mailbox); 0: the strategy's "            \
+	  "strategy.early_ack decides")                                        \
 	X(MIGRATE, "guest.migrate", BOOL, migrate, "true", 0, 0, "",           \
 	  "a woken thread moves to an idle vCPU (select_idle_sibling)")        \
 	X(LOCK_SPIN, "guest.lock_spin_us", DOUBLE, lock_spin_us, "0", 0, 1e6,  \

@@ -258,6 +258,7 @@ struct hvtlb_sim_config {
 	bool steal_accounting;
 	bool tick_accounting;
 	bool idle_leaves_mm;
+	uint32_t early_ack_pages; /**< 0: the strategy's early_ack */
 	bool migrate;
 	bool tlb_gen;
 	double lock_spin_us;

@@ -33,6 +33,24 @@ static void op_local_flush(void *user, uint32_t cpu,
 	t_work(t, flush_cost(s, r->all, hvtlb_range_pages(r)), ACCT_SYS);
 }
 
+/*
+ * Whether the targets of @p f acknowledge before they flush. With
+ * guest.early_ack_pages the guest decides by the kind of request, as
+ * Windows' KiIpiProcessRequests does: a flush of everything (process or
+ * all) or of up to that many pages (a single page, or the up to seven
+ * addresses KiIpiSendRequest copies into the target's mailbox) signals
+ * done first; a longer list, read from the sender's memory, is flushed
+ * first. Otherwise the strategy's early_ack knob decides.
+ */
+static bool ack_early(const struct sim *s, const struct hvtlb_ipi_flush *f)
+{
+	uint32_t n = s->c->early_ack_pages;
+
+	if (!n)
+		return f->early_ack;
+	return f->range.all || hvtlb_range_pages(&f->range) <= n;
+}
+
 static void op_send_ipis(void *user, const struct hvtlb_cpumask *targets,
 			 const struct hvtlb_ipi_flush *f)
 {
@@ -42,6 +60,7 @@ static void op_send_ipis(void *user, const struct hvtlb_cpumask *targets,
 	uint32_t n = 0, drop = HVTLB_MAX_CPUS;
 	simtime send = s->c->ipiv ? 0 : cyc(s, SIM_COST_ipi_send);
 	simtime deliver;
+	bool early = ack_early(s, f);
 
 	if (!t)
 		return;
@@ -67,7 +86,7 @@ static void op_send_ipis(void *user, const struct hvtlb_cpumask *targets,
 			.seq = v->ack_seq,
 			.asid = s->mm[t->mm].id,
 			.kind = IPI_FLUSH,
-			.early = f->early_ack,
+			.early = early,
 			.drop = c == drop,
 			.r = f->range,
 		};
