@@ -149,6 +149,12 @@
 	  "flushes a longer list (Windows' KiIpiProcessRequests: 7, the "      \
 	  "addresses that fit the IPI mailbox); 0: the strategy's "            \
 	  "strategy.early_ack decides")                                        \
+	X(IPI_MAILBOX, "guest.ipi_mailbox", BOOL, ipi_mailbox, "false", 0, 0,  \
+	  "",                                                                  \
+	  "a sender has one flush request slot per target: before it writes "  \
+	  "the next request it spins until the target processed its last "     \
+	  "one, which matters when targets acknowledge early (Windows' "       \
+	  "KiIpiSendRequest); false: requests queue without limit")            \
 	X(MIGRATE, "guest.migrate", BOOL, migrate, "true", 0, 0, "",           \
 	  "a woken thread moves to an idle vCPU (select_idle_sibling)")        \
 	X(LOCK_SPIN, "guest.lock_spin_us", DOUBLE, lock_spin_us, "0", 0, 1e6,  \

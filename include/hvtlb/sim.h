@@ -259,6 +259,7 @@ struct hvtlb_sim_config {
 	bool tick_accounting;
 	bool idle_leaves_mm;
 	uint32_t early_ack_pages; /**< 0: the strategy's early_ack */
+	bool ipi_mailbox;
 	bool migrate;
 	bool tlb_gen;
 	double lock_spin_us;

@@ -59,7 +59,7 @@ static void op_send_ipis(void *user, const struct hvtlb_cpumask *targets,
 	struct task *t = cur_task(v);
 	uint32_t n = 0, drop = HVTLB_MAX_CPUS;
 	simtime send = s->c->ipiv ? 0 : cyc(s, SIM_COST_ipi_send);
-	simtime deliver;
+	simtime deliver, spin = 0;
 	bool early = ack_early(s, f);
 
 	if (!t)
@@ -79,9 +79,16 @@ static void op_send_ipis(void *user, const struct hvtlb_cpumask *targets,
 
 		if (!tv || tv == v)
 			continue;
+		if (s->c->ipi_mailbox) {
+			/* The sender spins until its slot at tv is free. */
+			simtime free_at = ipi_mailbox_free_at(s, tv, v->gid);
+
+			if (free_at - s->now > spin)
+				spin = free_at - s->now;
+		}
 		uint32_t exits = n / s->c->ipi_batch + 1;
 		struct ipi_rec q = {
-			.arrive = s->now + exits * send + deliver,
+			.arrive = s->now + spin + exits * send + deliver,
 			.from = v->gid,
 			.seq = v->ack_seq,
 			.asid = s->mm[t->mm].id,
@@ -113,7 +120,9 @@ static void op_send_ipis(void *user, const struct hvtlb_cpumask *targets,
 		uint64_t exits = (n + s->c->ipi_batch - 1) / s->c->ipi_batch;
 
 		count_exit(s, v, HVTLB_SIM_EXIT_IPI_SEND, exits);
-		t_work(t, exits * send, ACCT_SYS);
+		t_work(t, spin + exits * send, ACCT_SYS);
+	} else if (spin) {
+		t_work(t, spin, ACCT_SYS);
 	}
 }
 

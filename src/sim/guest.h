@@ -40,6 +40,10 @@ void guest_on_timer(struct sim *s, const struct event *e);
 void guest_on_tick(struct sim *s, const struct event *e);
 
 /* guest-irq.c */
+/* guest.ipi_mailbox: when @p target will have processed the last flush
+ * request of vCPU @p from (now if it has). */
+simtime ipi_mailbox_free_at(struct sim *s, const struct vcpu *target,
+			    uint32_t from);
 /* Handles the IPIs that have reached running @p v. */
 void vcpu_take_ipis(struct sim *s, struct vcpu *v);
 /* Applies @p v's pending lazy invalidations (strategy lazy). */

@@ -115,6 +115,14 @@ struct ipi_rec {
 	struct hvtlb_flush_range r;
 };
 
+/* guest.ipi_mailbox: a flush request from @p from whose handler on the
+ * target runs until @p done (it started while the target ran since
+ * @p at). */
+struct mbox_rec {
+	uint32_t from;
+	simtime at, done;
+};
+
 struct lazy_rec {
 	uint64_t start, end;
 	unsigned shift;
@@ -148,6 +156,8 @@ struct vcpu {
 	simtime cur_since;
 	struct ipi_rec *pend;
 	uint32_t npend, cappend;
+	struct mbox_rec *mbox; /* guest.ipi_mailbox: handlers in progress */
+	uint32_t nmbox, capmbox;
 	struct hvtlb_flushq fq;
 	bool fq_ready;
 	bool fq_global; /* a pending "flush everything" drops globals too */

@@ -243,6 +243,7 @@ void sim_teardown(struct sim *s)
 				hvtlb_flushq_finish(&v->fq);
 			tlb_finish(&v->tlb);
 			free(v->pend);
+			free(v->mbox);
 			free(v->lz);
 		}
 	}
