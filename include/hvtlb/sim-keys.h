@@ -161,6 +161,16 @@
 	  "us",                                                                \
 	  "a waiter for the mmap lock spins (sys) up to this long while the "  \
 	  "holder's vCPU runs, then sleeps")                                   \
+	X(LOCK_SPIN_CYC, "guest.lock_spin_cycles", U64, lock_spin_cycles, "0", \
+	  0, 1e12, "cycles",                                                   \
+	  "added to guest.lock_spin_us: a spin limit in time-stamp counter "   \
+	  "cycles (Windows pushlocks: ExpSpinCycleCount 10240 on "             \
+	  "multiprocessors)")                                                  \
+	X(LOCK_SPIN_OWNER, "guest.lock_spin_owner", BOOL, lock_spin_owner,     \
+	  "true", 0, 0, "",                                                    \
+	  "a waiter spins only while the writer holding the lock runs on its " \
+	  "vCPU (rwsem's owner check, vcpu_is_preempted); false: whatever "    \
+	  "the holder does (a Windows pushlock does not know its owner)")      \
 	X(TLB_GEN, "guest.tlb_gen", BOOL, tlb_gen, "true", 0, 0, "",           \
 	  "the guest tracks the mm's flush generation per CPU, and a lazy "    \
 	  "CPU switching back to the mm flushes if it missed one (Linux >= "   \

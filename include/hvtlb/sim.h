@@ -263,6 +263,8 @@ struct hvtlb_sim_config {
 	bool migrate;
 	bool tlb_gen;
 	double lock_spin_us;
+	uint64_t lock_spin_cycles;
+	bool lock_spin_owner;
 	double lock_handoff_us;
 	bool fault_exclusive;
 

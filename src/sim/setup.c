@@ -67,7 +67,7 @@ static void setup_times(struct sim *s)
 	s->host_slice = us_to_cyc(s, s->cost[SIM_COST_host_slice_us]);
 	s->guest_slice = us_to_cyc(s, s->cost[SIM_COST_guest_slice_us]);
 	s->tick = us_to_cyc(s, s->cost[SIM_COST_tick_us]);
-	s->lock_spin = us_to_cyc(s, c->lock_spin_us);
+	s->lock_spin = us_to_cyc(s, c->lock_spin_us) + c->lock_spin_cycles;
 	s->lock_handoff = us_to_cyc(s, c->lock_handoff_us);
 	s->halt_poll = us_to_cyc(s, s->cost[SIM_COST_halt_poll_us]);
 	s->cstate_exit = us_to_cyc(s, s->cost[SIM_COST_cstate_exit_us]);
