@@ -98,6 +98,15 @@
 	  "min_granularity, wake-up preemption past the wake-up "              \
 	  "granularity; kernel/sched/fair.c defaults); false: a FIFO run "     \
 	  "queue, a woken vCPU runs next, fixed slice cost.host_slice_us")     \
+	X(HV_SPINLOCKS, "hypervisor.hv_spinlocks", U32, hv_spinlocks,          \
+	  "0xffffffff", 0, 4294967295.0, "attempts",                           \
+	  "CPUID 0x40000004 EBX, the spin attempts before a Hyper-V guest "    \
+	  "notifies the hypervisor (QEMU's hv-spinlocks; its default "         \
+	  "0xffffffff: never). A guest with guest.long_spin_notify makes "     \
+	  "HvCallNotifyLongSpinWait every 2^k PAUSEs of a flush wait, 2^k - "  \
+	  "1 "                                                                 \
+	  ">= EBX, when EBX as a signed number is positive; KVM handles it "   \
+	  "as a pause-loop exit")                                              \
 	X(IPI_BATCH, "hypervisor.ipi_batch", U32, ipi_batch, "1", 1, 4096,     \
 	  "destinations",                                                      \
 	  "IPI destinations per sender VM exit (1: x2APIC, one per target; "   \
@@ -155,6 +164,11 @@
 	  "the next request it spins until the target processed its last "     \
 	  "one, which matters when targets acknowledge early (Windows' "       \
 	  "KiIpiSendRequest); false: requests queue without limit")            \
+	X(LONG_SPIN, "guest.long_spin_notify", BOOL, long_spin_notify,         \
+	  "false", 0, 0, "",                                                   \
+	  "the guest's flush wait notifies the hypervisor of a long spin as "  \
+	  "hypervisor.hv_spinlocks recommends (Windows' "                      \
+	  "KiIpiWaitForRequestBarrier); false: never")                         \
 	X(MIGRATE, "guest.migrate", BOOL, migrate, "true", 0, 0, "",           \
 	  "a woken thread moves to an idle vCPU (select_idle_sibling)")        \
 	X(LOCK_SPIN, "guest.lock_spin_us", DOUBLE, lock_spin_us, "0", 0, 1e6,  \

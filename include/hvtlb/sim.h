@@ -246,6 +246,7 @@ struct hvtlb_sim_config {
 	bool ple_boost_ready;
 	bool cfs;
 	uint32_t ipi_batch;
+	uint32_t hv_spinlocks; /**< CPUID 0x40000004 EBX */
 	bool offer_xmm;
 	bool offer_ex;
 
@@ -260,6 +261,7 @@ struct hvtlb_sim_config {
 	bool idle_leaves_mm;
 	uint32_t early_ack_pages; /**< 0: the strategy's early_ack */
 	bool ipi_mailbox;
+	bool long_spin_notify;
 	bool migrate;
 	bool tlb_gen;
 	double lock_spin_us;

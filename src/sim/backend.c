@@ -139,7 +139,9 @@ static void op_wait_acks(void *user, const struct hvtlb_cpumask *targets)
 		v->ack_wait = 0;
 		return;
 	}
+	v->ipi_wait = true;
 	t_spin(t);
+	v->ipi_wait = false;
 }
 
 static enum hvtlb_cpu_state op_cpu_state(void *user, uint32_t cpu)

@@ -81,6 +81,9 @@ static void dispatch(struct sim *s, const struct event *e)
 	case EV_SPIN_END:
 		lock_on_spin_end(s, e);
 		return;
+	case EV_LONG_SPIN:
+		host_on_long_spin(s, e);
+		return;
 	}
 }
 

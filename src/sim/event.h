@@ -16,16 +16,17 @@ typedef uint64_t simtime;
 #define SIM_NEVER UINT64_MAX
 
 enum ev_kind {
-	EV_RUN,	     /* vCPU finished its work segment */
-	EV_SLICE,    /* pCPU time slice over */
-	EV_IPI,	     /* an IPI reaches a vCPU */
-	EV_KICK,     /* the hypervisor's kick reaches a vCPU */
-	EV_WAKE,     /* a halted vCPU becomes runnable on its pCPU */
-	EV_TIMER,    /* a sleeping task's timer */
-	EV_TICK,     /* guest timer tick of a vCPU */
-	EV_ACK,	     /* an acknowledgement reaches an initiator */
-	EV_PLE,	     /* pause-loop exit of a spinning vCPU */
-	EV_SPIN_END, /* a lock spinner's budget is over */
+	EV_RUN,	      /* vCPU finished its work segment */
+	EV_SLICE,     /* pCPU time slice over */
+	EV_IPI,	      /* an IPI reaches a vCPU */
+	EV_KICK,      /* the hypervisor's kick reaches a vCPU */
+	EV_WAKE,      /* a halted vCPU becomes runnable on its pCPU */
+	EV_TIMER,     /* a sleeping task's timer */
+	EV_TICK,      /* guest timer tick of a vCPU */
+	EV_ACK,	      /* an acknowledgement reaches an initiator */
+	EV_PLE,	      /* pause-loop exit of a spinning vCPU */
+	EV_SPIN_END,  /* a lock spinner's budget is over */
+	EV_LONG_SPIN, /* a spinning guest notifies the hypervisor */
 };
 
 struct event {

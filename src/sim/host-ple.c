@@ -29,15 +29,22 @@ void host_on_ple(struct sim *s, const struct event *e)
 	if (v->hs != H_RUNNING || v->act != ACT_SPIN || !s->p[v->pcpu].rq_n)
 		return;
 	count_exit(s, v, HVTLB_SIM_EXIT_PLE, 1);
-	/* kvm_vcpu_on_spin: a directed yield needs a candidate of the VM;
-	 * before KVM 5.3 only a vCPU preempted while running qualifies, not
-	 * one woken from halt (vcpu->ready). The spinner then keeps its pCPU
-	 * (no re-arm: no candidate can appear while it runs; a new wake-up
-	 * re-arms). */
-	if (!s->c->ple_boost_ready && !s->vm_preempted[v->vm]) {
+	/* No re-arm when it keeps its pCPU: no candidate can appear while
+	 * it runs; a new wake-up re-arms. */
+	kvm_vcpu_on_spin(s, v);
+}
+
+bool kvm_vcpu_on_spin(struct sim *s, struct vcpu *v)
+{
+	/* A directed yield needs a candidate of the VM; before KVM 5.3 only
+	 * a vCPU preempted while running qualifies, not one woken from halt
+	 * (vcpu->ready). Without one the spinner keeps its pCPU. */
+	if (!s->p[v->pcpu].rq_n ||
+	    (!s->c->ple_boost_ready && !s->vm_preempted[v->vm])) {
 		vcpu_steal(s, v, cyc(s, SIM_COST_vmexit));
-		return;
+		return false;
 	}
 	s->p[v->pcpu].skip = v->gid; /* yield: another runs first */
 	vcpu_deschedule(s, v, true);
+	return true;
 }

@@ -174,6 +174,8 @@ void vcpu_deschedule(struct sim *s, struct vcpu *v, bool ready)
 		v->busy_until = s->now;
 	v->ple_armed = false;
 	v->ple_token++;
+	v->long_spin_armed = false;
+	v->long_spin_token++;
 	if (v->cur != NONE_ID)
 		acct_off_cpu(s, &s->t[v->cur]);
 	if (s->sched->ran)
@@ -211,6 +213,7 @@ void vcpu_continue(struct sim *s, struct vcpu *v)
 			vcpu_arm_run(s, v);
 		} else {
 			arm_ple(s, v);
+			arm_long_spin(s, v);
 		}
 		break;
 	case ACT_IDLE:

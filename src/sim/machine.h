@@ -16,6 +16,7 @@
  *   host-cfs.c
  *   host-idle.c    halted vCPUs: wake latency, halt polling, idle states
  *   host-ple.c     pause-loop exits and directed yield
+ *   long-spin.c    a Hyper-V guest's long-spin notification
  *   hypervisor.c   the hypervisor side of the guest's flush calls: decode,
  *                  flush queues, kicks, deferred flushes at entry
  *   backend.c      the hvtlb_backend_ops the guest's strategies call
@@ -150,6 +151,9 @@ struct vcpu {
 	bool deferred;
 	uint64_t ple_token;
 	bool ple_armed;
+	uint64_t long_spin_token;
+	bool long_spin_armed;
+	bool ipi_wait; /* its guest spins for flush IPI acknowledgements */
 	bool tick_armed;
 	uint32_t cur; /* task or NONE_ID */
 	uint32_t rq_head, rq_tail, rq_n;

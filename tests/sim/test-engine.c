@@ -1207,6 +1207,53 @@ static void test_lock_spin(void **state)
 	hvtlb_sim_results_destroy(c);
 }
 
+/*
+ * The long-spin notification: with QEMU's default hv-spinlocks
+ * (0xffffffff, "never notify") a guest that would notify runs exactly as
+ * one that never does; with EBX = 0x3f its flush waits make the
+ * notification hypercall every 64 PAUSEs, where a guest without
+ * guest.long_spin_notify ignores the recommendation. (Notifying without
+ * the guest key, or with EBX = 0xffffffff, fails.)
+ */
+static struct hvtlb_sim_results *run_notify(const char *guest, const char *ebx)
+{
+	const char *kv[] = { SMALL_OVERCOMMIT, guest, ebx, NULL };
+
+	return run_kv(kv);
+}
+
+static void test_long_spin(void **state)
+{
+	struct hvtlb_sim_results *off, *never, *ignored, *on;
+	char *a, *b, *c;
+
+	(void)state;
+	off = run_notify("guest.long_spin_notify=false",
+			 "hypervisor.hv_spinlocks=0xffffffff");
+	never = run_notify("guest.long_spin_notify=true",
+			   "hypervisor.hv_spinlocks=0xffffffff");
+	ignored = run_notify("guest.long_spin_notify=false",
+			     "hypervisor.hv_spinlocks=0x3f");
+	on = run_notify("guest.long_spin_notify=true",
+			"hypervisor.hv_spinlocks=0x3f");
+	a = to_json(off);
+	b = to_json(never);
+	c = to_json(ignored);
+	assert_string_equal(a, b);
+	assert_string_equal(a, c);
+	assert_int_equal(off->vm_exits[HVTLB_SIM_EXIT_HYPERCALL], 0);
+	assert_true(on->vm_exits[HVTLB_SIM_EXIT_HYPERCALL] > 100);
+	assert_int_equal(on->hypercalls, 0); /* no flush hypercall */
+	assert_int_equal(on->violations, 0);
+	free(a);
+	free(b);
+	free(c);
+	hvtlb_sim_results_destroy(off);
+	hvtlb_sim_results_destroy(never);
+	hvtlb_sim_results_destroy(ignored);
+	hvtlb_sim_results_destroy(on);
+}
+
 /* ------------------------------------------------ determinism, scale */
 /* Byte-identical JSON with threads 1, 2 and 4; another seed differs. */
 static void check_deterministic(const char *const *kv)
@@ -1416,6 +1463,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_early_ack_pages),
 		cmocka_unit_test(test_ipi_mailbox),
 		cmocka_unit_test(test_lock_spin),
+		cmocka_unit_test(test_long_spin),
 		cmocka_unit_test(test_halt_poll),
 		cmocka_unit_test(test_ple_boost),
 		cmocka_unit_test(test_fault_exclusive),
