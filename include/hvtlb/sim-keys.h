@@ -169,6 +169,13 @@
 	  "the guest's flush wait notifies the hypervisor of a long spin as "  \
 	  "hypervisor.hv_spinlocks recommends (Windows' "                      \
 	  "KiIpiWaitForRequestBarrier); false: never")                         \
+	X(GROUP_SIZE, "guest.group_size", U32, group_size, "0", 0, 4096,       \
+	  "vCPUs",                                                             \
+	  "processor groups: the vCPUs form groups of this many, process p "   \
+	  "is in group p mod groups and its threads run only there (Windows: " \
+	  "groups of up to 64 logical processors, an application confined "    \
+	  "to one group by default before Windows 11 and Server 2022); 0: "    \
+	  "none")                                                              \
 	X(MIGRATE, "guest.migrate", BOOL, migrate, "true", 0, 0, "",           \
 	  "a woken thread moves to an idle vCPU (select_idle_sibling)")        \
 	X(LOCK_SPIN, "guest.lock_spin_us", DOUBLE, lock_spin_us, "0", 0, 1e6,  \

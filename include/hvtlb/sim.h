@@ -262,6 +262,7 @@ struct hvtlb_sim_config {
 	uint32_t early_ack_pages; /**< 0: the strategy's early_ack */
 	bool ipi_mailbox;
 	bool long_spin_notify;
+	uint32_t group_size; /**< 0: no processor groups */
 	bool migrate;
 	bool tlb_gen;
 	double lock_spin_us;

@@ -240,21 +240,40 @@ static bool vcpu_idle(const struct vcpu *v)
 }
 
 /* Wake-up placement (select_idle_sibling): the previous vCPU if idle,
- * else the next idle vCPU of the VM within 64, else the previous one. */
+ * else the next idle vCPU of the VM within 64, else the previous one.
+ * With processor groups (guest.group_size) only the vCPUs of the group
+ * of the thread's process are candidates. */
 static struct vcpu *pick_vcpu(struct sim *s, struct task *t)
 {
 	struct vcpu *prev = &s->v[t->vcpu];
-	uint32_t n = s->c->vcpus, lim = n < 64 ? n : 64;
+	uint32_t base, n;
 
 	if (!s->c->migrate || vcpu_idle(prev))
 		return prev;
-	for (uint32_t k = 1; k < lim; k++) {
-		struct vcpu *c = &s->v[t->vm * n + (prev->idx + k) % n];
+	guest_group(s, t->mm % s->c->wl_processes, &base, &n);
+	for (uint32_t k = 1; k < (n < 64 ? n : 64); k++) {
+		struct vcpu *c = &s->v[t->vm * s->c->vcpus + base +
+				       (prev->idx - base + k) % n];
 
 		if (vcpu_idle(c))
 			return c;
 	}
 	return prev;
+}
+
+void guest_group(const struct sim *s, uint32_t process, uint32_t *base,
+		 uint32_t *n)
+{
+	uint32_t g = s->c->group_size, groups;
+
+	if (!g || g >= s->c->vcpus) {
+		*base = 0;
+		*n = s->c->vcpus;
+		return;
+	}
+	groups = (s->c->vcpus + g - 1) / g;
+	*base = process % groups * g;
+	*n = s->c->vcpus - *base < g ? s->c->vcpus - *base : g;
 }
 
 void task_wake(struct sim *s, struct task *t, struct task *waker)

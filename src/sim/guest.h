@@ -19,6 +19,10 @@ void acct_on_cpu(struct sim *s, struct task *t);
 /* guest-sched.c */
 /* Arms the guest timer tick of @p v (if not armed). */
 void arm_tick(struct sim *s, struct vcpu *v);
+/* The vCPUs a thread of process @p process (0 .. processes - 1) of a VM
+ * may run on: indexes @p base .. @p base + @p n - 1 (guest.group_size). */
+void guest_group(const struct sim *s, uint32_t process, uint32_t *base,
+		 uint32_t *n);
 /* Makes @p t runnable on @p v's guest run queue. */
 void task_enqueue(struct sim *s, struct vcpu *v, struct task *t);
 /* The current task's segment is over: resume it, or schedule. */

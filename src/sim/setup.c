@@ -181,12 +181,14 @@ static int setup_tasks(struct sim *s)
 	for (uint32_t i = 0; i < s->ntasks; i++) {
 		struct task *t = &s->t[i];
 		uint32_t vm = i / c->wl_threads, k = i % c->wl_threads;
+		uint32_t base, n;
 
 		t->s = s;
 		t->id = i;
 		t->vm = vm;
 		t->mm = vm * c->wl_processes + k % c->wl_processes;
-		t->vcpu = vm * c->vcpus + k % c->vcpus;
+		guest_group(s, k % c->wl_processes, &base, &n);
+		t->vcpu = vm * c->vcpus + base + k % n;
 		t->st = T_BLOCKED;
 		t->kpage = NONE_ID;
 		sim_rng_init(&t->rng, c->seed, 1 + s->stream_base + i);

@@ -1254,6 +1254,64 @@ static void test_long_spin(void **state)
 	hvtlb_sim_results_destroy(on);
 }
 
+/*
+ * guest.group_size: with groups of 8 vCPUs, the threads of process 0 run
+ * only on vCPUs 0-7 and those of process 1 only on 8-15 (a trace shows
+ * every vCPU a thread ran on), where without groups they mix. (Placing
+ * woken threads outside their group fails.)
+ */
+struct group_seen {
+	uint32_t bad, max_vcpu;
+};
+
+static void group_trace(void *data, const struct hvtlb_sim_trace_event *e)
+{
+	struct group_seen *g = data;
+	uint32_t process;
+
+	if (e->kind != HVTLB_SIM_TRACE_USER &&
+	    e->kind != HVTLB_SIM_TRACE_KERNEL)
+		return;
+	process = e->thread % 2; /* threads split round-robin */
+	if (e->vcpu / 8 != process)
+		g->bad++;
+	if (e->vcpu > g->max_vcpu)
+		g->max_vcpu = e->vcpu;
+}
+
+static void test_group_size(void **state)
+{
+	static const char *const kv[] = { "strategy=ipi",
+					  "workload.kind=mix",
+					  "workload.processes=2",
+					  "workload.threads=40",
+					  "workload.iterations=60",
+					  "workload.pages=16",
+					  "workload.sleep_ns_max=20000",
+					  "vm.vcpus=32",
+					  "machine.pcpus=4",
+					  NULL };
+	struct hvtlb_sim_config c;
+	struct hvtlb_sim_results *r;
+	struct group_seen g = { 0 };
+
+	(void)state;
+	cfg_apply(&c, kv);
+	c.trace_fn = group_trace;
+	c.trace_data = &g;
+	r = run_cfg(&c);
+	assert_true(g.bad > 0); /* without groups: anywhere */
+	hvtlb_sim_results_destroy(r);
+	memset(&g, 0, sizeof(g));
+	assert_int_equal(hvtlb_sim_config_set(&c, "guest.group_size", "8"), 0);
+	r = run_cfg(&c);
+	if (g.bad || g.max_vcpu >= 16)
+		fail_msg("%u thread segments outside their group, vCPU %u",
+			 g.bad, g.max_vcpu);
+	assert_int_equal(r->violations, 0);
+	hvtlb_sim_results_destroy(r);
+}
+
 /* ------------------------------------------------ determinism, scale */
 /* Byte-identical JSON with threads 1, 2 and 4; another seed differs. */
 static void check_deterministic(const char *const *kv)
@@ -1464,6 +1522,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_ipi_mailbox),
 		cmocka_unit_test(test_lock_spin),
 		cmocka_unit_test(test_long_spin),
+		cmocka_unit_test(test_group_size),
 		cmocka_unit_test(test_halt_poll),
 		cmocka_unit_test(test_ple_boost),
 		cmocka_unit_test(test_fault_exclusive),
