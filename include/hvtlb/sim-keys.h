@@ -14,7 +14,8 @@
  *   on/off), DOUBLE (within [min, max]), or a name: FAULT
  *   (HVTLB_SIM_FAULT_MAP), STRATEGY (hvtlb_strategy_name; setting it resets
  *   the strategy.* knobs), PROFILE (hvtlb_profile_name), WORKLOAD
- *   (HVTLB_SIM_WORKLOAD_MAP), TOUCH, PAGE_SIZE; or KNOB, a knob of
+ *   (HVTLB_SIM_WORKLOAD_MAP), GUEST_OS (HVTLB_SIM_GUEST_OS_MAP; setting
+ *   it sets its model's keys), TOUCH, PAGE_SIZE; or KNOB, a knob of
  *   hvtlb_strategy_config_set() whose default is the strategy's.
  * - field: the member of struct hvtlb_sim_config it sets.
  * - "default": the value hvtlb_sim_config_init() sets, as text ("" for
@@ -127,6 +128,13 @@
 	  "STLB ways")                                                         \
 	X(PCID, "tlb.pcid", BOOL, pcid, "true", 0, 0, "",                      \
 	  "entries are tagged with their address space (PCID/ASID)")           \
+	X(GUEST_OS, "guest.os", GUEST_OS, guest_os, "linux", 0, 0, "",         \
+	  "the guest OS model, linux or windows: a bundle that sets "          \
+	  "guest.tick_accounting, steal_accounting, idle_leaves_mm, "          \
+	  "early_ack_pages, ipi_mailbox, lock_spin_us, lock_spin_cycles, "     \
+	  "lock_spin_owner, long_spin_notify and group_size (linux: their "    \
+	  "defaults; docs/model.md). A scenario overrides any of them: the "   \
+	  "tool applies guest.os before the scenario's other lines")           \
 	X(LAZY_LEAVE, "guest.lazy_leave", BOOL, lazy_leave, "true", 0, 0, "",  \
 	  "a lazy CPU that takes a flush IPI leaves the mm (Linux < 4.19)")    \
 	X(STEAL, "guest.steal_accounting", BOOL, steal_accounting, "false", 0, \

@@ -73,6 +73,18 @@ enum hvtlb_sim_workload {
 		HVTLB_SIM_WORKLOAD_COUNT_
 };
 
+/** Guest OS models (guest.os): X(NAME, name). */
+#define HVTLB_SIM_GUEST_OS_MAP(X)                                              \
+	X(LINUX, "linux")                                                      \
+	X(WINDOWS, "windows")
+
+enum hvtlb_sim_guest_os {
+#define HVTLB_X_(n, s) HVTLB_SIM_GUEST_OS_##n,
+	HVTLB_SIM_GUEST_OS_MAP(HVTLB_X_)
+#undef HVTLB_X_
+		HVTLB_SIM_GUEST_OS_COUNT_
+};
+
 enum hvtlb_sim_touch {
 	HVTLB_SIM_TOUCH_NONE,
 	HVTLB_SIM_TOUCH_FIRST,
@@ -255,6 +267,7 @@ struct hvtlb_sim_config {
 	uint32_t l2_sets, l2_ways;
 	bool pcid;
 
+	enum hvtlb_sim_guest_os guest_os;
 	bool lazy_leave;
 	bool steal_accounting;
 	bool tick_accounting;
@@ -312,8 +325,9 @@ struct hvtlb_sim_config {
 void hvtlb_sim_config_init(struct hvtlb_sim_config *c);
 
 /**
- * Sets one key (HVTLB_SIM_KEY_MAP, or "cost.<name>") from its text value. Not
- * thread-safe on the same @p c. Returns 0; -ENOENT for an unknown key;
+ * Sets one key (HVTLB_SIM_KEY_MAP, or "cost.<name>") from its text value;
+ * "guest.os" also sets every key of that OS model. Not thread-safe on the
+ * same @p c. Returns 0; -ENOENT for an unknown key;
  * -EINVAL for a value that does not parse (or an unknown name);
  * -ERANGE for a value that parses but is out of the key's range.
  */
@@ -399,6 +413,8 @@ int hvtlb_sim_cost_range(size_t i, double *lo, double *hi, bool *log_uniform);
 const char *hvtlb_sim_fault_name(enum hvtlb_sim_fault f);
 /** Name of a workload ("trasher"), or NULL. */
 const char *hvtlb_sim_workload_name(enum hvtlb_sim_workload w);
+/** Name of a guest OS model ("windows"), or NULL. */
+const char *hvtlb_sim_guest_os_name(enum hvtlb_sim_guest_os os);
 
 /* ------------------------------------------------------------------ */
 /* Results                                                             */

@@ -22,6 +22,7 @@
 
 #include <hvtlb/sim.h>
 
+#include "sim/guest-os.h"
 #include "sim/tlb.h"
 
 #include "sim-test.h"
@@ -143,6 +144,67 @@ static void test_config_keys(void **state)
 			    "drop-target");
 	assert_string_equal(hvtlb_sim_workload_name(HVTLB_SIM_WORKLOAD_EBIZZY),
 			    "ebizzy");
+}
+
+/*
+ * guest.os: the Linux model is the defaults; every model sets the same
+ * keys, so switching back and forth restores a config; a key set after
+ * the model overrides it; an unknown model changes nothing.
+ */
+static void test_guest_os(void **state)
+{
+	struct hvtlb_sim_config def, c, d;
+	char buf[64];
+
+	(void)state;
+	hvtlb_sim_config_init(&def);
+	c = def;
+	assert_int_equal(hvtlb_sim_config_set(&c, "guest.os", "linux"), 0);
+	assert_memory_equal(&c, &def, sizeof(c));
+	for (int os = 0; os < HVTLB_SIM_GUEST_OS_COUNT_; os++) {
+		const struct guest_os *m =
+			guest_os_get((enum hvtlb_sim_guest_os)os);
+		const struct guest_os_key *k, *l = guest_os_linux.keys;
+
+		assert_non_null(m);
+		assert_string_equal(
+			m->name,
+			hvtlb_sim_guest_os_name((enum hvtlb_sim_guest_os)os));
+		c = def;
+		assert_int_equal(hvtlb_sim_config_set(&c, "guest.os", m->name),
+				 0);
+		for (k = m->keys; k->key; k++, l++) {
+			/* the same keys as the Linux model, in its order */
+			assert_non_null(l->key);
+			assert_string_equal(k->key, l->key);
+			assert_int_equal(hvtlb_sim_config_get(&c, k->key, buf,
+							      sizeof(buf)),
+					 0);
+			d = c;
+			assert_int_equal(hvtlb_sim_config_set(&d, k->key, buf),
+					 0);
+			assert_memory_equal(&c, &d, sizeof(c));
+		}
+		assert_null(l->key);
+		assert_int_equal(hvtlb_sim_config_set(&c, "guest.os", "linux"),
+				 0);
+		assert_memory_equal(&c, &def, sizeof(c));
+	}
+	c = def;
+	assert_int_equal(hvtlb_sim_config_set(&c, "guest.os", "windows"), 0);
+	assert_true(c.tick_accounting && c.idle_leaves_mm && c.ipi_mailbox);
+	assert_int_equal(c.group_size, 64);
+	assert_int_equal(c.lock_spin_cycles, 10240);
+	assert_int_equal(hvtlb_sim_config_set(&c, "guest.group_size", "0"), 0);
+	assert_int_equal(c.group_size, 0);
+	assert_true(c.tick_accounting);
+	d = c;
+	assert_int_equal(hvtlb_sim_config_set(&c, "guest.os", "beos"), -EINVAL);
+	assert_memory_equal(&c, &d, sizeof(c));
+	assert_int_equal(hvtlb_sim_config_get(&c, "guest.os", buf, sizeof(buf)),
+			 0);
+	assert_string_equal(buf, "windows");
+	assert_null(hvtlb_sim_guest_os_name(HVTLB_SIM_GUEST_OS_COUNT_));
 }
 
 /* ---------------------------------------------------------- oracle */
@@ -1500,6 +1562,7 @@ int main(int argc, char **argv)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_config_errors),
 		cmocka_unit_test(test_config_keys),
+		cmocka_unit_test(test_guest_os),
 		cmocka_unit_test(test_fault_no_wait),
 		cmocka_unit_test(test_fault_lose_deferred),
 		cmocka_unit_test(test_fault_skip_lazy_freed),
