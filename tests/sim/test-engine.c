@@ -504,6 +504,47 @@ static void test_no_violations(void **state)
 	}
 }
 
+/* The Windows guest model: every strategy, overcommitted and not, with
+ * processor groups, the long-spin notification and pushlock spinning. */
+static void test_windows_no_violations(void **state)
+{
+	static const char *const strategies[] = { "ipi",       "hyperv",
+						  "kvm-pv",    "vmm-assist",
+						  "broadcast", "lazy" };
+	static const char *const pcpus[] = { "machine.pcpus=8",
+					     "machine.pcpus=3" };
+
+	(void)state;
+	for (size_t i = 0; i < 6; i++) {
+		for (size_t m = 0; m < 2; m++) {
+			char strat[64];
+			const char *kv[] = { strat,
+					     "guest.os=windows",
+					     "guest.group_size=8",
+					     "hypervisor.hv_spinlocks=0x3f",
+					     "workload.kind=mix",
+					     "workload.pages=16",
+					     "workload.sleep_ns_max=5000",
+					     "workload.threads=12",
+					     "workload.iterations=60",
+					     "vm.vcpus=12",
+					     pcpus[m],
+					     NULL };
+			struct hvtlb_sim_results *r;
+
+			snprintf(strat, sizeof(strat), "strategy=%s",
+				 strategies[i]);
+			r = run_kv(kv);
+			if (r->violations)
+				fail_msg("windows %s %s: %llu violations",
+					 strategies[i], pcpus[m],
+					 (unsigned long long)r->violations);
+			assert_true(r->shootdowns > 0);
+			hvtlb_sim_results_destroy(r);
+		}
+	}
+}
+
 /* Property: no fault, no violation, no stall, on random machines. The
  * configs come from a fixed xorshift sequence, so a failure names its
  * index and reproduces. */
@@ -1461,9 +1502,27 @@ static void test_determinism(void **state)
 						    "seed=42",
 						    NULL };
 
+	/* The Windows guest model, overcommitted, in partitioned VMs. */
+	static const char *const windows[] = { "strategy=ipi",
+					       "guest.os=windows",
+					       "guest.group_size=8",
+					       "hypervisor.hv_spinlocks=0xff",
+					       "machine.vms=2",
+					       "machine.partition=1",
+					       "machine.pcpus=6",
+					       "vm.vcpus=16",
+					       "workload.kind=mix",
+					       "workload.pages=16",
+					       "workload.threads=12",
+					       "workload.iterations=40",
+					       "workload.sleep_ns_max=20000",
+					       "seed=42",
+					       NULL };
+
 	(void)state;
 	check_deterministic(one_vm);
 	check_deterministic(four_vms);
+	check_deterministic(windows);
 	check_deterministic(kernel_shared);
 	check_deterministic(kernel_parts);
 }
@@ -1572,6 +1631,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_tlb_global),
 		cmocka_unit_test(test_tlb_large),
 		cmocka_unit_test(test_no_violations),
+		cmocka_unit_test(test_windows_no_violations),
 		cmocka_unit_test(test_random_configs),
 		cmocka_unit_test(test_strategies_backend),
 		cmocka_unit_test(test_preempted_deferred),
