@@ -14,7 +14,8 @@
  *   on/off), DOUBLE (within [min, max]), or a name: FAULT
  *   (HVTLB_SIM_FAULT_MAP), STRATEGY (hvtlb_strategy_name; setting it resets
  *   the strategy.* knobs), PROFILE (hvtlb_profile_name), WORKLOAD
- *   (HVTLB_SIM_WORKLOAD_MAP), TOUCH, PAGE_SIZE, GOVERNOR (menu,
+ *   (HVTLB_SIM_WORKLOAD_MAP), GUEST_OS (HVTLB_SIM_GUEST_OS_MAP; setting
+ *   it sets its model's keys), TOUCH, PAGE_SIZE, GOVERNOR (menu,
  *   residency), IDLE (halt, poll, haltpoll); or KNOB, a knob of
  *   hvtlb_strategy_config_set() whose default is the strategy's.
  * - field: the member of struct hvtlb_sim_config it sets.
@@ -89,6 +90,14 @@
 	  "mm's tlb_gen and cpumask, per-VMA locks, the page allocator's "     \
 	  "zone lock and the LRU lock; false: every access costs what the "    \
 	  "per-operation costs say, whatever the number of CPUs")              \
+	X(BARE_METAL, "machine.bare_metal", BOOL, bare_metal, "false", 0, 0,   \
+	  "",                                                                  \
+	  "no hypervisor: the one VM is the operating system on the "          \
+	  "machine's CPUs (machine.vms = 1, vm.vcpus = machine.pcpus). A "     \
+	  "halt or an ICR write is then no VM exit, so none is counted, and "  \
+	  "the strategies that need a hypervisor (hyperv, kvm-pv, "            \
+	  "vmm-assist) are refused; costs come from the profile "              \
+	  "(profiles/native.ini)")                                             \
 	X(VCPUS, "vm.vcpus", U32, vcpus, "16", 1, 4096, "vCPUs",               \
 	  "vCPUs per VM")                                                      \
 	X(PROFILE, "hypervisor.profile", PROFILE, decoder, "strict", 0, 0, "", \
@@ -147,6 +156,15 @@
 	  "each state's target residency); residency: the deepest state "      \
 	  "(cost.cstate_exit_us) once idle cost.cstate_residency_us (the "     \
 	  "engine's older model)")                                             \
+	X(HV_SPINLOCKS, "hypervisor.hv_spinlocks", U32, hv_spinlocks,          \
+	  "0xffffffff", 0, 4294967295.0, "attempts",                           \
+	  "CPUID 0x40000004 EBX, the spin attempts before a Hyper-V guest "    \
+	  "notifies the hypervisor (QEMU's hv-spinlocks; its default "         \
+	  "0xffffffff: never). A guest with guest.long_spin_notify makes "     \
+	  "HvCallNotifyLongSpinWait every 2^k PAUSEs of a flush wait, 2^k - "  \
+	  "1 "                                                                 \
+	  ">= EBX, when EBX as a signed number is positive; KVM handles it "   \
+	  "as a pause-loop exit")                                              \
 	X(IPI_BATCH, "hypervisor.ipi_batch", U32, ipi_batch, "1", 1, 4096,     \
 	  "destinations",                                                      \
 	  "IPI destinations per sender VM exit (1: x2APIC, one per target; "   \
@@ -174,18 +192,78 @@
 	  "STLB ways")                                                         \
 	X(PCID, "tlb.pcid", BOOL, pcid, "true", 0, 0, "",                      \
 	  "entries are tagged with their address space (PCID/ASID)")           \
+	X(GUEST_OS, "guest.os", GUEST_OS, guest_os, "linux", 0, 0, "",         \
+	  "the guest OS model, linux or windows: a bundle that sets "          \
+	  "guest.tick_accounting, steal_accounting, idle_leaves_mm, "          \
+	  "early_ack_pages, ipi_mailbox, lock_spin_us, lock_spin_cycles, "     \
+	  "lock_spin_owner, long_spin_notify and group_size (linux: their "    \
+	  "defaults; docs/model.md). A scenario overrides any of them: the "   \
+	  "tool applies guest.os before the scenario's other lines")           \
 	X(LAZY_LEAVE, "guest.lazy_leave", BOOL, lazy_leave, "true", 0, 0, "",  \
 	  "a lazy CPU that takes a flush IPI leaves the mm (Linux < 4.19)")    \
 	X(STEAL, "guest.steal_accounting", BOOL, steal_accounting, "false", 0, \
 	  0, "",                                                               \
 	  "time the host preempted a vCPU is not counted as guest user/sys "   \
 	  "(Linux with steal time); false: it is")                             \
+	X(TICK_ACCT, "guest.tick_accounting", BOOL, tick_accounting, "false",  \
+	  0, 0, "",                                                            \
+	  "a thread's user and sys time is sampled at clock ticks "            \
+	  "(cost.tick_us; the same instants on every vCPU): each tick "        \
+	  "charges one whole tick to the vCPU's current thread in the mode "   \
+	  "it is in, and the first tick after the host ran the vCPU again "    \
+	  "charges every tick missed meanwhile in the mode of the moment it "  \
+	  "was descheduled (Windows' KeAccumulateTicks catch-up); "            \
+	  "guest.steal_accounting then drops the missed ones. false: exact "   \
+	  "time")                                                              \
+	X(IDLE_LEAVES, "guest.idle_leaves_mm", BOOL, idle_leaves_mm, "false",  \
+	  0, 0, "",                                                            \
+	  "a vCPU that switches to its idle thread leaves the address space "  \
+	  "(Windows: the idle thread belongs to the idle process, so the "     \
+	  "switch clears the processor from the process's ActiveProcessors "   \
+	  "and its CR3 write flushes the TLB): flushes target only the vCPUs " \
+	  "running, or preempted while running, a thread of the process. "     \
+	  "false: Linux's lazy TLB mode (the idle vCPU keeps the mm)")         \
+	X(EARLY_ACK_PAGES, "guest.early_ack_pages", U32, early_ack_pages, "0", \
+	  0, 4096, "pages",                                                    \
+	  "a flush IPI's target acknowledges before it flushes when the "      \
+	  "request flushes everything or at most this many pages, after it "   \
+	  "flushes a longer list (Windows' KiIpiProcessRequests: 7, the "      \
+	  "addresses that fit the IPI mailbox); 0: the strategy's "            \
+	  "strategy.early_ack decides")                                        \
+	X(IPI_MAILBOX, "guest.ipi_mailbox", BOOL, ipi_mailbox, "false", 0, 0,  \
+	  "",                                                                  \
+	  "a sender has one flush request slot per target: before it writes "  \
+	  "the next request it spins until the target processed its last "     \
+	  "one, which matters when targets acknowledge early (Windows' "       \
+	  "KiIpiSendRequest); false: requests queue without limit")            \
+	X(LONG_SPIN, "guest.long_spin_notify", BOOL, long_spin_notify,         \
+	  "false", 0, 0, "",                                                   \
+	  "the guest's flush wait notifies the hypervisor of a long spin as "  \
+	  "hypervisor.hv_spinlocks recommends (Windows' "                      \
+	  "KiIpiWaitForRequestBarrier); false: never")                         \
+	X(GROUP_SIZE, "guest.group_size", U32, group_size, "0", 0, 4096,       \
+	  "vCPUs",                                                             \
+	  "processor groups: the vCPUs form groups of this many, process p "   \
+	  "is in group p mod groups and its threads run only there (Windows: " \
+	  "groups of up to 64 logical processors, an application confined "    \
+	  "to one group by default before Windows 11 and Server 2022); 0: "    \
+	  "none")                                                              \
 	X(MIGRATE, "guest.migrate", BOOL, migrate, "true", 0, 0, "",           \
 	  "a woken thread moves to an idle vCPU (select_idle_sibling)")        \
 	X(LOCK_SPIN, "guest.lock_spin_us", DOUBLE, lock_spin_us, "0", 0, 1e6,  \
 	  "us",                                                                \
 	  "a waiter for the mmap lock spins (sys) up to this long while the "  \
 	  "holder's vCPU runs, then sleeps")                                   \
+	X(LOCK_SPIN_CYC, "guest.lock_spin_cycles", U64, lock_spin_cycles, "0", \
+	  0, 1e12, "cycles",                                                   \
+	  "added to guest.lock_spin_us: a spin limit in time-stamp counter "   \
+	  "cycles (Windows pushlocks: ExpSpinCycleCount 10240 on "             \
+	  "multiprocessors)")                                                  \
+	X(LOCK_SPIN_OWNER, "guest.lock_spin_owner", BOOL, lock_spin_owner,     \
+	  "true", 0, 0, "",                                                    \
+	  "a waiter spins only while the writer holding the lock runs on its " \
+	  "vCPU (rwsem's owner check, vcpu_is_preempted); false: whatever "    \
+	  "the holder does (a Windows pushlock does not know its owner)")      \
 	X(TLB_GEN, "guest.tlb_gen", BOOL, tlb_gen, "true", 0, 0, "",           \
 	  "the guest tracks the mm's flush generation per CPU, and a lazy "    \
 	  "CPU switching back to the mm flushes if it missed one (Linux >= "   \

@@ -82,6 +82,18 @@ enum hvtlb_sim_workload {
 		HVTLB_SIM_WORKLOAD_COUNT_
 };
 
+/** Guest OS models (guest.os): X(NAME, name). */
+#define HVTLB_SIM_GUEST_OS_MAP(X)                                              \
+	X(LINUX, "linux")                                                      \
+	X(WINDOWS, "windows")
+
+enum hvtlb_sim_guest_os {
+#define HVTLB_X_(n, s) HVTLB_SIM_GUEST_OS_##n,
+	HVTLB_SIM_GUEST_OS_MAP(HVTLB_X_)
+#undef HVTLB_X_
+		HVTLB_SIM_GUEST_OS_COUNT_
+};
+
 enum hvtlb_sim_touch {
 	HVTLB_SIM_TOUCH_NONE,
 	HVTLB_SIM_TOUCH_FIRST,
@@ -284,6 +296,7 @@ struct hvtlb_sim_config {
 	bool partition;
 	uint32_t sockets;
 	bool contention;
+	bool bare_metal;
 	uint32_t vcpus;
 
 	enum hvtlb_profile decoder;
@@ -298,6 +311,7 @@ struct hvtlb_sim_config {
 	bool cfs_tick;
 	enum hvtlb_sim_idle_governor idle_governor;
 	uint32_t ipi_batch;
+	uint32_t hv_spinlocks; /**< CPUID 0x40000004 EBX */
 	bool offer_xmm;
 	bool offer_ex;
 	uint32_t vp_index_offset;
@@ -307,11 +321,20 @@ struct hvtlb_sim_config {
 	uint32_t l2_sets, l2_ways;
 	bool pcid;
 
+	enum hvtlb_sim_guest_os guest_os;
 	bool lazy_leave;
 	bool steal_accounting;
+	bool tick_accounting;
+	bool idle_leaves_mm;
+	uint32_t early_ack_pages; /**< 0: the strategy's early_ack */
+	bool ipi_mailbox;
+	bool long_spin_notify;
+	uint32_t group_size; /**< 0: no processor groups */
 	bool migrate;
 	bool tlb_gen;
 	double lock_spin_us;
+	uint64_t lock_spin_cycles;
+	bool lock_spin_owner;
 	double lock_handoff_us;
 	bool fault_exclusive;
 	enum hvtlb_sim_guest_idle guest_idle;
@@ -372,8 +395,9 @@ struct hvtlb_sim_config {
 void hvtlb_sim_config_init(struct hvtlb_sim_config *c);
 
 /**
- * Sets one key (HVTLB_SIM_KEY_MAP, or "cost.<name>") from its text value. Not
- * thread-safe on the same @p c. Returns 0; -ENOENT for an unknown key;
+ * Sets one key (HVTLB_SIM_KEY_MAP, or "cost.<name>") from its text value;
+ * "guest.os" also sets every key of that OS model. Not thread-safe on the
+ * same @p c. Returns 0; -ENOENT for an unknown key;
  * -EINVAL for a value that does not parse (or an unknown name);
  * -ERANGE for a value that parses but is out of the key's range.
  */
@@ -384,7 +408,8 @@ int hvtlb_sim_config_set(struct hvtlb_sim_config *c, const char *key,
  * Checks that @p c describes a machine that can exist and be simulated:
  * pcpus, vcpus, threads and workload threads non-zero and within the
  * limits above, TLB geometry powers of two, costs finite and >= 0 (and
- * cpu_mhz > 0). Returns 0 or -ERANGE; then, if @p bad_key is not NULL,
+ * cpu_mhz > 0); bare metal with one VM of pcpus vCPUs and a strategy that
+ * needs no hypervisor. Returns 0 or -ERANGE; then, if @p bad_key is not NULL,
  * stores there the (static) name of the first offending key.
  */
 int hvtlb_sim_config_validate(const struct hvtlb_sim_config *c,
@@ -467,6 +492,8 @@ bool hvtlb_sim_cost_used(const struct hvtlb_sim_config *c, size_t i);
 const char *hvtlb_sim_fault_name(enum hvtlb_sim_fault f);
 /** Name of a workload ("trasher"), or NULL. */
 const char *hvtlb_sim_workload_name(enum hvtlb_sim_workload w);
+/** Name of a guest OS model ("windows"), or NULL. */
+const char *hvtlb_sim_guest_os_name(enum hvtlb_sim_guest_os os);
 
 /* ------------------------------------------------------------------ */
 /* Results                                                             */
@@ -509,10 +536,32 @@ enum hvtlb_sim_flush_kind {
 		HVTLB_SIM_FLUSH_COUNT_
 };
 
+/**
+ * Purposes of the IPIs guest vCPUs send each other: X(NAME, name).
+ * - FLUSH: a TLB shootdown's request to a target (the ipi strategy).
+ * - RESCHED: waking a halted vCPU to run a thread the sender made
+ *   runnable (Linux's reschedule IPI; Windows' dispatcher IPI).
+ * - OTHER: any other purpose. The engine sends none today; the slot keeps
+ *   the three adding up to ipis_sent when a workload gains one.
+ */
+#define HVTLB_SIM_IPI_MAP(X)                                                   \
+	X(FLUSH, "flush")                                                      \
+	X(RESCHED, "resched")                                                  \
+	X(OTHER, "other")
+
+enum hvtlb_sim_ipi_purpose {
+#define HVTLB_X_(n, s) HVTLB_SIM_IPI_##n,
+	HVTLB_SIM_IPI_MAP(HVTLB_X_)
+#undef HVTLB_X_
+		HVTLB_SIM_IPI_COUNT_
+};
+
 /** Name of a VM exit reason ("hlt"), or NULL past the end. Thread-safe. */
 const char *hvtlb_sim_exit_name(enum hvtlb_sim_exit e);
 /** Name of a flush kind ("switch_mm"), or NULL past the end. Thread-safe. */
 const char *hvtlb_sim_flush_name(enum hvtlb_sim_flush_kind k);
+/** Name of an IPI purpose ("resched"), or NULL past the end. Thread-safe. */
+const char *hvtlb_sim_ipi_name(enum hvtlb_sim_ipi_purpose p);
 
 /**
  * Why the oracle counted a violation: X(NAME, name). USED is a used
@@ -589,11 +638,18 @@ struct hvtlb_sim_results {
 	enum hvtlb_sim_fault fault;
 	double real_s; /**< until the last workload thread finished */
 	double user_s; /**< summed over guest threads */
-	double sys_s;  /**< summed; includes spinning for acknowledgements */
+	/** Summed over guest threads as the guest reports it (see
+	 *  guest.steal_accounting); includes spinning for acknowledgements. */
+	double sys_s;
+	/** Guest kernel time the threads' vCPUs actually ran on host CPUs
+	 *  (time descheduled by the host never counts). */
+	double sys_consumed_s;
 	uint64_t vm_exits[HVTLB_SIM_EXIT_COUNT_];
 	uint64_t vm_exits_total;
 	uint64_t ipis_sent;
 	uint64_t ipis_delivered;
+	/** IPIs sent, by purpose; they add up to ipis_sent. */
+	uint64_t ipis[HVTLB_SIM_IPI_COUNT_];
 	uint64_t hypercalls;
 	uint64_t shootdowns; /**< hvtlb_flush() calls */
 	uint64_t flushes[HVTLB_SIM_FLUSH_COUNT_];
@@ -642,8 +698,9 @@ void hvtlb_sim_results_destroy(struct hvtlb_sim_results *r);
 
 /**
  * Writes @p r as one JSON object (no trailing newline) to @p f: seed,
- * threads, strategy, fault, real_s, user_s, sys_s, vm_exits {by reason,
- * total}, ipis {sent, delivered}, hypercalls, shootdowns, flushes {by
+ * threads, strategy, fault, real_s, user_s, sys_s, sys_consumed_s,
+ * vm_exits {by reason,
+ * total}, ipis {sent, delivered, then sent by purpose}, hypercalls, shootdowns, flushes {by
  * kind}, pages_invalidated, tlb {l1_hits, l2_hits, misses}, page_faults,
  * ops, shootdown_latency_us {p50, p99, max}, violations {latent, used, total},
  * violation_list [{kind ("latent" or "used"), why, vm, vcpu, address,

@@ -40,6 +40,24 @@ static void op_local_flush(void *user, uint32_t cpu,
 	t_work(t, flush_cost(s, r->all, hvtlb_range_pages(r)), ACCT_SYS);
 }
 
+/*
+ * Whether the targets of @p f acknowledge before they flush. With
+ * guest.early_ack_pages the guest decides by the kind of request, as
+ * Windows' KiIpiProcessRequests does: a flush of everything (process or
+ * all) or of up to that many pages (a single page, or the up to seven
+ * addresses KiIpiSendRequest copies into the target's mailbox) signals
+ * done first; a longer list, read from the sender's memory, is flushed
+ * first. Otherwise the strategy's early_ack knob decides.
+ */
+static bool ack_early(const struct sim *s, const struct hvtlb_ipi_flush *f)
+{
+	uint32_t n = s->c->early_ack_pages;
+
+	if (!n)
+		return f->early_ack;
+	return f->range.all || hvtlb_range_pages(&f->range) <= n;
+}
+
 static void op_send_ipis(void *user, const struct hvtlb_cpumask *targets,
 			 const struct hvtlb_ipi_flush *f)
 {
@@ -48,7 +66,8 @@ static void op_send_ipis(void *user, const struct hvtlb_cpumask *targets,
 	struct task *t = cur_task(v);
 	uint32_t n = 0, drop = HVTLB_MAX_CPUS;
 	simtime send = s->c->ipiv ? 0 : cyc(s, SIM_COST_ipi_send);
-	simtime deliver;
+	simtime deliver, spin = 0;
+	bool early = ack_early(s, f);
 
 	if (!t)
 		return;
@@ -69,14 +88,21 @@ static void op_send_ipis(void *user, const struct hvtlb_cpumask *targets,
 			continue;
 		if (c == drop && oracle_needs(s, tv, t->of))
 			fault_hit(s);
+		if (s->c->ipi_mailbox) {
+			/* The sender spins until its slot at tv is free. */
+			simtime free_at = ipi_mailbox_free_at(s, tv, v->gid);
+
+			if (free_at - s->now > spin)
+				spin = free_at - s->now;
+		}
 		uint32_t exits = n / s->c->ipi_batch + 1;
 		struct ipi_rec q = {
-			.arrive = s->now + exits * send + deliver,
+			.arrive = s->now + spin + exits * send + deliver,
 			.from = v->gid,
 			.seq = v->ack_seq,
 			.asid = s->mm[t->mm].id,
 			.kind = IPI_FLUSH,
-			.early = f->early_ack,
+			.early = early,
 			.drop = c == drop,
 			.no_gen = t->no_gen,
 			.r = f->range,
@@ -99,11 +125,14 @@ static void op_send_ipis(void *user, const struct hvtlb_cpumask *targets,
 		n++;
 	}
 	s->r->ipis_sent += n;
+	s->r->ipis[HVTLB_SIM_IPI_FLUSH] += n;
 	if (n && !s->c->ipiv) {
 		uint64_t exits = (n + s->c->ipi_batch - 1) / s->c->ipi_batch;
 
 		count_exit(s, v, HVTLB_SIM_EXIT_IPI_SEND, exits);
-		t_work(t, exits * send, ACCT_SYS);
+		t_work(t, spin + exits * send, ACCT_SYS);
+	} else if (spin) {
+		t_work(t, spin, ACCT_SYS);
 	}
 }
 
@@ -146,7 +175,9 @@ static void op_wait_acks(void *user, const struct hvtlb_cpumask *targets)
 		v->ack_wait = 0;
 		return;
 	}
+	v->ipi_wait = true;
 	t_spin(t);
+	v->ipi_wait = false;
 }
 
 enum hvtlb_cpu_state sim_cpu_state(const struct vcpu *v, uint32_t cpu)

@@ -17,6 +17,7 @@
 #include <hvtlb/sim.h>
 
 #include "sim/cost.h"
+#include "sim/guest-os.h"
 
 enum key_id {
 #define HVTLB_X_(id, ...) K_##id,
@@ -47,6 +48,12 @@ static const char *const fault_names[] = {
 static const char *const workload_names[] = {
 #define HVTLB_X_(n, s) s,
 	HVTLB_SIM_WORKLOAD_MAP(HVTLB_X_)
+#undef HVTLB_X_
+};
+
+static const char *const guest_os_names[] = {
+#define HVTLB_X_(n, s) s,
+	HVTLB_SIM_GUEST_OS_MAP(HVTLB_X_)
 #undef HVTLB_X_
 };
 
@@ -256,6 +263,19 @@ static int set_WORKLOAD(enum hvtlb_sim_workload *f, const char *v,
 	return 0;
 }
 
+/* The model's other keys are set by hvtlb_sim_config_set(). */
+static int set_GUEST_OS(enum hvtlb_sim_guest_os *f, const char *v,
+			const struct hvtlb_sim_key *k)
+{
+	int i = parse_name(v, guest_os_names, NAMES(guest_os_names));
+
+	(void)k;
+	if (i < 0)
+		return i;
+	*f = (enum hvtlb_sim_guest_os)i;
+	return 0;
+}
+
 static int set_TOUCH(enum hvtlb_sim_touch *f, const char *v,
 		     const struct hvtlb_sim_key *k)
 {
@@ -406,6 +426,14 @@ static int get_WORKLOAD(const enum hvtlb_sim_workload *f, char *buf, size_t len,
 			buf, len);
 }
 
+static int get_GUEST_OS(const enum hvtlb_sim_guest_os *f, char *buf, size_t len,
+			const struct hvtlb_sim_key *k)
+{
+	(void)k;
+	return get_name((unsigned)*f, guest_os_names, NAMES(guest_os_names),
+			buf, len);
+}
+
 static int get_TOUCH(const enum hvtlb_sim_touch *f, char *buf, size_t len,
 		     const struct hvtlb_sim_key *k)
 {
@@ -503,6 +531,13 @@ static bool ok_WORKLOAD(const enum hvtlb_sim_workload *f,
 {
 	(void)k;
 	return (unsigned)*f < HVTLB_SIM_WORKLOAD_COUNT_;
+}
+
+static bool ok_GUEST_OS(const enum hvtlb_sim_guest_os *f,
+			const struct hvtlb_sim_key *k)
+{
+	(void)k;
+	return (unsigned)*f < HVTLB_SIM_GUEST_OS_COUNT_;
 }
 
 static bool ok_TOUCH(const enum hvtlb_sim_touch *f,
@@ -613,6 +648,11 @@ int hvtlb_sim_config_set(struct hvtlb_sim_config *c, const char *key,
 	if (!c || !key)
 		return -EINVAL;
 	k = find_key(key);
+	if (k == K_GUEST_OS) {
+		int rc = set_key(c, K_GUEST_OS, value);
+
+		return rc ? rc : guest_os_apply(c, c->guest_os);
+	}
 	if (k >= 0)
 		return set_key(c, (enum key_id)k, value);
 	i = find_cost(key);
@@ -667,6 +707,13 @@ int hvtlb_sim_config_validate(const struct hvtlb_sim_config *c,
 	/* ebizzy refuses -m with -M */
 	else if (c->wl_ebizzy_always_mmap && c->wl_ebizzy_never_mmap)
 		bad = keys[K_EB_NEVER_MMAP].name;
+	else if (c->bare_metal && (c->vms != 1 || c->vcpus != c->pcpus))
+		bad = keys[K_BARE_METAL].name;
+	else if (c->bare_metal &&
+		 (c->strategy.kind == HVTLB_STRATEGY_HYPERV ||
+		  c->strategy.kind == HVTLB_STRATEGY_KVM_PV ||
+		  c->strategy.kind == HVTLB_STRATEGY_VMM_ASSIST))
+		bad = keys[K_STRATEGY].name;
 	else if ((uint64_t)c->vms * c->vcpus > 64u * HVTLB_SIM_MAX_VCPUS)
 		bad = keys[K_VMS].name;
 	/* Xen builds no HVM guest larger than HVM_MAX_VCPUS. */
@@ -739,6 +786,8 @@ const char *hvtlb_sim_key_value(const struct hvtlb_sim_key *k, size_t i)
 			       : NULL;
 	if (!strcmp(k->type, "WORKLOAD"))
 		return i < NAMES(workload_names) ? workload_names[i] : NULL;
+	if (!strcmp(k->type, "GUEST_OS"))
+		return i < NAMES(guest_os_names) ? guest_os_names[i] : NULL;
 	if (!strcmp(k->type, "TOUCH"))
 		return i < NAMES(touch_names) ? touch_names[i] : NULL;
 	if (!strcmp(k->type, "PAGE_SIZE"))
@@ -767,6 +816,12 @@ const char *hvtlb_sim_key_value(const struct hvtlb_sim_key *k, size_t i)
 const char *hvtlb_sim_fault_name(enum hvtlb_sim_fault f)
 {
 	return (unsigned)f < HVTLB_SIM_FAULT_COUNT_ ? fault_names[f] : NULL;
+}
+
+const char *hvtlb_sim_guest_os_name(enum hvtlb_sim_guest_os os)
+{
+	return (unsigned)os < HVTLB_SIM_GUEST_OS_COUNT_ ? guest_os_names[os]
+							: NULL;
 }
 
 const char *hvtlb_sim_workload_name(enum hvtlb_sim_workload w)

@@ -151,6 +151,12 @@
 	  "exact: KVM's documented default pause-loop exiting window, "        \
 	  "ple_window 4096 (arch/x86/kvm/vmx): where a vCPU's window starts "  \
 	  "and shrinks back to (hypervisor.ple_window_grow, _shrink)")         \
+	F(X, pause, 10, 5, 140, LOG, "cycles",                                 \
+	  "one iteration of a PAUSE spin loop: 'about 10 cycles' before "      \
+	  "Skylake, 'as many as 140' on Skylake (Intel 64 and IA-32 "          \
+	  "Architectures Optimization Reference Manual, PAUSE latency in "     \
+	  "the Skylake microarchitecture); the assumed host is a Haswell or "  \
+	  "Broadwell Xeon: 10, range 5-140")                                   \
 	F(X, host_slice_us, 3000, 3000, 3000, EXACT, "us",                     \
 	  "exact: Linux CFS defaults, kernel/sched/fair.c: min granularity "   \
 	  "0.75 ms x (1 + ilog2(min(ncpus, 8))) = 3 ms on 8 or more CPUs; "    \

@@ -84,6 +84,9 @@ static void dispatch(struct sim *s, const struct event *e)
 	case EV_IDLE_POLL:
 		guest_on_idle_poll(s, e);
 		return;
+	case EV_LONG_SPIN:
+		host_on_long_spin(s, e);
+		return;
 	}
 }
 
@@ -96,7 +99,7 @@ struct part {
 	struct hvtlb_sim_results *r;
 	uint64_t hist[HIST_BUCKETS];
 	simtime lat_max;
-	simtime real, user, sys;
+	simtime real, user, sys, sys_cons;
 };
 
 static void finish_part(struct sim *s, struct part *pt)
@@ -108,6 +111,7 @@ static void finish_part(struct sim *s, struct part *pt)
 			pt->real = t->done_at;
 		pt->user += t->user;
 		pt->sys += t->sys;
+		pt->sys_cons += t->sys_cons;
 	}
 	memcpy(pt->hist, s->hist, sizeof(pt->hist));
 	pt->lat_max = s->lat_max;
@@ -244,7 +248,7 @@ static struct hvtlb_sim_results *merge(const struct hvtlb_sim_config *c,
 {
 	struct hvtlb_sim_results *r = parts[0].r;
 	double mhz = c->cost[SIM_COST_cpu_mhz];
-	simtime real = 0, user = 0, sys = 0, lat_max = 0;
+	simtime real = 0, user = 0, sys = 0, sys_cons = 0, lat_max = 0;
 	uint64_t *hist = calloc(HIST_BUCKETS, sizeof(*hist));
 
 	if (!hist)
@@ -261,6 +265,7 @@ static struct hvtlb_sim_results *merge(const struct hvtlb_sim_config *c,
 			real = pt->real;
 		user += pt->user;
 		sys += pt->sys;
+		sys_cons += pt->sys_cons;
 		for (uint32_t i = 0; i < q->nrecorded && k; i++) {
 			if (r->nrecorded < c->max_violations) {
 				r->violation[r->nrecorded] = q->violation[i];
@@ -276,6 +281,8 @@ static struct hvtlb_sim_results *merge(const struct hvtlb_sim_config *c,
 		r->vm_exits_total += q->vm_exits_total;
 		r->ipis_sent += q->ipis_sent;
 		r->ipis_delivered += q->ipis_delivered;
+		for (int i = 0; i < HVTLB_SIM_IPI_COUNT_; i++)
+			r->ipis[i] += q->ipis[i];
 		r->hypercalls += q->hypercalls;
 		r->shootdowns += q->shootdowns;
 		r->pages_invalidated += q->pages_invalidated;
@@ -295,8 +302,9 @@ static struct hvtlb_sim_results *merge(const struct hvtlb_sim_config *c,
 	r->real_s = (double)real / (mhz * 1e6);
 	r->user_s = (double)user / (mhz * 1e6);
 	r->sys_s = (double)sys / (mhz * 1e6);
-	r->latency_us_p50 = hist_pct(hist, lat_max, mhz, 0.50);
-	r->latency_us_p99 = hist_pct(hist, lat_max, mhz, 0.99);
+	r->sys_consumed_s = (double)sys_cons / (mhz * 1e6);
+	r->latency_us_p50 = (double)hist_quantile(hist, lat_max, 0.50) / mhz;
+	r->latency_us_p99 = (double)hist_quantile(hist, lat_max, 0.99) / mhz;
 	r->latency_us_max = (double)lat_max / mhz;
 	free(hist);
 	size_t vb = sizeof(struct vcpu) + tlb_bytes(c) +

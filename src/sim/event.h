@@ -27,6 +27,7 @@ enum ev_kind {
 	EV_PLE,	      /* pause-loop exit of a spinning vCPU */
 	EV_SPIN_END,  /* a lock spinner's budget is over */
 	EV_IDLE_POLL, /* an idle vCPU's poll limit (guest.idle = haltpoll) */
+	EV_LONG_SPIN, /* a spinning guest notifies the hypervisor */
 };
 
 struct event {

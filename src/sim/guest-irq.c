@@ -6,6 +6,8 @@
  * the lazy invalidations (LATR) a vCPU applies at ticks and context
  * switches.
  */
+#include <stdlib.h>
+
 #include "sim/contention.h"
 #include "sim/guest.h"
 #include "sim/host.h"
@@ -13,6 +15,57 @@
 #include "sim/oracle.h"
 #include "sim/stats.h"
 #include "sim/vcpu-tlb.h"
+
+/*
+ * guest.ipi_mailbox: a sender has one request slot per target (WRK
+ * KiIpiSendRequest spins until the target has processed the sender's
+ * last request before it writes the next one into that target's
+ * mailbox). With early acknowledgement the sender may be done with a
+ * shootdown while the target still flushes for it; the handlers in
+ * progress are remembered here.
+ */
+static bool mbox_live(const struct sim *s, const struct vcpu *v,
+		      const struct mbox_rec *m)
+{
+	/* A handler cut short by a deschedule ended there (vcpu_steal's
+	 * time does not survive one). */
+	return m->done > s->now && v->hs == H_RUNNING && v->run_start <= m->at;
+}
+
+static void mbox_note(struct sim *s, struct vcpu *v, uint32_t from,
+		      simtime done)
+{
+	uint32_t keep = 0;
+
+	for (uint32_t i = 0; i < v->nmbox; i++)
+		if (v->mbox[i].from != from && mbox_live(s, v, &v->mbox[i]))
+			v->mbox[keep++] = v->mbox[i];
+	v->nmbox = keep;
+	if (v->nmbox == v->capmbox) {
+		uint32_t nc = v->capmbox ? v->capmbox * 2 : 4;
+		struct mbox_rec *p = realloc(v->mbox, nc * sizeof(*p));
+
+		if (!p) {
+			s->failed = true;
+			return;
+		}
+		v->mbox = p;
+		v->capmbox = nc;
+	}
+	v->mbox[v->nmbox++] = (struct mbox_rec){ from, s->now, done };
+}
+
+simtime ipi_mailbox_free_at(struct sim *s, const struct vcpu *target,
+			    uint32_t from)
+{
+	for (uint32_t i = 0; i < target->nmbox; i++) {
+		const struct mbox_rec *m = &target->mbox[i];
+
+		if (m->from == from && mbox_live(s, target, m))
+			return m->done;
+	}
+	return s->now;
+}
 
 static void handle_ipi(struct sim *s, struct vcpu *v, const struct ipi_rec *q)
 {
@@ -66,6 +119,8 @@ static void handle_ipi(struct sim *s, struct vcpu *v, const struct ipi_rec *q)
 		}
 	}
 	end = vcpu_steal(s, v, h);
+	if (s->c->ipi_mailbox)
+		mbox_note(s, v, q->from, end);
 	if (q->early)
 		end = end - h + cyc(s, SIM_COST_ipi_target) / 2;
 	ack_post(s, q->from, q->seq, end);

@@ -48,10 +48,12 @@ static void spin_release(struct sim *s, struct vcpu *v)
 }
 
 /*
- * Optimistic spinning (rwsem, Windows pushlocks): while the holder's
- * vCPU runs, a waiter spins in sys for up to guest.lock_spin_us before it
+ * Optimistic spinning (rwsem, Windows pushlocks): a waiter spins in sys
+ * for up to guest.lock_spin_us plus guest.lock_spin_cycles before it
  * sleeps, at every attempt (a woken waiter that loses the race spins
- * again); a release ends every spin at once. Returns when the spin ended.
+ * again), while the holder's vCPU runs (rwsem) or whatever the holder
+ * does (pushlocks); a release ends every spin at once. Returns when the
+ * spin ended.
  */
 static void lock_spin(struct task *t, simtime *budget)
 {
@@ -60,9 +62,11 @@ static void lock_spin(struct task *t, simtime *budget)
 	struct vcpu *v = &s->v[t->vcpu];
 	simtime t0 = s->now;
 
-	/* A writer that is not running will not release soon: sleep. Reader
-	 * owners are not tracked; their lock is spun on. */
-	if (!*budget || (m->writer != NONE_ID &&
+	/* A writer that is not running will not release soon: sleep
+	 * (rwsem's owner check). Reader owners are not tracked; their lock
+	 * is spun on. A pushlock does not know its owner: it spins anyway
+	 * (guest.lock_spin_owner false). */
+	if (!*budget || (s->c->lock_spin_owner && m->writer != NONE_ID &&
 			 s->v[s->t[m->writer].vcpu].hs != H_RUNNING))
 		return;
 	v->spin_hold = 1;

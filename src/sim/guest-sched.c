@@ -2,8 +2,8 @@
 /*
  * Guest threads (tasks) on vCPUs: the guest scheduler's run queue per
  * vCPU, switching address spaces (lazy TLB mode when idle), the tick that
- * preempts user work, timers, wake-up placement, and the accounting of
- * user and sys time. A task is a coroutine: t_work() and friends yield to
+ * preempts user work, timers and wake-up placement (the accounting of
+ * user and sys time is guest-acct.c's). A task is a coroutine: t_work() and friends yield to
  * the engine, which resumes the task when its vCPU has executed that
  * much.
  */
@@ -15,27 +15,6 @@
 #include "sim/stats.h"
 #include "sim/vcpu-tlb.h"
 #include "sim/workload.h"
-
-void acct_close(struct sim *s, struct task *t)
-{
-	if (!t->acct_paused) {
-		simtime d = s->now - t->acct_since;
-
-		if (t->acct == ACCT_USER)
-			t->user += d;
-		else if (t->acct == ACCT_SYS)
-			t->sys += d;
-	}
-	t->acct_since = s->now;
-}
-
-void acct_set(struct sim *s, struct task *t, enum acct a)
-{
-	acct_close(s, t);
-	if (TRACING(s))
-		trace_mode(s, t, a);
-	t->acct = a;
-}
 
 void arm_tick(struct sim *s, struct vcpu *v)
 {
@@ -90,10 +69,16 @@ static simtime switch_mm(struct sim *s, struct vcpu *v, struct task *t)
 		if (v->loaded_mm != NONE_ID) {
 			vcpu_flush_all(s, v, HVTLB_SIM_FLUSH_SWITCH_MM, false);
 			h += flush_cost(s, true, 0);
+		} else if (v->left_mm) {
+			/* From the idle process's address space: its TLB
+			 * was flushed when it left (idle_leave_mm), the
+			 * CR3 write costs as much again. */
+			h += flush_cost(s, true, 0);
 		}
 		v->loaded_mm = t->mm;
 		v->mm_gen = m->tlb_gen;
 		h += ct_tlb_gen_read(s, v, t->mm);
+		v->left_mm = false;
 	} else if (v->lazy && s->c->tlb_gen) {
 		/* Back from lazy mode: the mm's tlb_gen says whether it
 		 * missed flushes; if so, catch up. */
@@ -208,6 +193,25 @@ void guest_on_idle_poll(struct sim *s, const struct event *e)
 	guest_halt(s, v);
 }
 
+/*
+ * guest.idle_leaves_mm: the idle thread belongs to a process of its own
+ * (Windows' idle process), so switching to it is a switch of address
+ * space: the processor leaves the process's set of active processors and
+ * loads the idle process's page tables, which flushes the TLB (WRK
+ * SwapContext, ctxswap.asm). Instead of Linux's lazy TLB mode, an idle
+ * vCPU is then no flush target.
+ */
+static void idle_leave_mm(struct sim *s, struct vcpu *v)
+{
+	if (v->loaded_mm == NONE_ID)
+		return;
+	hvtlb_cpumask_clear(&s->mm[v->loaded_mm].cpumask, v->idx);
+	oracle_left_mm(s, v);
+	vcpu_flush_all(s, v, HVTLB_SIM_FLUSH_SWITCH_MM, false);
+	v->loaded_mm = NONE_ID;
+	v->left_mm = true;
+}
+
 /* The guest scheduler on a running vCPU with no current task. */
 static void guest_schedule(struct sim *s, struct vcpu *v)
 {
@@ -216,9 +220,12 @@ static void guest_schedule(struct sim *s, struct vcpu *v)
 	if (s->c->strategy.kind == HVTLB_STRATEGY_LAZY)
 		lazy_apply(s, v); /* LATR: at every context switch */
 	if (!t) {
-		/* Idle: lazy TLB mode, then the idle loop. */
+		/* Idle: lazy TLB mode (or leave the mm), then the idle
+		 * loop. */
 		v->cur = NONE_ID;
-		if (!v->lazy && v->loaded_mm != NONE_ID)
+		if (s->c->idle_leaves_mm)
+			idle_leave_mm(s, v);
+		else if (!v->lazy && v->loaded_mm != NONE_ID)
 			oracle_lazy(s, v); /* enters lazy TLB mode */
 		v->lazy = v->loaded_mm != NONE_ID;
 		v->act = ACT_IDLE;
@@ -228,8 +235,7 @@ static void guest_schedule(struct sim *s, struct vcpu *v)
 	v->cur = t->id;
 	t->st = T_RUNNING;
 	v->cur_since = s->now;
-	t->acct_since = s->now;
-	t->acct_paused = false;
+	acct_start(s, t);
 	acct_set(s, t, ACCT_SYS);
 	v->act = ACT_WORK;
 	v->work = cyc(s, SIM_COST_ctx_switch) + switch_mm(s, v, t);
@@ -347,21 +353,40 @@ static bool vcpu_idle(const struct vcpu *v)
 }
 
 /* Wake-up placement (select_idle_sibling): the previous vCPU if idle,
- * else the next idle vCPU of the VM within 64, else the previous one. */
+ * else the next idle vCPU of the VM within 64, else the previous one.
+ * With processor groups (guest.group_size) only the vCPUs of the group
+ * of the thread's process are candidates. */
 static struct vcpu *pick_vcpu(struct sim *s, struct task *t)
 {
 	struct vcpu *prev = &s->v[t->vcpu];
-	uint32_t n = s->c->vcpus, lim = n < 64 ? n : 64;
+	uint32_t base, n;
 
 	if (!s->c->migrate || vcpu_idle(prev))
 		return prev;
-	for (uint32_t k = 1; k < lim; k++) {
-		struct vcpu *c = &s->v[t->vm * n + (prev->idx + k) % n];
+	guest_group(s, t->mm % s->c->wl_processes, &base, &n);
+	for (uint32_t k = 1; k < (n < 64 ? n : 64); k++) {
+		struct vcpu *c = &s->v[t->vm * s->c->vcpus + base +
+				       (prev->idx - base + k) % n];
 
 		if (vcpu_idle(c))
 			return c;
 	}
 	return prev;
+}
+
+void guest_group(const struct sim *s, uint32_t process, uint32_t *base,
+		 uint32_t *n)
+{
+	uint32_t g = s->c->group_size, groups;
+
+	if (!g || g >= s->c->vcpus) {
+		*base = 0;
+		*n = s->c->vcpus;
+		return;
+	}
+	groups = (s->c->vcpus + g - 1) / g;
+	*base = process % groups * g;
+	*n = s->c->vcpus - *base < g ? s->c->vcpus - *base : g;
 }
 
 void task_wake(struct sim *s, struct task *t, struct task *waker)
@@ -390,6 +415,7 @@ void task_wake(struct sim *s, struct task *t, struct task *waker)
 		if (waker && waker->vcpu != t->vcpu) {
 			/* A reschedule IPI from the waker's vCPU. */
 			s->r->ipis_sent++;
+			s->r->ipis[HVTLB_SIM_IPI_RESCHED]++;
 			s->r->ipis_delivered++;
 			if (!s->c->ipiv) {
 				count_exit(s, &s->v[waker->vcpu],

@@ -5,13 +5,24 @@
 
 #include "sim/machine.h"
 
-/* guest-sched.c */
+/* guest-acct.c */
 /* Closes the task's current accounting interval (user or sys). */
 void acct_close(struct sim *s, struct task *t);
 /* The task's time counts as @p a from now on. */
 void acct_set(struct sim *s, struct task *t, enum acct a);
+/* @p t starts running on its (running) vCPU: its intervals start now. */
+void acct_start(struct sim *s, struct task *t);
+/* The vCPU whose current task is @p t leaves / enters its pCPU. */
+void acct_off_cpu(struct sim *s, struct task *t);
+void acct_on_cpu(struct sim *s, struct task *t);
+
+/* guest-sched.c */
 /* Arms the guest timer tick of @p v (if not armed). */
 void arm_tick(struct sim *s, struct vcpu *v);
+/* The vCPUs a thread of process @p process (0 .. processes - 1) of a VM
+ * may run on: indexes @p base .. @p base + @p n - 1 (guest.group_size). */
+void guest_group(const struct sim *s, uint32_t process, uint32_t *base,
+		 uint32_t *n);
 /* Makes @p t runnable on @p v's guest run queue. */
 void task_enqueue(struct sim *s, struct vcpu *v, struct task *t);
 /* The current task's segment is over: resume it, or schedule. */
@@ -40,6 +51,10 @@ void guest_on_idle_poll(struct sim *s, const struct event *e);
 void guest_on_tick(struct sim *s, const struct event *e);
 
 /* guest-irq.c */
+/* guest.ipi_mailbox: when @p target will have processed the last flush
+ * request of vCPU @p from (now if it has). */
+simtime ipi_mailbox_free_at(struct sim *s, const struct vcpu *target,
+			    uint32_t from);
 /* Handles the IPIs that have reached running @p v. */
 void vcpu_take_ipis(struct sim *s, struct vcpu *v);
 /* Applies @p v's pending lazy invalidations (strategy lazy). */

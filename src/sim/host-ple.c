@@ -160,8 +160,9 @@ static int yield_to(struct sim *s, struct vcpu *me, struct vcpu *t)
 	return 1;
 }
 
-/* kvm_vcpu_on_spin(@p me, yield_to_kernel_mode = true) */
-static void vcpu_on_spin(struct sim *s, struct vcpu *me)
+/* kvm_vcpu_on_spin(@p me, yield_to_kernel_mode = true); true if @p me
+ * gave up its pCPU. */
+static bool vcpu_on_spin(struct sim *s, struct vcpu *me)
 {
 	uint32_t n = s->c->vcpus, last = s->vm_boosted[me->vm];
 	int tries = 3, yielded = 0;
@@ -186,29 +187,36 @@ static void vcpu_on_spin(struct sim *s, struct vcpu *me)
 	if (yielded > 0 && s->sched->resched(s, &s->p[me->pcpu])) {
 		/* schedule(): it waits, still in its spin loop */
 		vcpu_deschedule(s, me, true);
-		return;
+		return true;
 	}
 	me->in_spin_loop = false;
 	me->dy_eligible = false;
+	return false;
 }
 
-/* The engine's older model (hypervisor.directed_yield = false). */
-static void on_ple_fixed(struct sim *s, struct vcpu *v)
+/* The engine's older model (hypervisor.directed_yield = false): a
+ * directed yield needs a candidate of the VM; before KVM 5.3 only a vCPU
+ * preempted while running qualifies, not one woken from halt
+ * (vcpu->ready). Without one the spinner keeps its pCPU. */
+static bool spin_fixed(struct sim *s, struct vcpu *v)
 {
-	if (v->act != ACT_SPIN || !s->p[v->pcpu].rq_n)
-		return;
-	count_exit(s, v, HVTLB_SIM_EXIT_PLE, 1);
-	/* A directed yield needs a candidate of the VM; before KVM 5.3 only
-	 * a vCPU preempted while running qualifies, not one woken from halt
-	 * (vcpu->ready). The spinner then keeps its pCPU (no re-arm: no
-	 * candidate can appear while it runs; a new wake-up re-arms). */
-	if (!s->c->ple_boost_ready && !s->vm_preempted[v->vm]) {
+	if (!s->p[v->pcpu].rq_n ||
+	    (!s->c->ple_boost_ready && !s->vm_preempted[v->vm])) {
 		vcpu_steal(s, v, cyc(s, SIM_COST_vmexit));
-		return;
+		return false;
 	}
 	if (s->sched->yield)
 		s->sched->yield(s, &s->p[v->pcpu]); /* another runs first */
 	vcpu_deschedule(s, v, true);
+	return true;
+}
+
+bool kvm_vcpu_on_spin(struct sim *s, struct vcpu *v)
+{
+	if (!s->c->directed_yield)
+		return spin_fixed(s, v);
+	vcpu_steal(s, v, cyc(s, SIM_COST_vmexit));
+	return vcpu_on_spin(s, v);
 }
 
 /* EV_PLE: a spinning vCPU reached its pause-loop window. */
@@ -222,7 +230,12 @@ void host_on_ple(struct sim *s, const struct event *e)
 	if (v->hs != H_RUNNING)
 		return;
 	if (!s->c->directed_yield) {
-		on_ple_fixed(s, v);
+		if (v->act != ACT_SPIN || !s->p[v->pcpu].rq_n)
+			return;
+		count_exit(s, v, HVTLB_SIM_EXIT_PLE, 1);
+		/* No re-arm when it keeps its pCPU: no candidate can appear
+		 * while it runs; a new wake-up re-arms. */
+		spin_fixed(s, v);
 		return;
 	}
 	if (!in_pause_loop(v))
@@ -230,7 +243,6 @@ void host_on_ple(struct sim *s, const struct event *e)
 	/* handle_pause(): grow the window, then kvm_vcpu_on_spin() */
 	count_exit(s, v, HVTLB_SIM_EXIT_PLE, 1);
 	v->ple_window = ple_grow(s, v->ple_window);
-	vcpu_steal(s, v, cyc(s, SIM_COST_vmexit));
-	vcpu_on_spin(s, v);
+	kvm_vcpu_on_spin(s, v);
 	arm_ple(s, v); /* still spinning: the next window */
 }

@@ -140,12 +140,8 @@ static void vcpu_enter(struct sim *s, struct vcpu *v)
 	v->hs = H_RUNNING;
 	v->run_start = s->now;
 	slice_arm(s, p, s->sched->slice_end(s, p));
-	if (v->cur != NONE_ID && s->c->steal_accounting) {
-		struct task *t = &s->t[v->cur];
-
-		t->acct_since = s->now;
-		t->acct_paused = false;
-	}
+	if (v->cur != NONE_ID)
+		acct_on_cpu(s, &s->t[v->cur]);
 	h += hv_vcpu_entry(s, v);
 	if (h)
 		vcpu_steal(s, v, h);
@@ -189,12 +185,10 @@ void vcpu_deschedule(struct sim *s, struct vcpu *v, bool ready)
 		v->busy_until = s->now;
 	v->ple_armed = false;
 	v->ple_token++;
-	if (v->cur != NONE_ID && s->c->steal_accounting) {
-		struct task *t = &s->t[v->cur];
-
-		acct_close(s, t);
-		t->acct_paused = true;
-	}
+	v->long_spin_armed = false;
+	v->long_spin_token++;
+	if (v->cur != NONE_ID)
+		acct_off_cpu(s, &s->t[v->cur]);
 	if (s->sched->ran)
 		s->sched->ran(s, p, v, ready);
 	p->cur = NONE_ID;
@@ -233,6 +227,7 @@ void vcpu_continue(struct sim *s, struct vcpu *v)
 			vcpu_arm_run(s, v);
 		} else {
 			arm_ple(s, v);
+			arm_long_spin(s, v);
 		}
 		break;
 	case ACT_IDLE:

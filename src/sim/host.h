@@ -90,5 +90,14 @@ bool vcpu_in_kernel(const struct sim *s, const struct vcpu *v);
  * from is over. */
 void ple_sched_in(struct sim *s, struct vcpu *v);
 void host_on_ple(struct sim *s, const struct event *e);
+/* KVM's kvm_vcpu_on_spin for @p v after a spin exit (a pause-loop exit, a
+ * long-spin notification): yields its pCPU to a candidate vCPU of the VM
+ * if there is one (true), else charges the exit and lets it spin on. */
+bool kvm_vcpu_on_spin(struct sim *s, struct vcpu *v);
+
+/* long-spin.c */
+/* Arms the long-spin notification of @p v, spinning in a flush wait. */
+void arm_long_spin(struct sim *s, struct vcpu *v);
+void host_on_long_spin(struct sim *s, const struct event *e);
 
 #endif

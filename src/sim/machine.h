@@ -16,10 +16,12 @@
  *   host-cfs.c
  *   host-idle.c    halted vCPUs: wake latency, halt polling, idle states
  *   host-ple.c     pause-loop exits and directed yield
+ *   long-spin.c    a Hyper-V guest's long-spin notification
  *   hypervisor.c   the hypervisor side of the guest's flush calls: decode,
  *                  flush queues, kicks, deferred flushes at entry
  *   backend.c      the hvtlb_backend_ops the guest's strategies call
- *   guest-sched.c  guest threads: scheduling, ticks, timers, accounting
+ *   guest-sched.c  guest threads: scheduling, ticks, timers
+ *   guest-acct.c   their user and sys time, reported and consumed
  *   guest-irq.c    interrupts a vCPU takes: flush IPIs, acknowledgements,
  *                  lazy invalidations
  *   guest-lock.c   the address-space lock (mmap_lock, an rwsem)
@@ -32,6 +34,7 @@
  *                  (machine.contention): transfers and queueing
  *   workloads/     one file per workload, and their common operations
  *   stats.c        VM-exit counters, the shootdown latency histogram
+ *   hist.c         the histogram's log-linear buckets and quantiles
  *   trace.c        the trace hooks and names
  *   setup.c        building and freeing a machine from its config
  *   engine.c       the event loop, partitions, merging the results
@@ -50,6 +53,7 @@
 #include "sim/coro.h"
 #include "sim/cost.h"
 #include "sim/event.h"
+#include "sim/hist.h"
 #include "sim/host.h"
 #include "sim/idle-menu.h"
 #include "sim/rng.h"
@@ -59,8 +63,6 @@
 #define GVA_BASE 0x00007f0000000000ULL
 /* Kernel (global) pages of workload.kernel_pages: a vmalloc area. */
 #define KVA_BASE 0xffffc90000000000ULL
-#define HIST_SUB 32u
-#define HIST_BUCKETS (64u * HIST_SUB)
 
 enum hstate { H_RUNNING, H_READY, H_HALTED, H_WAKING };
 enum act { ACT_NONE, ACT_WORK, ACT_SPIN, ACT_IDLE };
@@ -134,6 +136,14 @@ struct ipi_rec {
 	struct hvtlb_flush_range r;
 };
 
+/* guest.ipi_mailbox: a flush request from @p from whose handler on the
+ * target runs until @p done (it started while the target ran since
+ * @p at). */
+struct mbox_rec {
+	uint32_t from;
+	simtime at, done;
+};
+
 struct lazy_rec {
 	uint64_t start, end;
 	unsigned shift;
@@ -163,12 +173,17 @@ struct vcpu {
 	bool deferred;
 	uint64_t ple_token;
 	bool ple_armed;
+	uint64_t long_spin_token;
+	bool long_spin_armed;
+	bool ipi_wait; /* its guest spins for flush IPI acknowledgements */
 	bool tick_armed;
 	uint32_t cur; /* task or NONE_ID */
 	uint32_t rq_head, rq_tail, rq_n;
 	simtime cur_since;
 	struct ipi_rec *pend;
 	uint32_t npend, cappend;
+	struct mbox_rec *mbox; /* guest.ipi_mailbox: handlers in progress */
+	uint32_t nmbox, capmbox;
 	struct hvtlb_flushq fq;
 	bool fq_ready;
 	bool fq_global; /* a pending "flush everything" drops globals too */
@@ -176,6 +191,7 @@ struct vcpu {
 	struct tlb tlb;
 	bool tlb_ready;
 	uint32_t loaded_mm; /* mm index or NONE_ID */
+	bool left_mm;	    /* guest.idle_leaves_mm: it left one when idle */
 	bool lazy;
 	uint64_t mm_gen;
 	struct lazy_rec *lz;
@@ -253,7 +269,11 @@ struct task {
 	enum acct acct;
 	simtime acct_since;
 	bool acct_paused;
-	simtime user, sys;
+	simtime user, sys; /* as the guest reports them (guest-acct.c) */
+	/* guest kernel time its vCPU actually ran (from cons_since while
+	 * the vCPU is on a pCPU, !off_cpu) */
+	simtime sys_cons, cons_since;
+	bool off_cpu;
 	struct sim_rng rng;
 	simtime debt;
 	simtime saved_work; /* preempted user work */

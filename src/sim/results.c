@@ -28,6 +28,17 @@ const char *hvtlb_sim_stale_name(enum hvtlb_sim_stale w)
 	return (unsigned)w < HVTLB_SIM_STALE_COUNT_ ? stale_names[w] : NULL;
 }
 
+static const char *const ipi_names[] = {
+#define HVTLB_X_(n, s) s,
+	HVTLB_SIM_IPI_MAP(HVTLB_X_)
+#undef HVTLB_X_
+};
+
+const char *hvtlb_sim_ipi_name(enum hvtlb_sim_ipi_purpose p)
+{
+	return (unsigned)p < HVTLB_SIM_IPI_COUNT_ ? ipi_names[p] : NULL;
+}
+
 const char *hvtlb_sim_exit_name(enum hvtlb_sim_exit e)
 {
 	return (unsigned)e < HVTLB_SIM_EXIT_COUNT_ ? exit_names[e] : NULL;
@@ -80,14 +91,19 @@ int hvtlb_sim_results_write_json(const struct hvtlb_sim_results *r, FILE *f)
 	fprintf(f, "\"fault\":\"%s\",", fname ? fname : "?");
 	fprintf(f, "\"real_s\":%.9g,\"user_s\":%.9g,\"sys_s\":%.9g,", r->real_s,
 		r->user_s, r->sys_s);
+	fprintf(f, "\"sys_consumed_s\":%.9g,", r->sys_consumed_s);
 	fputs("\"vm_exits\":{", f);
 	for (int i = 0; i < HVTLB_SIM_EXIT_COUNT_; i++)
 		fprintf(f, "\"%s\":%llu,", exit_names[i],
 			(unsigned long long)r->vm_exits[i]);
 	fprintf(f, "\"total\":%llu},", (unsigned long long)r->vm_exits_total);
-	fprintf(f, "\"ipis\":{\"sent\":%llu,\"delivered\":%llu},",
+	fprintf(f, "\"ipis\":{\"sent\":%llu,\"delivered\":%llu",
 		(unsigned long long)r->ipis_sent,
 		(unsigned long long)r->ipis_delivered);
+	for (int i = 0; i < HVTLB_SIM_IPI_COUNT_; i++)
+		fprintf(f, ",\"%s\":%llu", ipi_names[i],
+			(unsigned long long)r->ipis[i]);
+	fputs("},", f);
 	fprintf(f, "\"hypercalls\":%llu,\"shootdowns\":%llu,",
 		(unsigned long long)r->hypercalls,
 		(unsigned long long)r->shootdowns);

@@ -74,7 +74,7 @@ static void setup_times(struct sim *s)
 	s->host_slice = us_to_cyc(s, s->cost[SIM_COST_host_slice_us]);
 	s->guest_slice = us_to_cyc(s, s->cost[SIM_COST_guest_slice_us]);
 	s->tick = us_to_cyc(s, s->cost[SIM_COST_tick_us]);
-	s->lock_spin = us_to_cyc(s, c->lock_spin_us);
+	s->lock_spin = us_to_cyc(s, c->lock_spin_us) + c->lock_spin_cycles;
 	s->lock_handoff = us_to_cyc(s, c->lock_handoff_us);
 	s->halt_poll = us_to_cyc(s, s->cost[SIM_COST_halt_poll_us]);
 	s->cstate_exit = us_to_cyc(s, s->cost[SIM_COST_cstate_exit_us]);
@@ -204,12 +204,14 @@ static int setup_tasks(struct sim *s)
 	for (uint32_t i = 0; i < s->ntasks; i++) {
 		struct task *t = &s->t[i];
 		uint32_t vm = i / c->wl_threads, k = i % c->wl_threads;
+		uint32_t base, n;
 
 		t->s = s;
 		t->id = i;
 		t->vm = vm;
 		t->mm = vm * c->wl_processes + k % c->wl_processes;
-		t->vcpu = vm * c->vcpus + k % c->vcpus;
+		guest_group(s, k % c->wl_processes, &base, &n);
+		t->vcpu = vm * c->vcpus + base + k % n;
 		t->st = T_BLOCKED;
 		t->kpage = NONE_ID;
 		sim_rng_init(&t->rng, c->seed, 1 + s->stream_base + i);
@@ -273,6 +275,7 @@ void sim_teardown(struct sim *s)
 				hvtlb_flushq_finish(&v->fq);
 			tlb_finish(&v->tlb);
 			free(v->pend);
+			free(v->mbox);
 			free(v->lz);
 		}
 	}

@@ -10,8 +10,5 @@ void count_exit(struct sim *s, const struct vcpu *v, enum hvtlb_sim_exit why,
 		uint64_t n);
 /* One shootdown latency of @p c cycles. */
 void hist_add(struct sim *s, simtime c);
-/* The @p pct quantile (0..1) of a histogram in microseconds, at most
- * @p lat_max cycles. */
-double hist_pct(const uint64_t *hist, simtime lat_max, double mhz, double pct);
 
 #endif

@@ -150,8 +150,34 @@ rc, out, err = run(default, "--set", "workload.iterations=2", "--threads",
                    "2")
 check("default.ini table compares ipi and hyperv", rc == 0 and
       re.search(r"^strategy\s+ipi\s+hyperv$", out, re.M) and
-      re.search(r"^ipi / hyperv: real [0-9.]+x, sys [0-9.]+x$", out, re.M),
+      re.search(r"^ipi / hyperv: real [0-9.]+x, sys [0-9.]+x "
+                r"\(consumed [0-9.]+x\)$", out, re.M),
       f"rc={rc} {err!r}")
+
+# --- guest.os applies first: a guest key overrides it wherever it stands --
+def sim_json(text, *extra):
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "g.ini")
+        with open(path, "w") as f:
+            f.write(text)
+        rc, out, err = run(path, "--json", "--threads", "1", *extra)
+    return rc, re.sub(r'"events":[0-9]+', "", out), err
+
+
+GUEST_BASE = ("strategy = ipi\n[machine]\npcpus = 4\n[vm]\nvcpus = 80\n"
+              "[workload]\nthreads = 72\niterations = 3\npages = 4\n")
+rc1, before, e1 = sim_json(GUEST_BASE + "[guest]\ngroup_size = 0\nos = windows\n")
+rc2, after, e2 = sim_json(GUEST_BASE + "[guest]\nos = windows\ngroup_size = 0\n")
+rc3, plain, e3 = sim_json(GUEST_BASE + "[guest]\nos = windows\n")
+rc4, over, e4 = sim_json(GUEST_BASE + "[guest]\nos = linux\n",
+                         "--set", "guest.os=windows")
+check("guest.os: a guest key overrides it before or after it",
+      rc1 == rc2 == rc3 == 0 and before == after and before != plain,
+      f"{rc1} {rc2} {rc3} {e1!r}{e2!r}{e3!r}")
+check("guest.os: --set guest.os=windows runs the Windows model",
+      rc4 == 0 and over == plain, f"{rc4} {e4!r}")
+expect_error("unknown guest OS", "[guest]\nos = beos\n", 2,
+             "bad value 'beos' for 'guest.os'")
 
 # --- a fault reaches the oracle; without it, zero violations -------------
 # A shared madvise mapping (the engine's own fault tests use the same shape):

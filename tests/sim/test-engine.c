@@ -9,6 +9,7 @@
  * runs them as separate tests with their own timeouts.
  */
 #include <errno.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -21,6 +22,7 @@
 
 #include <hvtlb/sim.h>
 
+#include "sim/guest-os.h"
 #include "sim/tlb.h"
 
 #include "sim-test.h"
@@ -142,6 +144,67 @@ static void test_config_keys(void **state)
 			    "drop-target");
 	assert_string_equal(hvtlb_sim_workload_name(HVTLB_SIM_WORKLOAD_EBIZZY),
 			    "ebizzy");
+}
+
+/*
+ * guest.os: the Linux model is the defaults; every model sets the same
+ * keys, so switching back and forth restores a config; a key set after
+ * the model overrides it; an unknown model changes nothing.
+ */
+static void test_guest_os(void **state)
+{
+	struct hvtlb_sim_config def, c, d;
+	char buf[64];
+
+	(void)state;
+	hvtlb_sim_config_init(&def);
+	c = def;
+	assert_int_equal(hvtlb_sim_config_set(&c, "guest.os", "linux"), 0);
+	assert_memory_equal(&c, &def, sizeof(c));
+	for (int os = 0; os < HVTLB_SIM_GUEST_OS_COUNT_; os++) {
+		const struct guest_os *m =
+			guest_os_get((enum hvtlb_sim_guest_os)os);
+		const struct guest_os_key *k, *l = guest_os_linux.keys;
+
+		assert_non_null(m);
+		assert_string_equal(
+			m->name,
+			hvtlb_sim_guest_os_name((enum hvtlb_sim_guest_os)os));
+		c = def;
+		assert_int_equal(hvtlb_sim_config_set(&c, "guest.os", m->name),
+				 0);
+		for (k = m->keys; k->key; k++, l++) {
+			/* the same keys as the Linux model, in its order */
+			assert_non_null(l->key);
+			assert_string_equal(k->key, l->key);
+			assert_int_equal(hvtlb_sim_config_get(&c, k->key, buf,
+							      sizeof(buf)),
+					 0);
+			d = c;
+			assert_int_equal(hvtlb_sim_config_set(&d, k->key, buf),
+					 0);
+			assert_memory_equal(&c, &d, sizeof(c));
+		}
+		assert_null(l->key);
+		assert_int_equal(hvtlb_sim_config_set(&c, "guest.os", "linux"),
+				 0);
+		assert_memory_equal(&c, &def, sizeof(c));
+	}
+	c = def;
+	assert_int_equal(hvtlb_sim_config_set(&c, "guest.os", "windows"), 0);
+	assert_true(c.tick_accounting && c.idle_leaves_mm && c.ipi_mailbox);
+	assert_int_equal(c.group_size, 64);
+	assert_int_equal(c.lock_spin_cycles, 10240);
+	assert_int_equal(hvtlb_sim_config_set(&c, "guest.group_size", "0"), 0);
+	assert_int_equal(c.group_size, 0);
+	assert_true(c.tick_accounting);
+	d = c;
+	assert_int_equal(hvtlb_sim_config_set(&c, "guest.os", "beos"), -EINVAL);
+	assert_memory_equal(&c, &d, sizeof(c));
+	assert_int_equal(hvtlb_sim_config_get(&c, "guest.os", buf, sizeof(buf)),
+			 0);
+	assert_string_equal(buf, "windows");
+	assert_null(hvtlb_sim_guest_os_name(HVTLB_SIM_GUEST_OS_COUNT_));
 }
 
 /* ---------------------------------------------------------- oracle */
@@ -472,6 +535,47 @@ static void test_no_violations(void **state)
 				assert_true(r->real_s > 0);
 				hvtlb_sim_results_destroy(r);
 			}
+		}
+	}
+}
+
+/* The Windows guest model: every strategy, overcommitted and not, with
+ * processor groups, the long-spin notification and pushlock spinning. */
+static void test_windows_no_violations(void **state)
+{
+	static const char *const strategies[] = { "ipi",       "hyperv",
+						  "kvm-pv",    "vmm-assist",
+						  "broadcast", "lazy" };
+	static const char *const pcpus[] = { "machine.pcpus=8",
+					     "machine.pcpus=3" };
+
+	(void)state;
+	for (size_t i = 0; i < 6; i++) {
+		for (size_t m = 0; m < 2; m++) {
+			char strat[64];
+			const char *kv[] = { strat,
+					     "guest.os=windows",
+					     "guest.group_size=8",
+					     "hypervisor.hv_spinlocks=0x3f",
+					     "workload.kind=mix",
+					     "workload.pages=16",
+					     "workload.sleep_ns_max=5000",
+					     "workload.threads=12",
+					     "workload.iterations=60",
+					     "vm.vcpus=12",
+					     pcpus[m],
+					     NULL };
+			struct hvtlb_sim_results *r;
+
+			snprintf(strat, sizeof(strat), "strategy=%s",
+				 strategies[i]);
+			r = run_kv(kv);
+			if (r->violations)
+				fail_msg("windows %s %s: %llu violations",
+					 strategies[i], pcpus[m],
+					 (unsigned long long)r->violations);
+			assert_true(r->shootdowns > 0);
+			hvtlb_sim_results_destroy(r);
 		}
 	}
 }
@@ -922,6 +1026,498 @@ static void test_queue_overflow(void **state)
 	hvtlb_sim_results_destroy(r);
 }
 
+/*
+ * IPIs by purpose: a hypercall run sends wake-up IPIs only, an IPI run
+ * flush IPIs too, and the purposes add up to the IPIs sent. (Counting
+ * a wake-up as a flush puts flush IPIs into the hypercall run.)
+ */
+static void test_ipi_purposes(void **state)
+{
+	static const char *const strategies[] = { "strategy=ipi",
+						  "strategy=hyperv" };
+	struct hvtlb_sim_results *r[2];
+
+	(void)state;
+	for (size_t i = 0; i < 2; i++) {
+		const char *kv[] = { SMALL_OVERCOMMIT, strategies[i],
+				     "machine.pcpus=8", "vm.vcpus=8", NULL };
+		uint64_t sum = 0;
+		char *j;
+
+		r[i] = run_kv(kv);
+		for (int k = 0; k < HVTLB_SIM_IPI_COUNT_; k++)
+			sum += r[i]->ipis[k];
+		assert_int_equal(sum, r[i]->ipis_sent);
+		assert_true(r[i]->ipis[HVTLB_SIM_IPI_RESCHED] > 0);
+		assert_int_equal(r[i]->ipis[HVTLB_SIM_IPI_OTHER], 0);
+		j = to_json(r[i]);
+		assert_non_null(strstr(j, "\"resched\":"));
+		free(j);
+	}
+	assert_true(r[0]->ipis[HVTLB_SIM_IPI_FLUSH] > 0);
+	assert_int_equal(r[1]->ipis[HVTLB_SIM_IPI_FLUSH], 0);
+	assert_true(r[1]->hypercalls > 0);
+	hvtlb_sim_results_destroy(r[0]);
+	hvtlb_sim_results_destroy(r[1]);
+}
+
+/*
+ * sys_consumed_s is the guest kernel time its vCPUs ran on host CPUs: the
+ * same whether the guest reports steal time or not (accounting never
+ * changes the run), equal to the reported sys time when the guest leaves
+ * steal out, and below it when the guest charges the time its preempted
+ * vCPUs waited. (Counting consumed time while descheduled fails the
+ * second check.)
+ */
+static void test_sys_consumed(void **state)
+{
+	const char *steal[] = { SMALL_OVERCOMMIT, "guest.steal_accounting=true",
+				NULL };
+	const char *no_steal[] = { SMALL_OVERCOMMIT,
+				   "guest.steal_accounting=false", NULL };
+	struct hvtlb_sim_results *a, *b;
+
+	(void)state;
+	a = run_kv(steal);
+	b = run_kv(no_steal);
+	assert_true(a->sys_consumed_s > 0);
+	assert_true(a->sys_consumed_s == b->sys_consumed_s);
+	assert_true(a->sys_s == a->sys_consumed_s);
+	if (!(b->sys_s > b->sys_consumed_s))
+		fail_msg("reported %.6f s, consumed %.6f s", b->sys_s,
+			 b->sys_consumed_s);
+	assert_true(a->real_s == b->real_s);
+	hvtlb_sim_results_destroy(a);
+	hvtlb_sim_results_destroy(b);
+}
+
+/*
+ * machine.bare_metal: the same run counts no VM exit at all (it still
+ * sends IPIs and halts), where the same machine as a VM counts them; a
+ * bare-metal machine is one VM on every CPU and refuses the strategies
+ * that need a hypervisor. (Counting exits on bare metal fails the first
+ * check.)
+ */
+static void test_bare_metal(void **state)
+{
+	static const char *const strategies[] = { "strategy=ipi",
+						  "strategy=broadcast",
+						  "strategy=lazy" };
+	struct hvtlb_sim_config c;
+	const char *bad = NULL;
+
+	(void)state;
+	for (size_t i = 0; i < 3; i++) {
+		const char *kv[] = { strategies[i],
+				     "machine.pcpus=8",
+				     "vm.vcpus=8",
+				     "workload.threads=16",
+				     "workload.iterations=50",
+				     "workload.sleep_ns_max=20000",
+				     "machine.bare_metal=false",
+				     NULL };
+		struct hvtlb_sim_results *vm, *native;
+
+		vm = run_kv(kv);
+		kv[6] = "machine.bare_metal=true";
+		native = run_kv(kv);
+		assert_true(vm->vm_exits_total > 0);
+		assert_true(vm->vm_exits[HVTLB_SIM_EXIT_HLT] > 0);
+		assert_int_equal(native->vm_exits_total, 0);
+		for (int k = 0; k < HVTLB_SIM_EXIT_COUNT_; k++)
+			assert_int_equal(native->vm_exits[k], 0);
+		assert_true(native->ipis_sent > 0);
+		assert_true(native->shootdowns > 0);
+		assert_int_equal(native->violations, 0);
+		hvtlb_sim_results_destroy(vm);
+		hvtlb_sim_results_destroy(native);
+	}
+	cfg_apply(&c, (const char *const[]){ "machine.bare_metal=true",
+					     "machine.pcpus=8", "vm.vcpus=16",
+					     NULL });
+	assert_int_equal(hvtlb_sim_config_validate(&c, &bad), -ERANGE);
+	assert_string_equal(bad, "machine.bare_metal");
+	cfg_apply(&c, (const char *const[]){ "machine.bare_metal=true",
+					     "machine.pcpus=8", "vm.vcpus=8",
+					     "strategy=hyperv", NULL });
+	assert_int_equal(hvtlb_sim_config_validate(&c, &bad), -ERANGE);
+	assert_string_equal(bad, "strategy");
+}
+
+/*
+ * guest.tick_accounting samples the threads' modes at clock ticks. With a
+ * tick longer than the run no tick falls in it: nothing is charged,
+ * where exact accounting charges the same run. With a short tick the
+ * samples add up to the exact figures, descheduled time included (the
+ * catch-up of the ticks a preempted vCPU missed): far above the consumed
+ * kernel time overcommitted; with steal accounting the missed ticks are
+ * dropped and the samples match the consumed time. (Charging exact time
+ * fails the first check; charging only the ticks a vCPU took while it
+ * ran fails the second.)
+ */
+static struct hvtlb_sim_results *run_ticks(const char *tick, bool ticks,
+					   bool steal)
+{
+	const char *kv[] = { SMALL_OVERCOMMIT,
+			     "machine.pcpus=2",
+			     tick,
+			     ticks ? "guest.tick_accounting=true"
+				   : "guest.tick_accounting=false",
+			     steal ? "guest.steal_accounting=true"
+				   : "guest.steal_accounting=false",
+			     NULL };
+
+	return run_kv(kv);
+}
+
+static void test_tick_accounting(void **state)
+{
+	struct hvtlb_sim_results *exact, *ticks, *steal;
+
+	(void)state;
+	exact = run_ticks("cost.tick_us=1000000", false, false);
+	ticks = run_ticks("cost.tick_us=1000000", true, false);
+	assert_true(exact->real_s < 1.0 && exact->sys_s > 0);
+	assert_true(ticks->real_s == exact->real_s);
+	assert_true(ticks->sys_s == 0 && ticks->user_s == 0);
+	assert_true(ticks->sys_consumed_s == exact->sys_consumed_s);
+	hvtlb_sim_results_destroy(exact);
+	hvtlb_sim_results_destroy(ticks);
+
+	exact = run_ticks("cost.tick_us=10", false, false);
+	ticks = run_ticks("cost.tick_us=10", true, false);
+	steal = run_ticks("cost.tick_us=10", true, true);
+	if (fabs(ticks->sys_s - exact->sys_s) > 0.03 * exact->sys_s ||
+	    fabs(steal->sys_s - steal->sys_consumed_s) >
+		    0.03 * steal->sys_consumed_s ||
+	    !(ticks->sys_s > 1.1 * ticks->sys_consumed_s))
+		fail_msg("exact %.6f, ticks %.6f, ticks with steal %.6f, "
+			 "consumed %.6f",
+			 exact->sys_s, ticks->sys_s, steal->sys_s,
+			 ticks->sys_consumed_s);
+	hvtlb_sim_results_destroy(exact);
+	hvtlb_sim_results_destroy(ticks);
+	hvtlb_sim_results_destroy(steal);
+}
+
+/*
+ * guest.idle_leaves_mm: a vCPU going idle leaves the address space, so
+ * the shootdowns of a lock-serialized trasher find no idle target: far
+ * fewer flush IPIs than with Linux's lazy mode (lazy CPUs as targets),
+ * and the idle vCPUs flush on leaving instead. The oracle stays at zero
+ * for every strategy on a mixed workload whose threads come and go.
+ * (Leaving without the flush fails the oracle check.)
+ */
+static void test_idle_leaves_mm(void **state)
+{
+	static const char *const strategies[] = { "strategy=ipi",
+						  "strategy=hyperv",
+						  "strategy=kvm-pv",
+						  "strategy=lazy" };
+	const char *lazy[] = { SMALL_OVERCOMMIT, "guest.idle_leaves_mm=false",
+			       NULL };
+	const char *leave[] = { SMALL_OVERCOMMIT, "guest.idle_leaves_mm=true",
+				NULL };
+	struct hvtlb_sim_results *a, *b;
+
+	(void)state;
+	a = run_kv(lazy);
+	b = run_kv(leave);
+	if (!(b->ipis[HVTLB_SIM_IPI_FLUSH] * 2 < a->ipis[HVTLB_SIM_IPI_FLUSH]))
+		fail_msg("flush IPIs: %llu leaving, %llu lazy",
+			 (unsigned long long)b->ipis[HVTLB_SIM_IPI_FLUSH],
+			 (unsigned long long)a->ipis[HVTLB_SIM_IPI_FLUSH]);
+	assert_true(b->flushes[HVTLB_SIM_FLUSH_SWITCH_MM] >
+		    a->flushes[HVTLB_SIM_FLUSH_SWITCH_MM]);
+	assert_int_equal(a->violations, 0);
+	assert_int_equal(b->violations, 0);
+	hvtlb_sim_results_destroy(a);
+	hvtlb_sim_results_destroy(b);
+	for (size_t i = 0; i < 4; i++) {
+		const char *kv[] = { strategies[i],
+				     "guest.idle_leaves_mm=true",
+				     "workload.kind=mix",
+				     "workload.pages=16",
+				     "workload.sleep_ns_max=5000",
+				     "workload.threads=12",
+				     "workload.iterations=60",
+				     "vm.vcpus=8",
+				     "machine.pcpus=3",
+				     NULL };
+
+		a = run_kv(kv);
+		if (a->violations)
+			fail_msg("%s: %llu violations", strategies[i],
+				 (unsigned long long)a->violations);
+		hvtlb_sim_results_destroy(a);
+	}
+}
+
+/*
+ * guest.early_ack_pages: targets acknowledge first for a flush of up to
+ * that many pages or of everything, last for a longer list. Against the
+ * strategy's acknowledge-after-flush, 4 pages (a mailbox-sized request)
+ * and 64 pages (beyond the full-flush ceiling: everything) shorten the
+ * slow shootdowns (p99) by the targets' flush; 16 pages (a list) is the
+ * very same run. (Acknowledging every
+ * request first fails the 16-page check; ignoring the key fails the
+ * others.)
+ */
+static struct hvtlb_sim_results *run_ack(const char *pages, const char *n)
+{
+	const char *kv[] = { "strategy=ipi",
+			     "strategy.early_ack=false",
+			     "workload.kind=madvise",
+			     "workload.shared=1",
+			     "workload.threads=4",
+			     "workload.iterations=200",
+			     "vm.vcpus=4",
+			     "machine.pcpus=4",
+			     pages,
+			     n,
+			     NULL };
+
+	return run_kv(kv);
+}
+
+static void test_early_ack_pages(void **state)
+{
+	static const char *const pages[] = { "workload.pages=4",
+					     "workload.pages=16",
+					     "workload.pages=64" };
+
+	(void)state;
+	for (size_t i = 0; i < 3; i++) {
+		struct hvtlb_sim_results *late, *kind;
+		char *a, *b;
+
+		late = run_ack(pages[i], "guest.early_ack_pages=0");
+		kind = run_ack(pages[i], "guest.early_ack_pages=7");
+		assert_int_equal(late->violations, 0);
+		assert_int_equal(kind->violations, 0);
+		a = to_json(late);
+		b = to_json(kind);
+		if (i == 1)
+			assert_string_equal(a, b);
+		else if (!(kind->latency_us_p99 < late->latency_us_p99))
+			fail_msg("%s: p99 %.3f us by kind, %.3f us late",
+				 pages[i], kind->latency_us_p99,
+				 late->latency_us_p99);
+		free(a);
+		free(b);
+		hvtlb_sim_results_destroy(late);
+		hvtlb_sim_results_destroy(kind);
+	}
+}
+
+/*
+ * guest.ipi_mailbox: with early acknowledgement and a handler made long
+ * (100,000 cycles), a sender's next request to a target finds its last
+ * one still being processed and waits: its slowest shootdowns grow.
+ * With acknowledgement after the flush the slot is always free again
+ * when the sender goes on: the same run. (Ignoring the key fails the
+ * first check.)
+ */
+static struct hvtlb_sim_results *run_mbox(const char *ack, const char *mbox)
+{
+	const char *kv[] = { "strategy=ipi",
+			     "strategy.early_ack=false",
+			     "workload.kind=madvise",
+			     "workload.shared=1",
+			     "workload.threads=2",
+			     "workload.iterations=100",
+			     "workload.pages=4",
+			     "vm.vcpus=2",
+			     "machine.pcpus=2",
+			     "cost.ipi_target=100000",
+			     "cost.ipi_latency=200000",
+			     ack,
+			     mbox,
+			     NULL };
+
+	return run_kv(kv);
+}
+
+static void test_ipi_mailbox(void **state)
+{
+	struct hvtlb_sim_results *a, *b;
+	char *ja, *jb;
+
+	(void)state;
+	a = run_mbox("guest.early_ack_pages=7", "guest.ipi_mailbox=false");
+	b = run_mbox("guest.early_ack_pages=7", "guest.ipi_mailbox=true");
+	if (!(b->latency_us_max > 1.3 * a->latency_us_max &&
+	      b->sys_s > a->sys_s))
+		fail_msg("max %.3f us with the mailbox, %.3f us without",
+			 b->latency_us_max, a->latency_us_max);
+	assert_int_equal(a->violations, 0);
+	assert_int_equal(b->violations, 0);
+	hvtlb_sim_results_destroy(a);
+	hvtlb_sim_results_destroy(b);
+	a = run_mbox("guest.early_ack_pages=0", "guest.ipi_mailbox=false");
+	b = run_mbox("guest.early_ack_pages=0", "guest.ipi_mailbox=true");
+	ja = to_json(a);
+	jb = to_json(b);
+	assert_string_equal(ja, jb);
+	free(ja);
+	free(jb);
+	hvtlb_sim_results_destroy(a);
+	hvtlb_sim_results_destroy(b);
+}
+
+/*
+ * guest.lock_spin_cycles is a spin limit in cycles: 10,240 cycles at
+ * 2,048 MHz is the run of guest.lock_spin_us = 5. guest.lock_spin_owner
+ * false (a pushlock, which does not know its owner) spins on a holder
+ * whose vCPU the host preempted too: more pause-loop exits and more sys
+ * time than rwsem's owner check. (Ignoring either key fails.)
+ */
+static void test_lock_spin(void **state)
+{
+	const char *us[] = { SMALL_OVERCOMMIT, "guest.fault_exclusive=true",
+			     "cost.cpu_mhz=2048", "guest.lock_spin_us=5",
+			     NULL };
+	const char *cyc[] = { SMALL_OVERCOMMIT, "guest.fault_exclusive=true",
+			      "cost.cpu_mhz=2048",
+			      "guest.lock_spin_cycles=10240", NULL };
+	const char *blind[] = { SMALL_OVERCOMMIT,
+				"guest.fault_exclusive=true",
+				"cost.cpu_mhz=2048",
+				"guest.lock_spin_cycles=10240",
+				"guest.lock_spin_owner=false",
+				NULL };
+	struct hvtlb_sim_results *a, *b, *c;
+	char *ja, *jb;
+
+	(void)state;
+	a = run_kv(us);
+	b = run_kv(cyc);
+	c = run_kv(blind);
+	ja = to_json(a);
+	jb = to_json(b);
+	assert_string_equal(ja, jb);
+	if (!(c->vm_exits[HVTLB_SIM_EXIT_PLE] >
+		      b->vm_exits[HVTLB_SIM_EXIT_PLE] &&
+	      c->sys_s > b->sys_s))
+		fail_msg("blind: %llu PLE exits, sys %.6f s; owner check: "
+			 "%llu, %.6f s",
+			 (unsigned long long)c->vm_exits[HVTLB_SIM_EXIT_PLE],
+			 c->sys_s,
+			 (unsigned long long)b->vm_exits[HVTLB_SIM_EXIT_PLE],
+			 b->sys_s);
+	assert_int_equal(c->violations, 0);
+	free(ja);
+	free(jb);
+	hvtlb_sim_results_destroy(a);
+	hvtlb_sim_results_destroy(b);
+	hvtlb_sim_results_destroy(c);
+}
+
+/*
+ * The long-spin notification: with QEMU's default hv-spinlocks
+ * (0xffffffff, "never notify") a guest that would notify runs exactly as
+ * one that never does; with EBX = 0x3f its flush waits make the
+ * notification hypercall every 64 PAUSEs, where a guest without
+ * guest.long_spin_notify ignores the recommendation. (Notifying without
+ * the guest key, or with EBX = 0xffffffff, fails.)
+ */
+static struct hvtlb_sim_results *run_notify(const char *guest, const char *ebx)
+{
+	const char *kv[] = { SMALL_OVERCOMMIT, guest, ebx, NULL };
+
+	return run_kv(kv);
+}
+
+static void test_long_spin(void **state)
+{
+	struct hvtlb_sim_results *off, *never, *ignored, *on;
+	char *a, *b, *c;
+
+	(void)state;
+	off = run_notify("guest.long_spin_notify=false",
+			 "hypervisor.hv_spinlocks=0xffffffff");
+	never = run_notify("guest.long_spin_notify=true",
+			   "hypervisor.hv_spinlocks=0xffffffff");
+	ignored = run_notify("guest.long_spin_notify=false",
+			     "hypervisor.hv_spinlocks=0x3f");
+	on = run_notify("guest.long_spin_notify=true",
+			"hypervisor.hv_spinlocks=0x3f");
+	a = to_json(off);
+	b = to_json(never);
+	c = to_json(ignored);
+	assert_string_equal(a, b);
+	assert_string_equal(a, c);
+	assert_int_equal(off->vm_exits[HVTLB_SIM_EXIT_HYPERCALL], 0);
+	assert_true(on->vm_exits[HVTLB_SIM_EXIT_HYPERCALL] > 100);
+	assert_int_equal(on->hypercalls, 0); /* no flush hypercall */
+	assert_int_equal(on->violations, 0);
+	free(a);
+	free(b);
+	free(c);
+	hvtlb_sim_results_destroy(off);
+	hvtlb_sim_results_destroy(never);
+	hvtlb_sim_results_destroy(ignored);
+	hvtlb_sim_results_destroy(on);
+}
+
+/*
+ * guest.group_size: with groups of 8 vCPUs, the threads of process 0 run
+ * only on vCPUs 0-7 and those of process 1 only on 8-15 (a trace shows
+ * every vCPU a thread ran on), where without groups they mix. (Placing
+ * woken threads outside their group fails.)
+ */
+struct group_seen {
+	uint32_t bad, max_vcpu;
+};
+
+static void group_trace(void *data, const struct hvtlb_sim_trace_event *e)
+{
+	struct group_seen *g = data;
+	uint32_t process;
+
+	if (e->kind != HVTLB_SIM_TRACE_USER &&
+	    e->kind != HVTLB_SIM_TRACE_KERNEL)
+		return;
+	process = e->thread % 2; /* threads split round-robin */
+	if (e->vcpu / 8 != process)
+		g->bad++;
+	if (e->vcpu > g->max_vcpu)
+		g->max_vcpu = e->vcpu;
+}
+
+static void test_group_size(void **state)
+{
+	static const char *const kv[] = { "strategy=ipi",
+					  "workload.kind=mix",
+					  "workload.processes=2",
+					  "workload.threads=40",
+					  "workload.iterations=60",
+					  "workload.pages=16",
+					  "workload.sleep_ns_max=20000",
+					  "vm.vcpus=32",
+					  "machine.pcpus=4",
+					  NULL };
+	struct hvtlb_sim_config c;
+	struct hvtlb_sim_results *r;
+	struct group_seen g = { 0 };
+
+	(void)state;
+	cfg_apply(&c, kv);
+	c.trace_fn = group_trace;
+	c.trace_data = &g;
+	r = run_cfg(&c);
+	assert_true(g.bad > 0); /* without groups: anywhere */
+	hvtlb_sim_results_destroy(r);
+	memset(&g, 0, sizeof(g));
+	assert_int_equal(hvtlb_sim_config_set(&c, "guest.group_size", "8"), 0);
+	r = run_cfg(&c);
+	if (g.bad || g.max_vcpu >= 16)
+		fail_msg("%u thread segments outside their group, vCPU %u",
+			 g.bad, g.max_vcpu);
+	assert_int_equal(r->violations, 0);
+	hvtlb_sim_results_destroy(r);
+}
+
 /* ------------------------------------------------ determinism, scale */
 /* Byte-identical JSON with threads 1, 2 and 4; another seed differs. */
 static void check_deterministic(const char *const *kv)
@@ -1025,11 +1621,28 @@ static void test_determinism(void **state)
 						  "workload.sleep_ns_max=20000",
 						  "seed=42",
 						  NULL };
+	/* The Windows guest model, overcommitted, in partitioned VMs. */
+	static const char *const windows[] = { "strategy=ipi",
+					       "guest.os=windows",
+					       "guest.group_size=8",
+					       "hypervisor.hv_spinlocks=0xff",
+					       "machine.vms=2",
+					       "machine.partition=1",
+					       "machine.pcpus=6",
+					       "vm.vcpus=16",
+					       "workload.kind=mix",
+					       "workload.pages=16",
+					       "workload.threads=12",
+					       "workload.iterations=40",
+					       "workload.sleep_ns_max=20000",
+					       "seed=42",
+					       NULL };
 
 	(void)state;
 	check_deterministic(one_vm);
 	check_deterministic(four_vms);
 	check_deterministic(host_parts);
+	check_deterministic(windows);
 	check_deterministic(kernel_shared);
 	check_deterministic(kernel_parts);
 }
@@ -1128,6 +1741,7 @@ int main(int argc, char **argv)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_config_errors),
 		cmocka_unit_test(test_config_keys),
+		cmocka_unit_test(test_guest_os),
 		cmocka_unit_test(test_fault_no_wait),
 		cmocka_unit_test(test_fault_lose_deferred),
 		cmocka_unit_test(test_fault_skip_lazy_freed),
@@ -1137,10 +1751,21 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_tlb_global),
 		cmocka_unit_test(test_tlb_large),
 		cmocka_unit_test(test_no_violations),
+		cmocka_unit_test(test_windows_no_violations),
 		cmocka_unit_test(test_random_configs),
 		cmocka_unit_test(test_strategies_backend),
 		cmocka_unit_test(test_preempted_deferred),
 		cmocka_unit_test(test_queue_overflow),
+		cmocka_unit_test(test_ipi_purposes),
+		cmocka_unit_test(test_sys_consumed),
+		cmocka_unit_test(test_bare_metal),
+		cmocka_unit_test(test_tick_accounting),
+		cmocka_unit_test(test_idle_leaves_mm),
+		cmocka_unit_test(test_early_ack_pages),
+		cmocka_unit_test(test_ipi_mailbox),
+		cmocka_unit_test(test_lock_spin),
+		cmocka_unit_test(test_long_spin),
+		cmocka_unit_test(test_group_size),
 		cmocka_unit_test(test_halt_poll),
 		cmocka_unit_test(test_ple_boost),
 		cmocka_unit_test(test_fault_exclusive),

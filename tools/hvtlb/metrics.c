@@ -15,6 +15,7 @@
 FIELD_GETTER(real_s)
 FIELD_GETTER(user_s)
 FIELD_GETTER(sys_s)
+FIELD_GETTER(sys_consumed_s)
 FIELD_GETTER(vm_exits_total)
 FIELD_GETTER(ipis_sent)
 FIELD_GETTER(ipis_delivered)
@@ -29,6 +30,18 @@ FIELD_GETTER(latency_us_max)
 FIELD_GETTER(violations)
 FIELD_GETTER(latent_violations)
 FIELD_GETTER(used_violations)
+
+#define IPI_GETTER(purpose, name)                                              \
+	static double get_ipis_##name(const struct hvtlb_sim_results *r,       \
+				      const struct hvtlb_sim_config *c)        \
+	{                                                                      \
+		(void)c;                                                       \
+		return (double)r->ipis[HVTLB_SIM_IPI_##purpose];               \
+	}
+
+IPI_GETTER(FLUSH, flush)
+IPI_GETTER(RESCHED, resched)
+IPI_GETTER(OTHER, other)
 
 /* Workload operations per second of virtual time, over every VM: the
  * operations the run completed (threads x iterations x VMs) over its real
@@ -50,9 +63,13 @@ static const struct metric metrics[] = {
 	{ "real_s", "real time (s)", get_real_s },
 	{ "user_s", "guest user time (s)", get_user_s },
 	{ "sys_s", "guest sys time (s)", get_sys_s },
+	{ "sys_consumed_s", "guest sys time consumed (s)", get_sys_consumed_s },
 	{ "vm_exits", "VM exits", get_vm_exits_total },
 	{ "ipis_sent", "IPIs sent", get_ipis_sent },
 	{ "ipis_delivered", "IPIs delivered", get_ipis_delivered },
+	{ "ipis_flush", "flush IPIs sent", get_ipis_flush },
+	{ "ipis_resched", "wake-up IPIs sent", get_ipis_resched },
+	{ "ipis_other", "other IPIs sent", get_ipis_other },
 	{ "hypercalls", "hypercalls", get_hypercalls },
 	{ "shootdowns", "shootdowns", get_shootdowns },
 	{ "pages_invalidated", "pages invalidated", get_pages_invalidated },

@@ -75,18 +75,25 @@ static const char *exit_name(unsigned k)
 	return hvtlb_sim_exit_name((enum hvtlb_sim_exit)k);
 }
 
+static const char *ipi_name(unsigned k)
+{
+	return hvtlb_sim_ipi_name((enum hvtlb_sim_ipi_purpose)k);
+}
+
 static const char *flush_name(unsigned k)
 {
 	return hvtlb_sim_flush_name((enum hvtlb_sim_flush_kind)k);
 }
 
-/* Rows for a per-kind array, skipping kinds that are zero in every run. */
+/* Rows for a per-kind array, skipping kinds that are zero in every run;
+ * with @p metric_prefix, kind NAME has the band of metric PREFIX NAME. */
 static void print_kind_rows(const struct sim_batch *b, const struct ensemble *e,
 			    size_t offset, size_t count,
-			    const char *(*name)(unsigned))
+			    const char *(*name)(unsigned),
+			    const char *metric_prefix)
 {
 	for (size_t k = 0; k < count; k++) {
-		char label[64];
+		char label[64], metric[64];
 		struct row row = { label, offset + k * sizeof(uint64_t),
 				   ROW_U64, NULL };
 		int any = 0;
@@ -100,6 +107,11 @@ static void print_kind_rows(const struct sim_batch *b, const struct ensemble *e,
 		if (!any)
 			continue;
 		snprintf(label, sizeof(label), "  %s", name((unsigned)k));
+		if (metric_prefix) {
+			snprintf(metric, sizeof(metric), "%s%s", metric_prefix,
+				 name((unsigned)k));
+			row.metric = metric;
+		}
 		print_row(b, e, &row);
 	}
 }
@@ -145,18 +157,24 @@ static void print_ratio_lines(const struct sim_batch *b,
 
 	putchar('\n');
 	for (size_t i = 1; i < b->nruns; i++) {
-		printf("%s / %s: real %.2fx, sys %.2fx",
+		printf("%s / %s: real %.2fx, sys %.2fx (consumed %.2fx)",
 		       sim_strategy_name(base), sim_strategy_name(b->res[i]),
 		       sim_ratio(base->real_s, b->res[i]->real_s),
-		       sim_ratio(base->sys_s, b->res[i]->sys_s));
+		       sim_ratio(base->sys_s, b->res[i]->sys_s),
+		       sim_ratio(base->sys_consumed_s,
+				 b->res[i]->sys_consumed_s));
 		if (e) {
-			struct band r, s;
+			struct band r, s, c;
 
 			ensemble_ratio_band(e, 0, i, metric_find("real_s"), &r);
 			ensemble_ratio_band(e, 0, i, metric_find("sys_s"), &s);
-			printf("  (p5 / p50 / p95: real %.2f / %.2f / %.2f, "
-			       "sys %.2f / %.2f / %.2f)",
-			       r.p5, r.p50, r.p95, s.p5, s.p50, s.p95);
+			ensemble_ratio_band(e, 0, i,
+					    metric_find("sys_consumed_s"), &c);
+			printf("\n  p5 / p50 / p95: real %.2f / %.2f / %.2f, "
+			       "sys %.2f / %.2f / %.2f, consumed %.2f / %.2f / "
+			       "%.2f",
+			       r.p5, r.p50, r.p95, s.p5, s.p50, s.p95, c.p5,
+			       c.p50, c.p95);
 		}
 		putchar('\n');
 	}
@@ -189,6 +207,8 @@ void sim_report_table(const struct sim_batch *b, const struct ensemble *e)
 		{ "real time (s)", OFF(real_s), ROW_DOUBLE4, "real_s" },
 		{ "guest user time (s)", OFF(user_s), ROW_DOUBLE4, "user_s" },
 		{ "guest sys time (s)", OFF(sys_s), ROW_DOUBLE4, "sys_s" },
+		{ "  consumed on host CPUs (s)", OFF(sys_consumed_s),
+		  ROW_DOUBLE4, "sys_consumed_s" },
 		{ "shootdowns", OFF(shootdowns), ROW_U64, "shootdowns" },
 		{ "shootdown latency p50 (us)", OFF(latency_us_p50),
 		  ROW_DOUBLE2, "latency_us_p50" },
@@ -198,8 +218,9 @@ void sim_report_table(const struct sim_batch *b, const struct ensemble *e)
 		  ROW_DOUBLE2, "latency_us_max" },
 		{ "VM exits", OFF(vm_exits_total), ROW_U64, "vm_exits" },
 	};
+	static const struct row sent = { "IPIs sent", OFF(ipis_sent), ROW_U64,
+					 "ipis_sent" };
 	static const struct row mid[] = {
-		{ "IPIs sent", OFF(ipis_sent), ROW_U64, "ipis_sent" },
 		{ "IPIs delivered", OFF(ipis_delivered), ROW_U64,
 		  "ipis_delivered" },
 		{ "hypercalls", OFF(hypercalls), ROW_U64, "hypercalls" },
@@ -229,11 +250,16 @@ void sim_report_table(const struct sim_batch *b, const struct ensemble *e)
 	putchar('\n');
 	for (size_t k = 0; k < sizeof(head) / sizeof(head[0]); k++)
 		print_row(b, e, &head[k]);
-	print_kind_rows(b, e, OFF(vm_exits), HVTLB_SIM_EXIT_COUNT_, exit_name);
+	print_kind_rows(b, e, OFF(vm_exits), HVTLB_SIM_EXIT_COUNT_, exit_name,
+			NULL);
+	print_row(b, e, &sent);
+	print_kind_rows(b, e, OFF(ipis), HVTLB_SIM_IPI_COUNT_, ipi_name,
+			"ipis_");
 	for (size_t k = 0; k < sizeof(mid) / sizeof(mid[0]); k++)
 		print_row(b, e, &mid[k]);
 	printf("flushes on vCPUs, by kind\n");
-	print_kind_rows(b, e, OFF(flushes), HVTLB_SIM_FLUSH_COUNT_, flush_name);
+	print_kind_rows(b, e, OFF(flushes), HVTLB_SIM_FLUSH_COUNT_, flush_name,
+			NULL);
 	for (size_t k = 0; k < sizeof(tail) / sizeof(tail[0]); k++)
 		print_row(b, e, &tail[k]);
 
@@ -339,18 +365,24 @@ int sim_report_json(const struct sim_batch *b, const struct ensemble *e)
 		json_string(stdout, sim_strategy_name(b->res[0]));
 		printf(",\"under\":");
 		json_string(stdout, sim_strategy_name(b->res[i]));
-		printf(",\"real\":%.6g,\"sys\":%.6g",
+		printf(",\"real\":%.6g,\"sys\":%.6g,\"sys_consumed\":%.6g",
 		       sim_ratio(b->res[0]->real_s, b->res[i]->real_s),
-		       sim_ratio(b->res[0]->sys_s, b->res[i]->sys_s));
+		       sim_ratio(b->res[0]->sys_s, b->res[i]->sys_s),
+		       sim_ratio(b->res[0]->sys_consumed_s,
+				 b->res[i]->sys_consumed_s));
 		if (e) {
-			struct band r, s;
+			struct band r, s, c;
 
 			ensemble_ratio_band(e, 0, i, metric_find("real_s"), &r);
 			ensemble_ratio_band(e, 0, i, metric_find("sys_s"), &s);
+			ensemble_ratio_band(e, 0, i,
+					    metric_find("sys_consumed_s"), &c);
 			printf(",\"bands\":{\"real\":");
 			json_band(&r);
 			printf(",\"sys\":");
 			json_band(&s);
+			printf(",\"sys_consumed\":");
+			json_band(&c);
 			putchar('}');
 		}
 		putchar('}');

@@ -79,6 +79,7 @@ const char *sim_strategy_name(const struct hvtlb_sim_results *r)
 struct apply_ctx {
 	struct hvtlb_sim_config *cfg;
 	int skip_strategy;
+	int skip_guest_os;
 };
 
 int sim_cost_index(const char *key, size_t *index)
@@ -102,6 +103,8 @@ static int apply_one(void *data, const char *key, const char *value)
 	size_t i;
 
 	if (ctx->skip_strategy && !strcmp(key, "strategy"))
+		return 0;
+	if (ctx->skip_guest_os && !strcmp(key, "guest.os"))
 		return 0;
 	/* `cost.NAME = default`: the library's value. */
 	if (!strcmp(value, "default") && !sim_cost_index(key, &i)) {
@@ -155,7 +158,7 @@ static int configure_one(struct sim_batch *b, size_t i,
 {
 	struct hvtlb_sim_config *cfg = &b->cfg[i];
 	struct apply_ctx ctx = { .cfg = cfg, .skip_strategy = 0 };
-	const struct scenario_setting *bad = NULL;
+	const struct scenario_setting *bad = NULL, *os;
 	const char *bad_key = NULL;
 	char threads[16];
 	int rc;
@@ -174,6 +177,17 @@ static int configure_one(struct sim_batch *b, size_t i,
 			return rc;
 		}
 		ctx.skip_strategy = 1;
+	}
+	os = scenario_find(&b->sc, "guest.os");
+	if (os) {
+		/* "guest.os" sets its model's keys: set it first and let the
+		 * scenario's guest keys apply on top, wherever it stands. */
+		rc = hvtlb_sim_config_set(cfg, "guest.os", os->value);
+		if (rc) {
+			report_set_error(&b->sc, os, rc);
+			return rc;
+		}
+		ctx.skip_guest_os = 1;
 	}
 	rc = scenario_apply(&b->sc, apply_one, &ctx, &bad);
 	if (rc) {

@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The Windows guest (Windows Server 2003 to 2016 on x64, as the Windows
+ * Research Kernel and later Microsoft documentation describe it;
+ * docs/model.md cites each source):
+ *
+ * - run times are clock-tick samples with catch-up and no steal bucket
+ *   (KeUpdateRunTime / KeAccumulateTicks): guest.tick_accounting;
+ * - the idle thread belongs to the idle process, so an idle processor
+ *   leaves the process's ActiveProcessors, the set TLB flushes target
+ *   (SwapContext, KeFlushProcessTb): guest.idle_leaves_mm;
+ * - targets acknowledge before flushing everything or up to the seven
+ *   addresses of an IPI mailbox, after flushing a longer list
+ *   (KiIpiProcessRequests): guest.early_ack_pages = 7;
+ * - one request slot per sender and target (KiIpiSendRequest):
+ *   guest.ipi_mailbox;
+ * - pushlock waiters spin ExpSpinCycleCount = 10,240 cycles, whatever the
+ *   owner does, then wait: guest.lock_spin_cycles, lock_spin_owner;
+ * - the flush wait notifies the hypervisor of long spins when CPUID
+ *   recommends it (KiIpiWaitForRequestBarrier): guest.long_spin_notify;
+ * - processor groups of 64 (processor-groups.md): guest.group_size.
+ *
+ * The initiator raises to SYNCH_LEVEL, sends, flushes locally while the
+ * IPIs fly and spins until the targets are done, never blocking: that is
+ * the ipi strategy with strategy.concurrent (its default), a scenario
+ * setting. The clock tick (15.625 ms) and the quantum are costs
+ * (cost.tick_us, cost.guest_slice_us) that a Windows profile sets.
+ */
+#include "sim/guest-os.h"
+
+static const struct guest_os_key keys[] = {
+	{ "guest.tick_accounting", "true" },
+	{ "guest.steal_accounting", "false" },
+	{ "guest.idle_leaves_mm", "true" },
+	{ "guest.early_ack_pages", "7" },
+	{ "guest.ipi_mailbox", "true" },
+	{ "guest.lock_spin_us", "0" },
+	{ "guest.lock_spin_cycles", "10240" },
+	{ "guest.lock_spin_owner", "false" },
+	{ "guest.long_spin_notify", "true" },
+	{ "guest.group_size", "64" },
+	{ NULL, NULL },
+};
+
+const struct guest_os guest_os_windows = {
+	.name = "windows",
+	.keys = keys,
+};

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Guest OS models (guest.os): each is a named bundle of the keys that
+ * describe how that kernel behaves. Setting guest.os sets every key of
+ * the bundle; a scenario then overrides any of them one by one (the tool
+ * applies guest.os before a scenario's other lines). Every model sets the
+ * same keys, so switching models leaves nothing of the previous one, and
+ * the Linux model's values are the keys' defaults.
+ *
+ * A new model is one file (guest-os-NAME.c, a const struct guest_os) and
+ * its registration: its name in HVTLB_SIM_GUEST_OS_MAP (sim.h) and its
+ * entry in guest-os.c.
+ */
+#ifndef HVTLB_SIM_GUEST_OS_H
+#define HVTLB_SIM_GUEST_OS_H
+
+#include <hvtlb/sim.h>
+
+/* One key of a bundle, as hvtlb_sim_config_set() takes it. */
+struct guest_os_key {
+	const char *key, *value;
+};
+
+struct guest_os {
+	const char *name;
+	/* The keys and values, ending with { NULL, NULL }. */
+	const struct guest_os_key *keys;
+};
+
+extern const struct guest_os guest_os_linux;
+extern const struct guest_os guest_os_windows;
+
+/* The model registered for @p os, or NULL. */
+const struct guest_os *guest_os_get(enum hvtlb_sim_guest_os os);
+
+/* Sets every key of @p os's bundle in @p c. Returns 0 or the first
+ * hvtlb_sim_config_set() error (a bug in the bundle). */
+int guest_os_apply(struct hvtlb_sim_config *c, enum hvtlb_sim_guest_os os);
+
+#endif

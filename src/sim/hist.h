@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A log-linear latency histogram in the manner of HdrHistogram: values
+ * below 2^HIST_SUB_BITS have a bucket each; above, every power of two is
+ * cut into 2^HIST_SUB_BITS buckets of equal width, so a bucket is at most
+ * 1/128 of its lower edge wide. A quantile is reported as the middle of
+ * its bucket (never above the largest value recorded): within 1/256 (0.4 %)
+ * of the exact nearest-rank quantile of the recorded values.
+ */
+#ifndef HVTLB_SIM_HIST_H
+#define HVTLB_SIM_HIST_H
+
+#include <stdint.h>
+
+#define HIST_SUB_BITS 7u
+#define HIST_SUB (1u << HIST_SUB_BITS)
+#define HIST_BUCKETS (64u * HIST_SUB)
+
+/* Counts one value @p v in @p hist (HIST_BUCKETS counters). */
+void hist_record(uint64_t *hist, uint64_t v);
+
+/* The nearest-rank @p q quantile (0 < q <= 1) of the values in @p hist, at
+ * most @p max (the largest value recorded); 0 for an empty histogram. */
+uint64_t hist_quantile(const uint64_t *hist, uint64_t max, double q);
+
+#endif
