@@ -42,6 +42,12 @@ done
 for f in libhvtlb.a libhvtlb.so; do
     [ -e "$libdir/$f" ] || fail "not installed: $libdir/$f"
 done
+if command -v scdoc >/dev/null; then # the build makes man pages with it
+    for f in share/man/man1/hvtlb.1 share/man/man1/hvtlb-sim.1 \
+        share/man/man5/hvtlb-scenario.5; do
+        [ -f "$prefix/$f" ] || fail "not installed: $f"
+    done
+fi
 [ ! -e "$prefix/share/hvtlb/validation/passing.txt" ] ||
     fail "installed the CI ratchet validation/passing.txt"
 
