@@ -99,13 +99,16 @@ with tempfile.TemporaryDirectory() as tmp:
                        here)
     check("--set profile=NAME falls back to the shipped profile",
           rc == 0, err)
-    rc, out, err = run(["sim", own, *SMALL, "--set", "profile=p"], here, data)
-    check("... the one of $HVTLB_DATA_DIR when set", rc == 0, err)
+    # The scenario's own `profile = hyperv-2016` must load first.
+    shutil.copy(os.path.join(ROOT, "profiles", "hyperv-2016.ini"),
+                os.path.join(data, "profiles"))
+    rc, out, err = run(["sim", own, *SMALL, "--set", "profile=p"], here,
+                       data)
+    check("... the one of $HVTLB_DATA_DIR when set",
+          rc == 0 and "profile p," in out, err)
 
     shutil.copytree(os.path.join(ROOT, "tests", "scenario", "validation"),
                     os.path.join(data, "validation"))
-    shutil.copy(os.path.join(ROOT, "profiles", "hyperv-2016.ini"),
-                os.path.join(data, "profiles"))
     rc, out, err = run(["validate", "--quick", "--uncertainty", "2"], here,
                        data)
     check("validate: the validation/ of $HVTLB_DATA_DIR",
