@@ -2,7 +2,8 @@
 # Installs the Debian 12 packages hvtlb needs to build and test, if any is
 # missing. Runs apt-get as root (or through sudo). Usage: scripts/deps.sh [run|test]
 #   run:  meson, ninja, pkg-config (enough to build the tool)
-#   test: also cmocka, clang with its sanitizer runtimes, valgrind, gcovr
+#   test: also cmocka, clang with its sanitizer runtimes, valgrind, gcovr,
+#         scdoc (the man pages, which the tests check)
 set -euo pipefail
 mode=${1:-test}
 pkgs=()
@@ -19,6 +20,7 @@ if [ "$mode" = test ]; then
     have valgrind || pkgs+=(valgrind)
     have clang-format || pkgs+=(clang-format)
     have gcovr || pkgs+=(gcovr)
+    have scdoc || pkgs+=(scdoc)
     have python3 || pkgs+=(python3)
 fi
 [ ${#pkgs[@]} -eq 0 ] && exit 0

@@ -2,8 +2,11 @@
 # Every test, from a fresh Debian 12 machine: installs what is missing, then
 # builds and runs
 #   build-test/normal   gcc, all suites (unit, sim, fuzz corpus replay, abi,
-#                       mutants), then the unit suite again under valgrind
-#   build-test/asan     clang, ASan+UBSan, all suites but abi and mutants;
+#                       install: an installed copy run with the source tree
+#                       gone, mutants), then the unit suite again under
+#                       valgrind
+#   build-test/asan     clang, ASan+UBSan, all suites but abi, install and
+#                       mutants;
 #                       also builds the libFuzzer targets (-Dlibfuzzer=true)
 #   build-test/tsan     clang, TSan, the threaded (sim) suite
 #   build-test/release  gcc, -Db_ndebug=true, unit suite
@@ -61,7 +64,7 @@ for b in $builds; do
     asan)
         setup asan clang -Db_sanitize=address,undefined -Db_lundef=false \
             -Dbenchmarks=false -Dlibfuzzer=true &&
-            run asan --no-suite abi --no-suite fidelity --no-suite mutants ||
+            run asan --no-suite abi --no-suite install --no-suite fidelity --no-suite mutants ||
             broken=$((broken + 1)) ;;
     tsan)
         setup tsan clang -Db_sanitize=thread -Db_lundef=false \

@@ -112,7 +112,8 @@ enum hvtlb_cpu_state {
 	HVTLB_CPU_OFFLINE = 3,
 };
 
-/* KVM steal-time preempted byte (abi.md §10). */
+/* KVM steal-time preempted byte (docs/wire-format.md, KVM's deferred
+ * flush). */
 #define HVTLB_KVM_VCPU_PREEMPTED 0x1u
 #define HVTLB_KVM_VCPU_FLUSH_TLB 0x2u
 
@@ -217,7 +218,7 @@ enum hvtlb_strategy_kind {
  * IPI shootdown; when it fails it IPIs exactly the remote targets.
  *  - ipi: local flush and IPIs, serial or concurrent, then wait.
  *  - hyperv: local flush, then one Flush{Space,List}[Ex] hypercall decided
- *    as Linux's hyperv_flush_tlb_multi (abi.md section 10).
+ *    as Linux's hyperv_flush_tlb_multi (docs/wire-format.md).
  *  - kvm-pv: preempted targets are marked (CAS of FLUSH_TLB) instead of
  *    interrupted; a lost CAS keeps its IPI.
  *  - vmm-assist: local flush, one vmm_flush for the remote targets.

@@ -257,7 +257,7 @@ struct hvtlb_gva_range {
 #define HVTLB_GVA_EXT_RESERVED (0xffULL << 13)
 
 /* ------------------------------------------------------------------ */
-/* Sizes and capacities (abi.md §6, §8, §9)                            */
+/* Sizes and capacities (docs/wire-format.md)                          */
 /* ------------------------------------------------------------------ */
 #define HVTLB_PAGE_BYTES 4096u
 #define HVTLB_FLUSH_HDR_BYTES 24u

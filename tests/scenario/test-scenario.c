@@ -194,6 +194,55 @@ static void test_long_line(void **state)
 	scenario_finish(&s);
 }
 
+/* What a reader built on a distribution's inih would get wrong (README,
+ * Dependencies): a line longer than 200 characters keeps its range and
+ * source and the line numbers after it stay right; an indented line is a
+ * line of its own, not a continuation; a line of exactly
+ * SCENARIO_LINE_MAX characters is accepted. */
+static void test_long_and_indented_lines(void **state)
+{
+	char text[2 * SCENARIO_LINE_MAX + 256], source[301];
+	const struct scenario_setting *e;
+	struct scenario s;
+	int n;
+
+	(void)state;
+	memset(source, 's', sizeof(source) - 1);
+	source[sizeof(source) - 1] = '\0';
+	n = snprintf(text, sizeof(text),
+		     "[workload]\n"
+		     "sleep_ns_max = 1000 ; range 0..20000 ; source: %s\n"
+		     "    threads = 4\n"
+		     "\tpages = 2\n"
+		     "iterations 9\n",
+		     source);
+	assert_true(n > 0 && (size_t)n < sizeof(text));
+	assert_int_equal(load_text(&s, text), -EINVAL);
+	assert_err(&s, 5, "missing '='");
+	scenario_finish(&s);
+
+	text[n - strlen("iterations 9\n")] = '\0';
+	assert_int_equal(load_text(&s, text), 0);
+	e = scenario_find(&s, "workload.sleep_ns_max");
+	assert_true(e->ranged && e->lo == 0 && e->hi == 20000);
+	assert_string_equal(e->source, source);
+	assert_int_equal(e->line, 2);
+	assert_string_equal(scenario_find(&s, "workload.threads")->value, "4");
+	assert_int_equal(scenario_find(&s, "workload.threads")->line, 3);
+	assert_string_equal(scenario_find(&s, "workload.pages")->value, "2");
+	scenario_finish(&s);
+
+	/* "k = " and the value fill exactly SCENARIO_LINE_MAX characters */
+	memset(text, 'v', sizeof(text));
+	memcpy(text, "k = ", 4);
+	text[SCENARIO_LINE_MAX] = '\n';
+	text[SCENARIO_LINE_MAX + 1] = '\0';
+	assert_int_equal(load_text(&s, text), 0);
+	assert_int_equal(strlen(scenario_find(&s, "k")->value),
+			 SCENARIO_LINE_MAX - 4);
+	scenario_finish(&s);
+}
+
 static void test_unreadable(void **state)
 {
 	struct scenario s;
@@ -497,6 +546,7 @@ int main(void)
 		cmocka_unit_test(test_keys_and_sections),
 		cmocka_unit_test(test_syntax_errors),
 		cmocka_unit_test(test_long_line),
+		cmocka_unit_test(test_long_and_indented_lines),
 		cmocka_unit_test(test_unreadable),
 		cmocka_unit_test(test_profile),
 		cmocka_unit_test(test_profile_errors),

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "datadir.h"
 
 #ifdef HVTLB_HAVE_KVM
 #include <sys/utsname.h>
@@ -20,10 +21,6 @@
 #include "profile.h"
 #include "stats.h"
 #include "vmm.h"
-#endif
-
-#ifndef HVTLB_DATA_DIR
-#define HVTLB_DATA_DIR "."
 #endif
 
 int cmd_calibrate(int argc, char **argv);
@@ -466,27 +463,29 @@ static size_t profile_lines(struct kvmvmm_profile_line *l,
 	return n;
 }
 
+/* The base profile: a path as given, or the shipped profile NAME. */
 static FILE *open_base(const char *name, char *path, size_t size)
 {
-	const char *env = getenv("HVTLB_DATA_DIR");
-	const char *dirs[] = { ".", env, HVTLB_DATA_DIR };
-	size_t n = strlen(name), i;
+	size_t n = strlen(name);
+	char *found, *dir;
 	FILE *f;
 
 	if (strchr(name, '/') || (n > 4 && !strcmp(name + n - 4, ".ini"))) {
 		snprintf(path, size, "%s", name);
 		return fopen(name, "r");
 	}
-	for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
-		if (!dirs[i])
-			continue;
-		snprintf(path, size, "%s/profiles/%s.ini", dirs[i], name);
-		f = fopen(path, "r");
-		if (f)
-			return f;
+	found = datadir_find("profiles", name);
+	if (!found) {
+		dir = datadir_path("profiles");
+		snprintf(path, size, "%s/%s.ini", dir ? dir : "profiles", name);
+		free(dir);
+		errno = ENOENT;
+		return NULL;
 	}
-	snprintf(path, size, "profiles/%s.ini", name);
-	return NULL;
+	snprintf(path, size, "%s", found);
+	f = fopen(found, "r");
+	free(found);
+	return f;
 }
 
 static int write_profile(const char *out, FILE *base, const char *base_path,

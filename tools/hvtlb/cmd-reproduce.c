@@ -11,6 +11,7 @@
  * its p5 / p50 / p95 band.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -21,14 +22,11 @@
 
 #include "band.h"
 #include "cli.h"
+#include "datadir.h"
 #include "ensemble.h"
 #include "parse.h"
 #include "sim-run.h"
 #include "uncertain.h"
-
-#ifndef HVTLB_DATA_DIR
-#define HVTLB_DATA_DIR "."
-#endif
 
 /* Published times in seconds (the two seed posts). */
 struct published {
@@ -108,7 +106,8 @@ static const char usage_text[] =
 	"                  uncertain parameters (profile and scenario ranges)\n"
 	"                  and give each ratio its p5 / p50 / p95 band\n"
 	"  --dir DIR       where scenarios/ and profiles/ are (default: the\n"
-	"                  source tree, or $HVTLB_DATA_DIR)\n";
+	"                  data directory: $HVTLB_DATA_DIR, or the installed\n"
+	"                  one, or the source tree when run from the build)\n";
 
 static double ratio(double a, double b)
 {
@@ -151,7 +150,7 @@ static int run_one(const struct experiment *e, const char *dir,
 		   uint64_t iterations, const char *seed, const char *threads,
 		   uint64_t draws, struct outcome *out)
 {
-	char path[4096], arg[64];
+	char path[PATH_MAX + 64], arg[64];
 	struct sim_batch b;
 	unsigned k;
 	int rc;
@@ -378,14 +377,13 @@ static void print_table(const struct outcome *o)
 
 int cmd_reproduce(int argc, char **argv)
 {
-	const char *dir = getenv("HVTLB_DATA_DIR");
+	const char *dir = NULL;
 	const char *seed = NULL, *threads = NULL;
 	uint64_t iterations = 0, seeds = 1, base = 1, draws = 0;
 	static struct outcome out[NEXP];
+	char data[PATH_MAX];
 	int json = 0;
 
-	if (!dir || !*dir)
-		dir = HVTLB_DATA_DIR;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 		uint64_t n;
@@ -446,6 +444,15 @@ int cmd_reproduce(int argc, char **argv)
 	if (seeds > 1 && base > UINT64_MAX - (seeds - 1))
 		return cli_usage_error("reproduce",
 				       "--seed + --seeds passes 2^64");
+	if (!dir) { /* no --dir: the data directory (datadir.h) */
+		char *d = datadir_get();
+
+		if (!d)
+			return CLI_EXIT_FAIL;
+		snprintf(data, sizeof(data), "%s", d);
+		free(d);
+		dir = data;
+	}
 	for (size_t i = 0; i < NEXP; i++) {
 		const struct experiment *e = &experiments[i];
 		uint64_t n = iterations ? iterations : e->full_iterations;

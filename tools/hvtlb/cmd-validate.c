@@ -7,10 +7,9 @@
  * the same N draws of their uncertain parameters, the quantity (a ratio
  * or a value) per draw, and its p5 / p50 / p95 band beside the published
  * value. PATH is a case file or a directory of them; without one, the
- * validation/ directory of the data directory ($HVTLB_DATA_DIR or the
- * source tree). --quick applies each case's `ci` overrides. All runs of
- * all cases share one pool of --threads host threads; the output does not
- * depend on it.
+ * validation/ directory of the data directory (datadir.h). --quick
+ * applies each case's `ci` overrides. All runs of all cases share one
+ * pool of --threads host threads; the output does not depend on it.
  * Exit: 0 every case ran; 1 a run failed; 2 a bad command line or case
  * file (the other cases still run and print).
  */
@@ -23,6 +22,7 @@
 #include <sys/stat.h>
 
 #include "cli.h"
+#include "datadir.h"
 #include "ensemble.h"
 #include "json.h"
 #include "parse.h"
@@ -30,10 +30,6 @@
 #include "sim-run.h"
 #include "uncertain.h"
 #include "validation.h"
-
-#ifndef HVTLB_DATA_DIR
-#define HVTLB_DATA_DIR "."
-#endif
 
 #define DEFAULT_DRAWS 64u
 #define DRAWS_MAX 100000u
@@ -50,7 +46,8 @@ static const char usage_text[] =
 	"inside that band, the relative error of the p50 and, for a ratio,\n"
 	"whether the band decides the sign (excludes 1) and gets it right.\n"
 	"PATH: case files or directories (default: validation/ in the data\n"
-	"directory, $HVTLB_DATA_DIR or the source tree).\n"
+	"directory: $HVTLB_DATA_DIR, or the installed one, or the source\n"
+	"tree when run from the build).\n"
 	"  --quick      apply each case's `ci` overrides (a smaller run)\n"
 	"  --seed N     seed of the draws and of the runs (default: the "
 	"case's)\n"
@@ -503,16 +500,19 @@ int cmd_validate(int argc, char **argv)
 		goto out;
 	rc = CLI_EXIT_OK;
 	if (!o.paths) {
-		const char *dir = getenv("HVTLB_DATA_DIR");
-		char path[4096];
+		char *path = datadir_path("validation");
 
-		snprintf(path, sizeof(path), "%s/validation",
-			 dir && *dir ? dir : HVTLB_DATA_DIR);
+		if (!path) {
+			rc = CLI_EXIT_FAIL;
+			goto out;
+		}
 		if (add_dir(&l, path) == -ENOENT) {
 			rc = cli_usage_error("validate",
 					     "%s: no such directory", path);
+			free(path);
 			goto out;
 		}
+		free(path);
 	}
 	for (size_t i = 0; i < l.n; i++)
 		prepare(&o, &l.v[i]);

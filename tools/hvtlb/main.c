@@ -70,13 +70,42 @@ static const struct {
 	  "simulated bands against published measurements" },
 };
 
+#ifndef HVTLB_VERSION
+#define HVTLB_VERSION "unknown"
+#endif
+
 static void usage(FILE *out)
 {
-	fprintf(out, "usage: hvtlb COMMAND [ARGS]\n\ncommands:\n");
+	fprintf(out, "usage: hvtlb COMMAND [ARGS]\n"
+		     "       hvtlb help [COMMAND] | --help | --version\n\n"
+		     "commands:\n");
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
 		fprintf(out, "  %-10s %s\n", commands[i].name,
 			commands[i].help);
-	fprintf(out, "\n'hvtlb COMMAND --help' describes each command.\n");
+	fprintf(out, "\n'hvtlb help COMMAND' or 'hvtlb COMMAND --help' "
+		     "describes a command;\n"
+		     "man hvtlb, hvtlb-COMMAND and hvtlb-scenario(5) have "
+		     "the full text.\n");
+}
+
+/* hvtlb help [COMMAND]: the list of commands, or COMMAND --help. */
+static int help(int argc, char **argv)
+{
+	char *args[] = { NULL, "--help", NULL };
+
+	if (argc < 2) {
+		usage(stdout);
+		return CLI_EXIT_OK;
+	}
+	if (argc > 2)
+		return cli_usage_error("help", "one command at a time");
+	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
+		if (!strcmp(argv[1], commands[i].name)) {
+			args[0] = argv[1];
+			return commands[i].run(2, args);
+		}
+	}
+	return cli_usage_error("help", "unknown command '%s'", argv[1]);
 }
 
 int main(int argc, char **argv)
@@ -89,6 +118,12 @@ int main(int argc, char **argv)
 		usage(stdout);
 		return CLI_EXIT_OK;
 	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("hvtlb %s\n", HVTLB_VERSION);
+		return fflush(stdout) ? CLI_EXIT_FAIL : CLI_EXIT_OK;
+	}
+	if (!strcmp(argv[1], "help"))
+		return help(argc - 1, argv + 1);
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
 		if (!strcmp(argv[1], commands[i].name))
 			return commands[i].run(argc - 1, argv + 1);

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "datadir.h"
 #include "scenario.h"
 
 void scenario_init(struct scenario *s, const char *const *sections)
@@ -218,12 +219,18 @@ static bool is_readable_file(const char *path)
 	       access(path, R_OK) == 0;
 }
 
-/* Finds the profile file for @p name; NULL if none is readable. */
+/*
+ * Finds the profile file for @p name; NULL if none is readable. A path
+ * (a '/' or a name ending in .ini) is taken relative to the scenario's
+ * directory. A bare name is NAME.ini in the profiles/ folder beside the
+ * scenario's folder or inside it (a tree of one's own, laid out like the
+ * shipped one), else the shipped profile of that name (datadir.h).
+ */
 static char *resolve_profile(const char *name, const char *scenario_path)
 {
 	size_t n = strlen(name);
 	char *dir = scenario_path ? dir_of(scenario_path) : strdup(".");
-	char *cand[4] = { NULL };
+	char *cand[2] = { NULL };
 	char *found = NULL;
 
 	if (!dir)
@@ -237,17 +244,18 @@ static char *resolve_profile(const char *name, const char *scenario_path)
 		if (file) {
 			cand[0] = join(dir, "/../profiles/", file);
 			cand[1] = join(dir, "/profiles/", file);
-			cand[2] = join("profiles/", file, "");
 		}
 		free(file);
 	}
-	for (size_t i = 0; i < 4; i++) {
+	for (size_t i = 0; i < 2; i++) {
 		if (!found && cand[i] && is_readable_file(cand[i]))
 			found = cand[i];
 		else
 			free(cand[i]);
 	}
 	free(dir);
+	if (!found && !strchr(name, '/'))
+		found = datadir_find("profiles", name);
 	return found;
 }
 
@@ -675,8 +683,25 @@ static int load_file(struct scenario *s, const char *path, enum file_kind kind)
 
 int scenario_load(struct scenario *s, const char *path)
 {
+	bool bare = !strchr(path, '/');
+	char *shipped = NULL, *where;
+	struct stat st;
+
+	/* A bare name that is no file here is a shipped scenario. */
+	if (bare && stat(path, &st) && errno == ENOENT) {
+		shipped = datadir_find("scenarios", path);
+		if (!shipped && errno == ENOENT) {
+			where = datadir_path("scenarios");
+			err_at(s, path, 0,
+			       "cannot read scenario: no such file here, nor a "
+			       "shipped scenario of that name in %s",
+			       where ? where : "the data directory");
+			free(where);
+			return -ENOENT;
+		}
+	}
 	free(s->path);
-	s->path = strdup(path);
+	s->path = shipped ? shipped : strdup(path);
 	if (!s->path)
 		return -ENOMEM;
 	return load_file(s, s->path, KIND_SCENARIO);

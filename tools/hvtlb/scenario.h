@@ -8,10 +8,12 @@
  * key before the first section keeps its name. Three top-level keys belong
  * to the tool and never reach the library:
  *
- *   profile = NAME     cost profile: profiles/NAME.ini next to the scenario
- *                      directory (or a path ending in .ini, relative to the
- *                      scenario file); each of its lines becomes
- *                      "cost.name" (see below)
+ *   profile = NAME     cost profile: NAME.ini in the profiles/ folder beside
+ *                      or inside the scenario's folder, else the shipped
+ *                      profile NAME (datadir.h); or a path (with a '/' or
+ *                      ending in .ini), relative to the scenario file, then
+ *                      as given. Each of its lines becomes "cost.name"
+ *                      (see below)
  *   compare = A,B,...  run once per listed strategy ("strategy" key)
  *   title = TEXT       a line of text printed above the results
  *
@@ -107,7 +109,9 @@ void scenario_init(struct scenario *s, const char *const *sections);
 void scenario_finish(struct scenario *s);
 
 /**
- * Reads the scenario at @p path and the profile it names. A profile must be
+ * Reads the scenario at @p path and the profile it names. A bare @p path
+ * (no '/') that names no file is the shipped scenario of that name
+ * (scenarios/NAME.ini in the data directory, datadir.h). A profile must be
  * a regular file (a directory or device of that name is "not found").
  * Returns 0, -ENOENT/-EACCES/-EISDIR/-EIO (unreadable file, or a scenario
  * path that is a directory), -EINVAL (syntax: a line
@@ -127,8 +131,8 @@ int scenario_load_stream(struct scenario *s, FILE *f, const char *path);
 
 /**
  * Adds a --set override "key=value" (the key is a library key or one of the
- * tool keys above). A `profile` override reloads the profile (resolved
- * against the scenario's directory, then the current directory).
+ * tool keys above). A `profile` override reloads the profile (found as the
+ * `profile` key's value is).
  * Returns 0 or -EINVAL (no '=', empty key or value) / -ENOMEM / a profile
  * load error, with the message in s->err.
  */
