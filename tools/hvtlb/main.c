@@ -1,86 +1,32 @@
 // SPDX-License-Identifier: MIT
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
+#include "suggest.h"
 
-int cli_usage_error(const char *cmd, const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "hvtlb %s: ", cmd);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return CLI_EXIT_USAGE;
-}
-
-int cli_opt_value(const char *cmd, int argc, char **argv, int *i,
-		  const char *name, const char **val)
-{
-	const char *a = argv[*i];
-	size_t n = strlen(name);
-
-	if (strncmp(a, name, n))
-		return 0;
-	if (a[n] == '=') {
-		*val = a + n + 1;
-		return 1;
-	}
-	if (a[n])
-		return 0;
-	if (*i + 1 >= argc || !strncmp(argv[*i + 1], "--", 2)) {
-		cli_usage_error(cmd, "%s needs a value", name);
-		return -1;
-	}
-	*val = argv[++*i];
-	return 1;
-}
-
-int cli_once(const char *cmd, bool *seen, const char *name)
-{
-	if (*seen)
-		return cli_usage_error(cmd, "%s given twice", name);
-	*seen = true;
-	return 0;
-}
-
-static const struct {
-	const char *name;
-	int (*run)(int argc, char **argv);
-	const char *help;
-} commands[] = {
-	{ "encode", cmd_encode,
-	  "encode a flush or IPI hypercall (TLFS wire format)" },
-	{ "decode", cmd_decode,
-	  "decode and validate a hypercall as a host would" },
-	{ "plan", cmd_plan,
-	  "run a flush request through a strategy, print the actions" },
-	{ "sim", cmd_sim, "simulate a scenario" },
-	{ "sweep", cmd_sweep, "simulate a grid of scenarios" },
-	{ "reproduce", cmd_reproduce,
-	  "published results beside simulated ones" },
-	{ "keys", cmd_keys, "every scenario key: default, range, meaning" },
-	{ "calibrate", cmd_calibrate, "measure this host's costs on KVM" },
-	{ "sensitivity", cmd_sensitivity,
-	  "which uncertain parameters move a ratio most" },
-	{ "validate", cmd_validate,
-	  "simulated bands against published measurements" },
+const struct cli_command *const cli_commands[] = {
+	&cmd_encode,	&cmd_decode,	  &cmd_plan,	 &cmd_sim,
+	&cmd_sweep,	&cmd_reproduce,	  &cmd_keys,	 &cmd_scenarios,
+	&cmd_calibrate, &cmd_sensitivity, &cmd_validate, &cmd_completion,
+	NULL,
 };
 
 static void usage(FILE *out)
 {
 	fprintf(out, "usage: hvtlb COMMAND [ARGS]\n\ncommands:\n");
-	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		fprintf(out, "  %-10s %s\n", commands[i].name,
-			commands[i].help);
+	for (size_t i = 0; cli_commands[i]; i++)
+		fprintf(out, "  %-12s %s\n", cli_commands[i]->name,
+			cli_commands[i]->summary);
 	fprintf(out, "\n'hvtlb COMMAND --help' describes each command.\n");
 }
 
 int main(int argc, char **argv)
 {
+	const struct cli_command *cmd;
+	struct suggest s;
+	char hint[128];
+
 	if (argc < 2) {
 		usage(stderr);
 		return CLI_EXIT_USAGE;
@@ -89,10 +35,14 @@ int main(int argc, char **argv)
 		usage(stdout);
 		return CLI_EXIT_OK;
 	}
-	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
-		if (!strcmp(argv[1], commands[i].name))
-			return commands[i].run(argc - 1, argv + 1);
-	}
-	fprintf(stderr, "hvtlb: unknown command '%s'\n", argv[1]);
+	cmd = cli_command_find(argv[1]);
+	if (cmd)
+		return cmd->run(argc - 1, argv + 1);
+	suggest_init(&s, argv[1]);
+	for (size_t i = 0; cli_commands[i]; i++)
+		suggest_add(&s, cli_commands[i]->name);
+	fprintf(stderr,
+		"hvtlb: unknown command '%s'%s; 'hvtlb --help' lists them\n",
+		argv[1], suggest_hint(&s, hint, sizeof(hint)));
 	return CLI_EXIT_USAGE;
 }
