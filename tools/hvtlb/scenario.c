@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "scenario.h"
+#include "suggest.h"
 
 void scenario_init(struct scenario *s, const char *const *sections)
 {
@@ -186,6 +187,24 @@ static int known_section(const struct scenario *s, const char *name)
 			return 1;
 	}
 	return 0;
+}
+
+/* " (did you mean [NAME]?)" for the known section nearest to @p name,
+ * or "". Static storage: one message at a time. */
+static const char *suggest_section(const struct scenario *s, const char *name)
+{
+	static char hint[SUGGEST_MAX + 32];
+	struct suggest sg;
+
+	suggest_init(&sg, name);
+	for (const char *const *p = s->sections; p && *p; p++)
+		suggest_add(&sg, *p);
+	suggest_add(&sg, validation_section);
+	if (!suggest_best(&sg))
+		return "";
+	snprintf(hint, sizeof(hint), " (did you mean [%s]?)",
+		 suggest_best(&sg));
+	return hint;
 }
 
 static char *dir_of(const char *path)
@@ -580,7 +599,8 @@ static int parse_line(struct scenario *s, const char *path, unsigned ln,
 			return -EINVAL;
 		}
 		if (!known_section(s, p)) {
-			err_at(s, path, ln, "unknown section [%s]", p);
+			err_at(s, path, ln, "unknown section [%s]%s", p,
+			       suggest_section(s, p));
 			return -EINVAL;
 		}
 		snprintf(section, section_size, "%s", p);
