@@ -171,15 +171,43 @@ static struct {
 	int saved; /* the original stdout */
 } output = { .saved = -1 };
 
+/* -o naming what is not a regular file (/dev/null, /dev/stdout, a FIFO):
+ * written in place, never replaced. */
+static int output_in_place(const char *cmd, const char *path)
+{
+	int fd = open(path, O_WRONLY | O_TRUNC);
+
+	if (fd < 0)
+		return cli_usage_error(cmd, "-o '%s': cannot write: %s", path,
+				       strerror(errno));
+	fflush(stdout);
+	output.saved = dup(STDOUT_FILENO);
+	if (output.saved < 0 || dup2(fd, STDOUT_FILENO) < 0) {
+		close(fd);
+		return cli_usage_error(cmd, "-o '%s': %s", path,
+				       strerror(errno));
+	}
+	close(fd);
+	output.path = strdup(path);
+	output.tmp = NULL;
+	return output.path ? 0 : cli_usage_error(cmd, "out of memory");
+}
+
 int cli_output_open(const char *cmd, const char *path)
 {
 	size_t n = strlen(path);
+	struct stat st;
 	int fd;
 
 	if (!n)
 		return cli_usage_error(cmd, "-o: empty file name");
 	if (output.path)
 		return cli_usage_error(cmd, "-o given twice");
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+		return S_ISDIR(st.st_mode)
+			       ? cli_usage_error(cmd, "-o '%s': a directory",
+						 path)
+			       : output_in_place(cmd, path);
 	output.tmp = malloc(n + 8);
 	output.path = strdup(path);
 	if (!output.tmp || !output.path)
@@ -224,13 +252,20 @@ int cli_output_finish(const char *cmd, bool keep)
 
 	if (!output.path)
 		return 0;
-	if (fflush(stdout) || ferror(stdout) || fsync(STDOUT_FILENO))
+	errno = 0;
+	if (fflush(stdout) || ferror(stdout) ||
+	    (output.tmp && fsync(STDOUT_FILENO)))
 		rc = errno ? -errno : -EIO;
 	if (dup2(output.saved, STDOUT_FILENO) < 0 && !rc)
 		rc = -errno;
 	close(output.saved);
 	output.saved = -1;
-	if (rc || !keep) {
+	if (!output.tmp) {
+		/* written in place */
+		if (rc)
+			fprintf(stderr, "hvtlb %s: -o '%s': %s\n", cmd,
+				output.path, strerror(-rc));
+	} else if (rc || !keep) {
 		unlink(output.tmp);
 		if (rc)
 			fprintf(stderr, "hvtlb %s: -o '%s': %s\n", cmd,

@@ -71,8 +71,10 @@ int cli_u64(const char *cmd, const char *opt, const char *val, uint64_t min,
 /**
  * `-o FILE`: from here on stdout goes to a new file beside @p path (its
  * name plus a random suffix), which cli_output_finish() renames to
- * @p path, so that @p path is never seen half written. Returns 0, or
- * prints why the file cannot be created and returns 2.
+ * @p path, so that @p path is never seen half written. A @p path that
+ * exists and is not a regular file (/dev/null, /dev/stdout, a FIFO) is
+ * written in place, never replaced. Returns 0, or prints why the file
+ * cannot be created and returns 2.
  */
 int cli_output_open(const char *cmd, const char *path);
 
