@@ -89,6 +89,11 @@ static const char usage_text[] =
 	"                   with a warning\n"
 	"  --trace-window START_MS:END_MS  keep only events that overlap\n"
 	"                   this span of virtual time (milliseconds)\n"
+	"                   FILE ending in .gz is written compressed (gzip).\n"
+	"                   Each shootdown has an arrow (a Perfetto flow) to\n"
+	"                   the target flushes its IPIs or kicks caused\n"
+	"  --trace-warn-mb N  warn, before writing, when a trace comes to\n"
+	"                   more than N MB (default 100; a .gz file: 10 N)\n"
 	"Exit: 0 done, 1 a run failed or the oracle fired without --fault,\n"
 	"2 bad command line or scenario (file:line: message).\n";
 
@@ -123,7 +128,8 @@ static void fault_names(char *buf, size_t len)
 
 /* --trace, --trace-limit, --trace-window. */
 struct trace_opts {
-	const char *path, *limit_arg, *window_arg;
+	const char *path, *limit_arg, *window_arg, *warn_arg;
+	uint64_t warn_mb;
 	uint64_t limit;
 	double win_start, win_end;
 	char (*paths)[4096]; /* per run */
@@ -146,6 +152,19 @@ static int trace_check(struct trace_opts *o)
 		return cli_usage_error("sim",
 				       "--trace-limit '%s': not a number >= 1",
 				       o->limit_arg);
+	o->warn_mb = TRACE_JSON_DEFAULT_WARN_MB;
+	if (!o->path && o->warn_arg)
+		return cli_usage_error("sim", "--trace-warn-mb needs --trace "
+					      "FILE");
+	if (o->warn_arg && cli_u64("sim", "--trace-warn-mb", o->warn_arg, 0,
+				   UINT64_MAX / 1000000, &o->warn_mb))
+		return CLI_EXIT_USAGE;
+	if (o->path && trace_json_path_is_gzip(o->path) &&
+	    !TRACE_JSON_HAVE_GZIP)
+		return cli_usage_error("sim",
+				       "--trace '%s': this build has no zlib "
+				       "to write .gz",
+				       o->path);
 	if (o->window_arg &&
 	    trace_json_parse_window(o->window_arg, &o->win_start, &o->win_end))
 		return cli_usage_error("sim",
@@ -216,6 +235,26 @@ static int trace_open_all(struct trace_opts *o, const struct sim_batch *b)
 	return 0;
 }
 
+/* The size of the trace about to be written, against --trace-warn-mb (a
+ * .gz file is judged by a tenth of it: traces compress well over ten
+ * times). */
+static void warn_size(const struct trace_opts *o, const char *path,
+		      const struct trace_json *tj)
+{
+	uint64_t est = trace_json_estimate(tj);
+	bool gz = trace_json_path_is_gzip(path);
+	double mb = (double)est / 1e6;
+
+	if ((gz ? est / 10 : est) <= o->warn_mb * 1000000u)
+		return;
+	fprintf(stderr,
+		"hvtlb sim: warning: %s: about %.3g MB of trace%s (%llu "
+		"events); narrow --trace-window, lower --trace-limit%s\n",
+		path, mb, gz ? " before compression" : "",
+		(unsigned long long)trace_json_events(tj),
+		gz ? "" : " or name the file .json.gz");
+}
+
 /*
  * Runs every run of @p b with a trace recorder and writes run i's trace
  * to o->files[i] (also for a failed run: the events up to where it
@@ -251,9 +290,11 @@ static int run_traced(struct sim_batch *b, struct trace_opts *o,
 		b->cfg[i].trace_data = NULL;
 		if (rc && !first)
 			first = rc;
+		warn_size(o, o->paths[i], &tj);
 		rc = trace_json_write(
 			&tj, o->files[i], b->sc.path,
-			hvtlb_strategy_name(b->cfg[i].strategy.kind));
+			hvtlb_strategy_name(b->cfg[i].strategy.kind),
+			trace_json_path_is_gzip(o->paths[i]));
 		if (fclose(o->files[i]))
 			rc = -EIO;
 		o->files[i] = NULL;
@@ -286,6 +327,7 @@ enum {
 	OPT_TRACE,
 	OPT_TRACE_LIMIT,
 	OPT_TRACE_WINDOW,
+	OPT_TRACE_WARN_MB,
 };
 
 static const struct option options[] = {
@@ -300,6 +342,7 @@ static const struct option options[] = {
 	{ "trace", required_argument, NULL, OPT_TRACE },
 	{ "trace-limit", required_argument, NULL, OPT_TRACE_LIMIT },
 	{ "trace-window", required_argument, NULL, OPT_TRACE_WINDOW },
+	{ "trace-warn-mb", required_argument, NULL, OPT_TRACE_WARN_MB },
 	{ "output", required_argument, NULL, 'o' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
@@ -376,6 +419,8 @@ static int take_option(struct sim_opts *o, int c, const char *v)
 		return once(&o->trace.limit_arg, "--trace-limit", v);
 	case OPT_TRACE_WINDOW:
 		return once(&o->trace.window_arg, "--trace-window", v);
+	case OPT_TRACE_WARN_MB:
+		return once(&o->trace.warn_arg, "--trace-warn-mb", v);
 	case 'o':
 		return once(&o->output, "-o", v);
 	case 'q':
