@@ -58,7 +58,7 @@ static char **list_ini(const char *dir, size_t *n)
 				break;
 			v = nv;
 		}
-		v[*n] = strdup(de->d_name);
+		v[*n] = strndup(de->d_name, len - 4); /* sorted without .ini */
 		if (v[*n])
 			(*n)++;
 	}
@@ -108,9 +108,9 @@ static int run_scenarios(int argc, char **argv)
 		putchar('[');
 	for (size_t i = 0; i < n; i++) {
 		struct scenario sc;
-		size_t len = strlen(names[i]) - 4;
+		int len = (int)strlen(names[i]);
 
-		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+		snprintf(path, sizeof(path), "%s/%s.ini", dir, names[i]);
 		scenario_init(&sc, NULL);
 		if (scenario_load(&sc, path) && !sc.title) {
 			free(sc.title);
@@ -118,13 +118,13 @@ static int run_scenarios(int argc, char **argv)
 		}
 		if (json) {
 			printf("%s{\"name\":\"%.*s\",\"file\":", i ? "," : "",
-			       (int)len, names[i]);
+			       len, names[i]);
 			json_string(stdout, path);
 			printf(",\"title\":");
 			json_string(stdout, sc.title);
 			putchar('}');
 		} else {
-			printf("%-22.*s %s\n", (int)len, names[i],
+			printf("%-22.*s %s\n", len, names[i],
 			       sc.title ? sc.title : "(no title)");
 		}
 		scenario_finish(&sc);
