@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages hvtlb needs to build and test, if any is
 # missing. Runs apt-get as root (or through sudo). Usage: scripts/deps.sh [run|test]
-#   run:  meson, ninja, pkg-config (enough to build the tool)
-#   test: also cmocka, clang with its sanitizer runtimes, valgrind, gcovr
+#   run:  meson, ninja, pkg-config, zlib (enough to build the tool; zlib
+#         lets `hvtlb sim --trace FILE.gz` compress)
+#   test: also cmocka, clang with its sanitizer runtimes, valgrind, gcovr,
+#         rsvg-convert (renders the plots the CLI tests check)
 set -euo pipefail
 mode=${1:-test}
 pkgs=()
@@ -11,6 +13,7 @@ have meson || pkgs+=(meson)
 have ninja || pkgs+=(ninja-build)
 have pkg-config || pkgs+=(pkg-config)
 have cc || pkgs+=(gcc)
+pkg-config --exists zlib 2>/dev/null || pkgs+=(zlib1g-dev)
 if [ "$mode" = test ]; then
     pkg-config --exists cmocka 2>/dev/null || pkgs+=(libcmocka-dev)
     have clang || pkgs+=(clang)
@@ -20,6 +23,7 @@ if [ "$mode" = test ]; then
     have clang-format || pkgs+=(clang-format)
     have gcovr || pkgs+=(gcovr)
     have python3 || pkgs+=(python3)
+    have rsvg-convert || pkgs+=(librsvg2-bin)
 fi
 [ ${#pkgs[@]} -eq 0 ] && exit 0
 echo "deps: installing ${pkgs[*]}" >&2

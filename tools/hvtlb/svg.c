@@ -295,7 +295,12 @@ static void write_band(FILE *f, const struct svg_plot *p, size_t s,
 	fputs("\"/>\n", f);
 }
 
-/* Marker @p m of series colour @p c centred at (x, y). */
+static const char *const marker_names[NMARKERS] = {
+	"circle", "square", "triangle", "diamond", "down", "cross",
+};
+
+/* Marker @p m of series colour @p c centred at (x, y); its class names
+ * the shape ("marker triangle"). */
 static void marker(FILE *f, enum marker m, double x, double y, const char *c)
 {
 	const double r = 4;
@@ -303,41 +308,43 @@ static void marker(FILE *f, enum marker m, double x, double y, const char *c)
 	switch (m) {
 	case M_CIRCLE:
 		fprintf(f,
-			"<circle class=\"marker\" cx=\"%.2f\" cy=\"%.2f\" "
+			"<circle class=\"marker %s\" cx=\"%.2f\" cy=\"%.2f\" "
 			"r=\"%.1f\" fill=\"%s\"/>\n",
-			x, y, r - 0.5, c);
+			marker_names[m], x, y, r - 0.5, c);
 		break;
 	case M_SQUARE:
 		fprintf(f,
-			"<rect class=\"marker\" x=\"%.2f\" y=\"%.2f\" "
+			"<rect class=\"marker %s\" x=\"%.2f\" y=\"%.2f\" "
 			"width=\"%.1f\" height=\"%.1f\" fill=\"%s\"/>\n",
-			x - r + 0.5, y - r + 0.5, 2 * r - 1, 2 * r - 1, c);
+			marker_names[m], x - r + 0.5, y - r + 0.5, 2 * r - 1,
+			2 * r - 1, c);
 		break;
 	case M_TRIANGLE:
 	case M_DOWN: {
 		double d = m == M_TRIANGLE ? 1 : -1;
 
 		fprintf(f,
-			"<polygon class=\"marker\" points=\"%.2f,%.2f "
+			"<polygon class=\"marker %s\" points=\"%.2f,%.2f "
 			"%.2f,%.2f "
 			"%.2f,%.2f\" fill=\"%s\"/>\n",
-			x, y - d * r, x - r, y + d * r * 0.8, x + r,
-			y + d * r * 0.8, c);
+			marker_names[m], x, y - d * r, x - r, y + d * r * 0.8,
+			x + r, y + d * r * 0.8, c);
 		break;
 	}
 	case M_DIAMOND:
 		fprintf(f,
-			"<polygon class=\"marker\" points=\"%.2f,%.2f "
+			"<polygon class=\"marker %s\" points=\"%.2f,%.2f "
 			"%.2f,%.2f "
 			"%.2f,%.2f %.2f,%.2f\" fill=\"%s\"/>\n",
-			x, y - r, x + r, y, x, y + r, x - r, y, c);
+			marker_names[m], x, y - r, x + r, y, x, y + r, x - r,
+			y, c);
 		break;
 	default:
 		fprintf(f,
-			"<path class=\"marker\" d=\"M%.2f %.2fL%.2f %.2fM%.2f "
+			"<path class=\"marker %s\" d=\"M%.2f %.2fL%.2f %.2fM%.2f "
 			"%.2fL%.2f %.2f\" stroke=\"%s\" stroke-width=\"2\"/>\n",
-			x - r, y - r, x + r, y + r, x - r, y + r, x + r, y - r,
-			c);
+			marker_names[m], x - r, y - r, x + r, y + r, x - r,
+			y + r, x + r, y - r, c);
 		break;
 	}
 }
