@@ -336,12 +336,13 @@ static void marker(FILE *f, enum marker m, double x, double y, const char *c)
 			"<polygon class=\"marker %s\" points=\"%.2f,%.2f "
 			"%.2f,%.2f "
 			"%.2f,%.2f %.2f,%.2f\" fill=\"%s\"/>\n",
-			marker_names[m], x, y - r, x + r, y, x, y + r, x - r,
-			y, c);
+			marker_names[m], x, y - r, x + r, y, x, y + r, x - r, y,
+			c);
 		break;
 	default:
 		fprintf(f,
-			"<path class=\"marker %s\" d=\"M%.2f %.2fL%.2f %.2fM%.2f "
+			"<path class=\"marker %s\" d=\"M%.2f %.2fL%.2f "
+			"%.2fM%.2f "
 			"%.2fL%.2f %.2f\" stroke=\"%s\" stroke-width=\"2\"/>\n",
 			marker_names[m], x - r, y - r, x + r, y + r, x - r,
 			y + r, x + r, y - r, c);
