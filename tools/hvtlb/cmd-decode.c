@@ -14,6 +14,7 @@
 #include "json.h"
 #include "json-read.h"
 #include "parse.h"
+#include "suggest.h"
 
 #define CMD "decode"
 #define MAX_WORDS (HVTLB_PAGE_BYTES / 8)
@@ -236,12 +237,21 @@ static int take_option(struct decode_opts *o, int c, const char *v,
 	case OPT_PROFILE:
 		if (cli_once(CMD, &o->have_profile, "--profile"))
 			return CLI_EXIT_USAGE;
-		if (hvtlb_profile_from_name(v, &o->profile))
-			return cli_usage_error(CMD,
-					       "--profile: '%s' is not strict, "
-					       "kvm, xen, openvmm-tdx or "
-					       "openvmm-snp",
-					       v);
+		if (hvtlb_profile_from_name(v, &o->profile)) {
+			struct suggest sg;
+			char hint[96];
+
+			suggest_init(&sg, v);
+			for (unsigned p = 0; p < HVTLB_PROFILE_COUNT_; p++)
+				suggest_add(&sg, hvtlb_profile_name((
+							 enum hvtlb_profile)p));
+			return cli_usage_error(
+				CMD,
+				"--profile: '%s' is not strict, "
+				"kvm, xen, openvmm-tdx or "
+				"openvmm-snp%s",
+				v, suggest_hint(&sg, hint, sizeof(hint)));
+		}
 		return 0;
 	case OPT_VP_COUNT:
 		if (cli_once(CMD, &o->have_vp_count, "--vp-count"))

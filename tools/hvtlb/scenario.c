@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -472,6 +473,48 @@ static int set_compare(struct scenario *s, const char *file, unsigned ln,
 
 static int load_file(struct scenario *s, const char *path, enum file_kind kind);
 
+/* " (did you mean 'NAME'?)" for the profile nearest to @p name among those
+ * resolve_profile() would find by name, or "". Static storage. */
+static const char *suggest_profile(const struct scenario *s, const char *name)
+{
+	static char names[64][SUGGEST_MAX], hint[SUGGEST_MAX + 32];
+	char *dir = s->path ? dir_of(s->path) : strdup(".");
+	char *dirs[3] = { NULL };
+	struct suggest sg;
+	size_t n = 0;
+
+	if (!dir)
+		return "";
+	dirs[0] = join(dir, "/../profiles", "");
+	dirs[1] = join(dir, "/profiles", "");
+	dirs[2] = strdup("profiles");
+	suggest_init(&sg, name);
+	for (size_t i = 0; i < 3; i++) {
+		DIR *d = dirs[i] ? opendir(dirs[i]) : NULL;
+		struct dirent *de;
+
+		while (d && (de = readdir(d)) && n < 64) {
+			size_t len = strlen(de->d_name);
+
+			if (len < 5 || len - 4 >= SUGGEST_MAX ||
+			    strcmp(de->d_name + len - 4, ".ini"))
+				continue;
+			snprintf(names[n], SUGGEST_MAX, "%.*s", (int)(len - 4),
+				 de->d_name);
+			suggest_add(&sg, names[n++]);
+		}
+		if (d)
+			closedir(d);
+		free(dirs[i]);
+	}
+	free(dir);
+	if (!suggest_best(&sg))
+		return "";
+	snprintf(hint, sizeof(hint), " (did you mean '%s'?)",
+		 suggest_best(&sg));
+	return hint;
+}
+
 static int set_profile(struct scenario *s, const char *file, unsigned ln,
 		       const char *value)
 {
@@ -479,7 +522,8 @@ static int set_profile(struct scenario *s, const char *file, unsigned ln,
 	int rc;
 
 	if (!path) {
-		err_at(s, file, ln, "profile '%s' not found", value);
+		err_at(s, file, ln, "profile '%s' not found%s", value,
+		       suggest_profile(s, value));
 		return -ENOENT;
 	}
 	free(s->profile_name);
