@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages hvtlb needs to build and test, if any is
 # missing. Runs apt-get as root (or through sudo). Usage: scripts/deps.sh [run|test]
-#   run:  meson, ninja, pkg-config (enough to build the tool)
+#   run:  meson, ninja, pkg-config, zlib (enough to build the tool; zlib
+#         lets `hvtlb sim --trace FILE.gz` compress)
 #   test: also cmocka, clang with its sanitizer runtimes, valgrind, gcovr,
-#         scdoc (the man pages, which the tests check)
+#         scdoc (the man pages, which the tests check), rsvg-convert
+#         (renders the plots the CLI tests check)
 set -euo pipefail
 mode=${1:-test}
 pkgs=()
@@ -12,6 +14,7 @@ have meson || pkgs+=(meson)
 have ninja || pkgs+=(ninja-build)
 have pkg-config || pkgs+=(pkg-config)
 have cc || pkgs+=(gcc)
+pkg-config --exists zlib 2>/dev/null || pkgs+=(zlib1g-dev)
 if [ "$mode" = test ]; then
     pkg-config --exists cmocka 2>/dev/null || pkgs+=(libcmocka-dev)
     have clang || pkgs+=(clang)
@@ -22,6 +25,7 @@ if [ "$mode" = test ]; then
     have gcovr || pkgs+=(gcovr)
     have scdoc || pkgs+=(scdoc)
     have python3 || pkgs+=(python3)
+    have rsvg-convert || pkgs+=(librsvg2-bin)
 fi
 [ ${#pkgs[@]} -eq 0 ] && exit 0
 echo "deps: installing ${pkgs[*]}" >&2

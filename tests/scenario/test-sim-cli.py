@@ -9,6 +9,7 @@ usage: test-sim-cli.py HVTLB SOURCE_ROOT
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -101,15 +102,20 @@ for args, what in [
         (["--set", "vm.vcpus"], "--set 'vm.vcpus': missing '='"),
         (["--set", "vm.vcpus=many"], "--set 'vm.vcpus=many': bad value"),
         (["--set", "vm.vcpuz=4"], "--set 'vm.vcpuz=4': unknown key"),
-        (["--set", "vm.vcpus=0"], "--set 'vm.vcpus=0': impossible"),
+        (["--set", "vm.vcpus=0"],
+         "--set 'vm.vcpus=0': '0' for 'vm.vcpus' is out of range: 1..4096"),
+        (["--set", "vm.vcpu=4"], "(did you mean 'vm.vcpus'?)"),
+        (["--set", "strategy=hypercal"], "(did you mean 'hyperv'?)"),
         (["--set", "=4"], "--set '=4': bad key"),
         (["--set", "profile=nope"], "--set 'profile=nope': profile"),
         (["--compare", "ipi,nope"], "unknown strategy 'nope'"),
-        (["--threads", "0"], "--threads '0': impossible"),
-        (["--threads", "x"], "--threads 'x': not a number"),
-        (["--seed", "-1"], "--seed '-1': not a number"),
+        (["--threads", "0"], "--threads '0': want a whole number in 1..64"),
+        (["--threads", "x"], "--threads 'x': want a whole number"),
+        (["--seed", "-1"],
+         "--seed '-1': want a whole number in 0..18446744073709551615"),
         (["--fault", "meteor"], "--fault 'meteor': unknown"),
-        (["--set"], "--set needs a value"),
+        (["--set"], "option '--set' needs a value"),
+        (["--jsn"], "unknown option '--jsn' (did you mean '--json'?)"),
         (["--frobnicate"], "unknown option '--frobnicate'"),
         (["--json", "--csv"], "exclude each other")]:
     rc, out, err = run(default, *args)
@@ -131,7 +137,7 @@ for name in sorted(os.listdir(os.path.join(ROOT, "scenarios"))):
     detail = f"rc={rc} {err.strip()!r}"
     if ok:
         doc = json.loads(out)
-        runs = doc["runs"] if "runs" in doc else [doc]
+        runs = doc["runs"]
         for r in runs:
             missing = [k for k in KEYS if k not in r]
             if missing or r["violations"] != {"latent": 0, "used": 0,
@@ -141,7 +147,7 @@ for name in sorted(os.listdir(os.path.join(ROOT, "scenarios"))):
             for k in ("p50", "p99", "max"):
                 if k not in r.get("shootdown_latency_us", {}):
                     ok, detail = False, f"latency lacks {k}"
-        if "runs" in doc and len(doc["ratios"]) != len(runs) - 1:
+        if doc.get("schema") != 1 or len(doc["ratios"]) != len(runs) - 1:
             ok, detail = False, "ratios"
     check(f"scenario {name} runs", ok, detail)
 
@@ -161,6 +167,7 @@ def sim_json(text, *extra):
         with open(path, "w") as f:
             f.write(text)
         rc, out, err = run(path, "--json", "--threads", "1", *extra)
+    out = re.sub(r'"scenario":"[^"]*"', "", out)
     return rc, re.sub(r'"events":[0-9]+', "", out), err
 
 
@@ -190,14 +197,14 @@ shared = ["--set", "workload.shared=1", "--set", "workload.pages=4",
 for strategy, fault in (("ipi", "no-wait"), ("hyperv", "drop-target")):
     rc, out, err = run(madvise, *shared, "--compare", strategy, "--fault",
                        fault)
-    doc = json.loads(out) if rc == 0 else {}
+    doc = json.loads(out)["runs"][0] if rc == 0 else {}
     check(f"--fault {fault} ({strategy}) makes the oracle fire",
           rc == 0 and doc.get("fault") == fault and
           doc["violations"]["latent"] > 0 and doc["fault_hits"] > 0,
           f"rc={rc} {err!r} {doc.get('violations')}")
     rc, out, err = run(madvise, *shared, "--compare", strategy)
     check(f"same run without --fault ({strategy}): no violation",
-          rc == 0 and json.loads(out)["violations"]["total"] == 0,
+          rc == 0 and json.loads(out)["runs"][0]["violations"]["total"] == 0,
           f"rc={rc} {err!r}")
 
 # --seed is deterministic and --threads does not change results
@@ -254,10 +261,10 @@ def reproduce(*args):
 for args, what in [(["--iterations", "0"], "--iterations '0'"),
                    (["--iterations"], "needs a value"),
                    (["--seeds", "0"], "--seeds '0'"),
-                   (["--seeds", "65"], "--seeds '65': at most 64"),
+                   (["--seeds", "65"], "--seeds '65': want a whole number in 1..64"),
                    (["--seed", "18446744073709551615", "--seeds", "2"],
                     "passes 2^64"),
-                   (["--full"], "unknown argument '--full'")]:
+                   (["--full"], "unknown option '--full'")]:
     rc, out, err = reproduce(*args)
     check(f"reproduce {args} exits 2", rc == 2 and what in err, err)
 rc, out, err = reproduce("--dir", "/nonexistent")
@@ -366,19 +373,26 @@ with tempfile.TemporaryDirectory() as d:
                                        (v1 - v0))) < 0.05
                               for v, y in pairs) and y1 < y0, f"{pairs}")
         texts = [t.text or "" for t in root.iter(SVG_NS + "text")]
-        check("sweep --svg: title, axis labels, ticks",
-              any("IPI vs Hyper-V" in t and t.endswith("latency_us_p99")
-                  for t in texts) and "machine.pcpus" in texts and
-              "latency_us_p99" in texts and "16" in texts and "0" in texts,
-              f"{texts}")
+        # The title says what was swept (not the scenario's title), the
+        # axes say what they measure and in which unit.
+        check("sweep --svg: title, axis labels with units, ticks",
+              "shootdown latency p99 (us) against machine.pcpus: ipi, "
+              "hyperv; default.ini" in texts and
+              "machine.pcpus (CPUs)" in texts and
+              "shootdown latency p99 (us)" in texts and
+              not any("IPI vs Hyper-V" in t for t in texts) and
+              "16" in texts and "0" in texts, f"{texts}")
 
-    # Categorical x, a second --vary key, XML-hostile text.
+    # Categorical x, a second --vary key, XML-hostile text (the scenario's
+    # file name is in the title; its profile is found through profiles/).
     cat_svg = os.path.join(d, "cat.svg")
-    p = subprocess.run([HVTLB, "sweep", default, "--vary",
+    hostile = os.path.join(d, "a <b> & \"c\" 'd'.ini")
+    shutil.copy(default, hostile)
+    os.symlink(os.path.join(ROOT, "profiles"), os.path.join(d, "profiles"))
+    p = subprocess.run([HVTLB, "sweep", hostile, "--vary",
                         "hypervisor.ex=true,false", "--vary",
                         "machine.pcpus=4,8", "--set",
-                        "workload.iterations=2", "--set",
-                        "title=a <b> & \"c\" 'd'", "--svg", cat_svg],
+                        "workload.iterations=2", "--svg", cat_svg],
                        capture_output=True, text=True, timeout=300)
     try:
         root = ET.parse(cat_svg).getroot()
@@ -393,7 +407,8 @@ with tempfile.TemporaryDirectory() as d:
           all(len(v) == 2 for v in lines.values()) and
           "true" in texts and "false" in texts, f"{lines} {texts}")
     check("sweep --svg: text is escaped for XML",
-          "a <b> & \"c\" 'd': real_s" in texts, f"{texts}")
+          any(t.endswith("; a <b> & \"c\" 'd'.ini") for t in texts),
+          f"{texts}")
 
     # Errors: one line on stderr, exit 2, nothing on stdout.
     for name, svg, extra in [

@@ -81,12 +81,16 @@ check("json: the ratio has real and sys bands",
       all(k in rb and rb[k]["p5"] <= rb[k]["p50"] <= rb[k]["p95"]
           for k in ("real", "sys")), rb)
 
-# A single-strategy document is the run itself, with bands and uncertainty.
+# A single-strategy document has the same shape: one run in "runs", no
+# ratio, the uncertainty at the top.
 rc, out, err = run("sim", DEFAULT, *SMALL, "--uncertainty", "3", "--json",
                    "--compare", "hyperv")
 doc = json.loads(out) if rc == 0 else {}
-check("json: one run carries bands and uncertainty",
-      doc.get("strategy") == "hyperv" and "bands" in doc and
+one = doc.get("runs", [{}])
+check("json: one run, same shape, with bands and uncertainty",
+      doc.get("schema") == 1 and len(one) == 1 and
+      one[0].get("strategy") == "hyperv" and "bands" in one[0] and
+      doc.get("ratios") == [] and
       doc.get("uncertainty", {}).get("samples") == 3, f"{rc} {err}")
 
 # --- CSV: one row per draw and strategy, paired draws -------------------

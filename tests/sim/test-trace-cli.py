@@ -114,7 +114,7 @@ with tempfile.TemporaryDirectory() as d:
     rc2, so2, _ = run(SCEN, *SMALL, "--compare", "ipi", "--json")
     check("results unchanged by --trace", rc2 == 0 and so == so2,
           "stdout differs")
-    real_us = json.loads(so)["real_s"] * 1e6 if rc == 0 else 0
+    real_us = json.loads(so)["runs"][0]["real_s"] * 1e6 if rc == 0 else 0
     cats = validate("ipi", load(out), real_us) if os.path.exists(out) else {}
     want = {"vcpu_run", "mode", "exit", "shootdown", "flush", "ipi", "halt",
             "wake"}
@@ -146,7 +146,7 @@ with tempfile.TemporaryDirectory() as d:
         blobs.append(open(p, "rb").read() if rc == 0 else b"")
         if th == "1" and rc == 0:
             doc = load(p)
-            validate("partitioned", doc, json.loads(so)["real_s"] * 1e6)
+            validate("partitioned", doc, json.loads(so)["runs"][0]["real_s"] * 1e6)
             pids = {e["pid"] for e in doc["traceEvents"]}
             check("partitioned: host and two VM processes",
                   {1, 2, 3} <= pids, str(pids))
@@ -199,7 +199,7 @@ with tempfile.TemporaryDirectory() as d:
         check(name, rc == 2 and len(lines) == 1 and what in lines[0],
               f"rc={rc} stderr={se!r}")
 
-    usage("missing value", ["--trace"], "--trace needs a value")
+    usage("missing value", ["--trace"], "option '--trace' needs a value")
     usage("unwritable file",
           ["--trace", os.path.join(d, "no", "such", "dir.json")],
           "dir.json': cannot write")

@@ -1,41 +1,94 @@
 /* SPDX-License-Identifier: MIT */
-/* The hvtlb command line: one file per subcommand (cmd-*.c). */
+/*
+ * The hvtlb command line: one file per subcommand (cmd-*.c), each with a
+ * struct cli_command naming its getopt_long() option table, so that every
+ * subcommand parses options the same way (--opt=value, --opt value,
+ * unique abbreviations, '--' ends the options, options and operands in
+ * any order) and the tables also drive did-you-mean and shell completion.
+ */
 #ifndef HVTLB_TOOL_CLI_H
 #define HVTLB_TOOL_CLI_H
 
+#include <getopt.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 /* Exit codes: 0 done (a decode that yields a failure status is done too),
- * 1 the work itself failed, 2 a bad command line or input file. */
+ * 1 the work itself failed, 2 a bad command line or input file, 130
+ * interrupted (SIGINT; what was finished has been written). */
 #define CLI_EXIT_OK 0
 #define CLI_EXIT_FAIL 1
 #define CLI_EXIT_USAGE 2
+#define CLI_EXIT_INTERRUPTED 130
+
+/** A subcommand. */
+struct cli_command {
+	const char *name;
+	const char *summary; /**< one line for `hvtlb --help` */
+	int (*run)(int argc, char **argv);
+	/** getopt_long() table, { 0 }-terminated; never NULL */
+	const struct option *options;
+	/** What its operands are, for completion: "scenario", "file",
+	 *  "prefix", or "" for none. */
+	const char *operands;
+};
+
+/** The subcommands, NULL-terminated (main.c). */
+extern const struct cli_command *const cli_commands[];
+
+/** The subcommand called @p name, or NULL. */
+const struct cli_command *cli_command_find(const char *name);
 
 /** Prints "hvtlb <cmd>: <message>" as one line on stderr; returns 2. */
 int cli_usage_error(const char *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
 /**
- * Matches argv[*i] against "--name VALUE" or "--name=VALUE". Returns 1 with
- * *val set (and *i advanced past a separate value), 0 when argv[*i] is
- * another option, or -1 (message printed) when the value is missing.
+ * getopt_long() for subcommand @p cmd (its options table). Prints the
+ * error itself: an unknown option (with the nearest known one), a missing
+ * value, a value given to an option that takes none. Returns the option's
+ * val, -1 when the options end (optind: the first operand; GNU getopt
+ * permutes, so every operand is in argv[optind .. argc)), or '?' after an
+ * error was printed. Call with the same arguments until it returns -1 or
+ * '?'; the first call of a process, or after -1/'?', starts over.
  */
-int cli_opt_value(const char *cmd, int argc, char **argv, int *i,
-		  const char *name, const char **val);
+int cli_getopt(const struct cli_command *cmd, int argc, char **argv);
+
 /** Marks an option seen; a second time prints "NAME given twice" and
  *  returns 2. Returns 0 the first time. */
 int cli_once(const char *cmd, bool *seen, const char *name);
 
-int cmd_encode(int argc, char **argv);
-int cmd_decode(int argc, char **argv);
-int cmd_plan(int argc, char **argv);
-int cmd_sim(int argc, char **argv);
-int cmd_sweep(int argc, char **argv);
-int cmd_reproduce(int argc, char **argv);
-int cmd_keys(int argc, char **argv);
-int cmd_calibrate(int argc, char **argv);
-int cmd_sensitivity(int argc, char **argv);
-int cmd_validate(int argc, char **argv);
+/**
+ * Parses the value @p val of option @p opt ("--seed") as a whole number
+ * (decimal or 0x hex) in [@p min, @p max]. Returns 0, or prints
+ * "--seed '-1': want a whole number in 0..18446744073709551615" and
+ * returns 2.
+ */
+int cli_u64(const char *cmd, const char *opt, const char *val, uint64_t min,
+	    uint64_t max, uint64_t *out);
+
+/**
+ * `-o FILE`: from here on stdout goes to a new file beside @p path (its
+ * name plus a random suffix), which cli_output_finish() renames to
+ * @p path, so that @p path is never seen half written. A @p path that
+ * exists and is not a regular file (/dev/null, /dev/stdout, a FIFO) is
+ * written in place, never replaced. Returns 0, or prints why the file
+ * cannot be created and returns 2.
+ */
+int cli_output_open(const char *cmd, const char *path);
+
+/**
+ * Ends `-o FILE`: flushes stdout into the file and, with @p keep, renames
+ * it to its final name; without (nothing worth keeping was written),
+ * removes it. Does nothing without cli_output_open(). Returns 0, or -errno
+ * (message printed) when the output could not be written.
+ */
+int cli_output_finish(const char *cmd, bool keep);
+
+/** The subcommands. */
+extern const struct cli_command cmd_encode, cmd_decode, cmd_plan, cmd_sim,
+	cmd_sweep, cmd_reproduce, cmd_keys, cmd_calibrate, cmd_sensitivity,
+	cmd_validate, cmd_scenarios, cmd_completion;
 
 #endif

@@ -23,7 +23,27 @@
 #include "vmm.h"
 #endif
 
-int cmd_calibrate(int argc, char **argv);
+static int run_calibrate(int argc, char **argv);
+
+enum { OPT_OUT = 256, OPT_BASE, OPT_DEVICE, OPT_SAMPLES, OPT_VCPUS };
+
+static const struct option options[] = {
+	{ "out", required_argument, NULL, OPT_OUT },
+	{ "base", required_argument, NULL, OPT_BASE },
+	{ "device", required_argument, NULL, OPT_DEVICE },
+	{ "samples", required_argument, NULL, OPT_SAMPLES },
+	{ "vcpus", required_argument, NULL, OPT_VCPUS },
+	{ "help", no_argument, NULL, 'h' },
+	{ 0 },
+};
+
+const struct cli_command cmd_calibrate = {
+	.name = "calibrate",
+	.summary = "measure this host's costs on KVM",
+	.run = run_calibrate,
+	.options = options,
+	.operands = "",
+};
 
 static const char usage_text[] =
 	"usage: hvtlb calibrate [--out FILE] [--base NAME|FILE] [--samples N]\n"
@@ -42,11 +62,17 @@ static const char usage_text[] =
 	"  --device PATH the KVM device (default /dev/kvm)\n";
 
 #ifndef HVTLB_HAVE_KVM
-int cmd_calibrate(int argc, char **argv)
+static int run_calibrate(int argc, char **argv)
 {
-	if (argc > 1 && !strcmp(argv[1], "--help")) {
-		fputs(usage_text, stdout);
-		return CLI_EXIT_OK;
+	int c;
+
+	while ((c = cli_getopt(&cmd_calibrate, argc, argv)) != -1) {
+		if (c == 'h') {
+			fputs(usage_text, stdout);
+			return CLI_EXIT_OK;
+		}
+		if (c == '?')
+			return CLI_EXIT_USAGE;
 	}
 	return cli_usage_error("calibrate",
 			       "this build has no KVM support (it needs "
@@ -545,59 +571,56 @@ static int parse_count(const char *s, uint32_t min, uint32_t max, uint32_t *out)
 	return 0;
 }
 
-int cmd_calibrate(int argc, char **argv)
+static int run_calibrate(int argc, char **argv)
 {
 	const char *out = NULL, *base_name = DEFAULT_BASE, *device = NULL;
-	const char *val;
 	uint32_t samples = DEFAULT_SAMPLES, vcpus = 0;
 	bool seen_out = false, seen_base = false;
 	char base_path[4096];
 	struct host_info h;
 	FILE *base = NULL;
 	size_t i;
-	int ret, r;
+	int ret, c;
 
-	for (int a = 1; a < argc; a++) {
-		if (!strcmp(argv[a], "--help") || !strcmp(argv[a], "-h")) {
+	while ((c = cli_getopt(&cmd_calibrate, argc, argv)) != -1) {
+		switch (c) {
+		case 'h':
 			fputs(usage_text, stdout);
 			return CLI_EXIT_OK;
-		}
-		if ((r = cli_opt_value("calibrate", argc, argv, &a, "--out",
-				       &val))) {
-			if (r < 0 || cli_once("calibrate", &seen_out, "--out"))
+		case OPT_OUT:
+			if (cli_once("calibrate", &seen_out, "--out"))
 				return CLI_EXIT_USAGE;
-			out = val;
-		} else if ((r = cli_opt_value("calibrate", argc, argv, &a,
-					      "--base", &val))) {
-			if (r < 0 ||
-			    cli_once("calibrate", &seen_base, "--base"))
+			out = optarg;
+			break;
+		case OPT_BASE:
+			if (cli_once("calibrate", &seen_base, "--base"))
 				return CLI_EXIT_USAGE;
-			base_name = val;
-		} else if ((r = cli_opt_value("calibrate", argc, argv, &a,
-					      "--device", &val))) {
-			if (r < 0)
-				return CLI_EXIT_USAGE;
-			device = val;
-		} else if ((r = cli_opt_value("calibrate", argc, argv, &a,
-					      "--samples", &val))) {
-			if (r < 0)
-				return CLI_EXIT_USAGE;
-			if (parse_count(val, 20, KVMVMM_MAX_SAMPLES, &samples) <
-			    0)
-				return cli_usage_error(
-					"calibrate", "bad --samples '%s'", val);
-		} else if ((r = cli_opt_value("calibrate", argc, argv, &a,
-					      "--vcpus", &val))) {
-			if (r < 0)
-				return CLI_EXIT_USAGE;
-			if (parse_count(val, 2, KVMVMM_MAX_VCPUS, &vcpus) < 0)
+			base_name = optarg;
+			break;
+		case OPT_DEVICE:
+			device = optarg;
+			break;
+		case OPT_SAMPLES:
+			if (parse_count(optarg, 20, KVMVMM_MAX_SAMPLES,
+					&samples) < 0)
 				return cli_usage_error("calibrate",
-						       "bad --vcpus '%s'", val);
-		} else {
-			return cli_usage_error(
-				"calibrate", "unknown argument '%s'", argv[a]);
+						       "bad --samples '%s'",
+						       optarg);
+			break;
+		case OPT_VCPUS:
+			if (parse_count(optarg, 2, KVMVMM_MAX_VCPUS, &vcpus) <
+			    0)
+				return cli_usage_error("calibrate",
+						       "bad --vcpus '%s'",
+						       optarg);
+			break;
+		default:
+			return CLI_EXIT_USAGE;
 		}
 	}
+	if (optind < argc)
+		return cli_usage_error("calibrate", "unexpected argument '%s'",
+				       argv[optind]);
 
 	ret = kvmvmm_probe(device);
 	if (ret < 0)

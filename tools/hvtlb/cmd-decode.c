@@ -12,7 +12,9 @@
 #include "cli.h"
 #include "fmt.h"
 #include "json.h"
+#include "json-read.h"
 #include "parse.h"
+#include "suggest.h"
 
 #define CMD "decode"
 #define MAX_WORDS (HVTLB_PAGE_BYTES / 8)
@@ -22,9 +24,13 @@
 static const char usage_text[] =
 	"usage: hvtlb decode --control HEX (--input HEX[,HEX...] |\n"
 	"                    --input-file FILE [--binary]) [options]\n"
+	"       hvtlb decode [options] FILE\n"
 	"\n"
 	"Decodes and validates one flush or IPI hypercall as a host would and\n"
 	"prints the TLFS status it answers and, on success, what it flushes.\n"
+	"FILE ('-' for stdin) is what `hvtlb encode --json` writes: its\n"
+	"control word, fast flag and input words, so that\n"
+	"`hvtlb encode ... --json | hvtlb decode -` decodes what was encoded.\n"
 	"\n"
 	"  --control HEX          the control word (RCX)\n"
 	"  --input HEX[,HEX...]   the input's 64-bit words in order (hex, "
@@ -75,7 +81,8 @@ static const char usage_text[] =
 	"                         input hits a known bug of the host\n"
 	"  --help                 this text\n"
 	"\n"
-	"Options take their value as the next argument or after '='.\n"
+	"Options take their value as the next argument or after '='; '--'\n"
+	"ends the options.\n"
 	"Exit status: 0 decoded (whatever the status), 2 bad command line or\n"
 	"input file.\n"
 	"\n"
@@ -100,10 +107,22 @@ struct decode_opts {
 	uint64_t caller_vp;
 	bool have_caller_vp;
 	bool json;
+	/* FILE operand: the JSON of `hvtlb encode --json`, or NULL */
+	const char *encoded;
 	/* The input, as bytes. */
 	uint8_t bytes[HVTLB_PAGE_BYTES];
 	size_t len;
 };
+
+static void print_help(void)
+{
+	fputs(usage_text, stdout);
+	for (unsigned p = 0; p < HVTLB_PROFILE_COUNT_; p++)
+		printf("  %-12s %s\n",
+		       hvtlb_profile_name((enum hvtlb_profile)p),
+		       hvtlb_profile_source((enum hvtlb_profile)p));
+	printf("  %-12s the name openvmm-tdx had before\n", "openvmm");
+}
 
 /* The host options against the profile: a host never has more VPs than
  * its build allows, and each option belongs to one profile. */
@@ -139,130 +158,181 @@ static int check_host(const struct decode_opts *o)
 	return 0;
 }
 
+enum {
+	OPT_CONTROL = 256,
+	OPT_INPUT,
+	OPT_INPUT_FILE,
+	OPT_BINARY,
+	OPT_GPA_OFFSET,
+	OPT_FAST,
+	OPT_PROFILE,
+	OPT_VP_COUNT,
+	OPT_KVM_MAX_VCPUS,
+	OPT_KVM_SYNIC,
+	OPT_CALLER_VP,
+	OPT_JSON,
+};
+
+static const struct option options[] = {
+	{ "control", required_argument, NULL, OPT_CONTROL },
+	{ "input", required_argument, NULL, OPT_INPUT },
+	{ "input-file", required_argument, NULL, OPT_INPUT_FILE },
+	{ "binary", no_argument, NULL, OPT_BINARY },
+	{ "gpa-offset", required_argument, NULL, OPT_GPA_OFFSET },
+	{ "fast", no_argument, NULL, OPT_FAST },
+	{ "profile", required_argument, NULL, OPT_PROFILE },
+	{ "vp-count", required_argument, NULL, OPT_VP_COUNT },
+	{ "kvm-max-vcpus", required_argument, NULL, OPT_KVM_MAX_VCPUS },
+	{ "kvm-synic", no_argument, NULL, OPT_KVM_SYNIC },
+	{ "caller-vp", required_argument, NULL, OPT_CALLER_VP },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "help", no_argument, NULL, 'h' },
+	{ 0 },
+};
+
+static int take_option(struct decode_opts *o, int c, const char *v,
+		       bool *seen_input, bool *seen_file)
+{
+	int rc;
+
+	switch (c) {
+	case OPT_FAST:
+		return cli_once(CMD, &o->fast, "--fast");
+	case OPT_BINARY:
+		return cli_once(CMD, &o->binary, "--binary");
+	case OPT_JSON:
+		return cli_once(CMD, &o->json, "--json");
+	case OPT_KVM_SYNIC:
+		return cli_once(CMD, &o->kvm_synic, "--kvm-synic");
+	case OPT_CONTROL:
+		if (cli_once(CMD, &o->have_control, "--control"))
+			return CLI_EXIT_USAGE;
+		if (parse_hex_u64(v, &o->control))
+			return cli_usage_error(
+				CMD, "--control: bad hex number '%s'", v);
+		return 0;
+	case OPT_INPUT:
+		if (cli_once(CMD, seen_input, "--input"))
+			return CLI_EXIT_USAGE;
+		o->input = v;
+		return 0;
+	case OPT_INPUT_FILE:
+		if (cli_once(CMD, seen_file, "--input-file"))
+			return CLI_EXIT_USAGE;
+		o->input_file = v;
+		return 0;
+	case OPT_GPA_OFFSET:
+		if (cli_once(CMD, &o->have_gpa_offset, "--gpa-offset"))
+			return CLI_EXIT_USAGE;
+		rc = parse_u64_max(v, HVTLB_PAGE_BYTES - 1, &o->gpa_offset);
+		if (rc == -ERANGE)
+			return cli_usage_error(CMD,
+					       "--gpa-offset: %s is not within "
+					       "a 4 KiB page (0..4095)",
+					       v);
+		if (rc)
+			return cli_usage_error(
+				CMD, "--gpa-offset: bad number '%s'", v);
+		return 0;
+	case OPT_PROFILE:
+		if (cli_once(CMD, &o->have_profile, "--profile"))
+			return CLI_EXIT_USAGE;
+		if (hvtlb_profile_from_name(v, &o->profile)) {
+			struct suggest sg;
+			char hint[96];
+
+			suggest_init(&sg, v);
+			for (unsigned p = 0; p < HVTLB_PROFILE_COUNT_; p++)
+				suggest_add(&sg, hvtlb_profile_name((
+							 enum hvtlb_profile)p));
+			return cli_usage_error(
+				CMD,
+				"--profile: '%s' is not strict, "
+				"kvm, xen, openvmm-tdx or "
+				"openvmm-snp%s",
+				v, suggest_hint(&sg, hint, sizeof(hint)));
+		}
+		return 0;
+	case OPT_VP_COUNT:
+		if (cli_once(CMD, &o->have_vp_count, "--vp-count"))
+			return CLI_EXIT_USAGE;
+		rc = parse_u64_max(v, HVTLB_MAX_VPS, &o->vp_count);
+		if (rc == -EINVAL)
+			return cli_usage_error(
+				CMD, "--vp-count: bad number '%s'", v);
+		if (rc || o->vp_count == 0)
+			return cli_usage_error(
+				CMD, "--vp-count: %s is outside 1..%u", v,
+				HVTLB_MAX_VPS);
+		return 0;
+	case OPT_KVM_MAX_VCPUS:
+		if (cli_once(CMD, &o->have_kvm_max_vcpus, "--kvm-max-vcpus"))
+			return CLI_EXIT_USAGE;
+		if (parse_u64_max(v, HVTLB_MAX_VPS, &o->kvm_max_vcpus) ||
+		    o->kvm_max_vcpus < HVTLB_KVM_MAX_VCPUS_MIN)
+			return cli_usage_error(CMD,
+					       "--kvm-max-vcpus: '%s' is not a "
+					       "number in %u..%u "
+					       "(CONFIG_KVM_MAX_NR_VCPUS)",
+					       v, HVTLB_KVM_MAX_VCPUS_MIN,
+					       HVTLB_MAX_VPS);
+		return 0;
+	case OPT_CALLER_VP:
+		if (cli_once(CMD, &o->have_caller_vp, "--caller-vp"))
+			return CLI_EXIT_USAGE;
+		if (parse_u64_max(v, HVTLB_MAX_VPS - 1, &o->caller_vp))
+			return cli_usage_error(CMD,
+					       "--caller-vp: '%s' is not a VP "
+					       "index in 0..%u",
+					       v, HVTLB_MAX_VPS - 1);
+		return 0;
+	}
+	return CLI_EXIT_USAGE;
+}
+
+/* Returns 0, 1 after --help, or 2 (message printed). */
 static int parse_args(int argc, char **argv, struct decode_opts *o)
 {
 	bool seen_input = false, seen_file = false;
+	int c;
 
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i], *v;
-		int m;
-
-		if (!strcmp(a, "--fast")) {
-			if (cli_once(CMD, &o->fast, a))
-				return CLI_EXIT_USAGE;
-		} else if (!strcmp(a, "--binary")) {
-			if (cli_once(CMD, &o->binary, a))
-				return CLI_EXIT_USAGE;
-		} else if (!strcmp(a, "--json")) {
-			if (cli_once(CMD, &o->json, a))
-				return CLI_EXIT_USAGE;
-		} else if (!strcmp(a, "--kvm-synic")) {
-			if (cli_once(CMD, &o->kvm_synic, a))
-				return CLI_EXIT_USAGE;
-		} else if ((m = cli_opt_value(CMD, argc, argv, &i, "--control",
-					      &v))) {
-			if (m < 0 ||
-			    cli_once(CMD, &o->have_control, "--control"))
-				return CLI_EXIT_USAGE;
-			if (parse_hex_u64(v, &o->control))
-				return cli_usage_error(
-					CMD, "--control: bad hex number '%s'",
-					v);
-		} else if ((m = cli_opt_value(CMD, argc, argv, &i, "--input",
-					      &v))) {
-			if (m < 0 || cli_once(CMD, &seen_input, "--input"))
-				return CLI_EXIT_USAGE;
-			o->input = v;
-		} else if ((m = cli_opt_value(CMD, argc, argv, &i,
-					      "--input-file", &v))) {
-			if (m < 0 || cli_once(CMD, &seen_file, "--input-file"))
-				return CLI_EXIT_USAGE;
-			o->input_file = v;
-		} else if ((m = cli_opt_value(CMD, argc, argv, &i,
-					      "--gpa-offset", &v))) {
-			int rc;
-
-			if (m < 0 ||
-			    cli_once(CMD, &o->have_gpa_offset, "--gpa-offset"))
-				return CLI_EXIT_USAGE;
-			rc = parse_u64_max(v, HVTLB_PAGE_BYTES - 1,
-					   &o->gpa_offset);
-			if (rc == -ERANGE)
-				return cli_usage_error(
-					CMD,
-					"--gpa-offset: %s is not within a 4 "
-					"KiB page (0..4095)",
-					v);
-			if (rc)
-				return cli_usage_error(
-					CMD, "--gpa-offset: bad number '%s'",
-					v);
-		} else if ((m = cli_opt_value(CMD, argc, argv, &i, "--profile",
-					      &v))) {
-			if (m < 0 ||
-			    cli_once(CMD, &o->have_profile, "--profile"))
-				return CLI_EXIT_USAGE;
-			if (hvtlb_profile_from_name(v, &o->profile))
-				return cli_usage_error(
-					CMD,
-					"--profile: '%s' is not strict, kvm, "
-					"xen, openvmm-tdx or openvmm-snp",
-					v);
-		} else if ((m = cli_opt_value(CMD, argc, argv, &i, "--vp-count",
-					      &v))) {
-			int rc;
-
-			if (m < 0 ||
-			    cli_once(CMD, &o->have_vp_count, "--vp-count"))
-				return CLI_EXIT_USAGE;
-			rc = parse_u64_max(v, HVTLB_MAX_VPS, &o->vp_count);
-			if (rc == -EINVAL)
-				return cli_usage_error(
-					CMD, "--vp-count: bad number '%s'", v);
-			if (rc || o->vp_count == 0)
-				return cli_usage_error(
-					CMD, "--vp-count: %s is outside 1..%u",
-					v, HVTLB_MAX_VPS);
-		} else if ((m = cli_opt_value(CMD, argc, argv, &i,
-					      "--kvm-max-vcpus", &v))) {
-			if (m < 0 || cli_once(CMD, &o->have_kvm_max_vcpus,
-					      "--kvm-max-vcpus"))
-				return CLI_EXIT_USAGE;
-			if (parse_u64_max(v, HVTLB_MAX_VPS,
-					  &o->kvm_max_vcpus) ||
-			    o->kvm_max_vcpus < HVTLB_KVM_MAX_VCPUS_MIN)
-				return cli_usage_error(
-					CMD,
-					"--kvm-max-vcpus: '%s' is not a number "
-					"in %u..%u (CONFIG_KVM_MAX_NR_VCPUS)",
-					v, HVTLB_KVM_MAX_VCPUS_MIN,
-					HVTLB_MAX_VPS);
-		} else if ((m = cli_opt_value(CMD, argc, argv, &i,
-					      "--caller-vp", &v))) {
-			if (m < 0 ||
-			    cli_once(CMD, &o->have_caller_vp, "--caller-vp"))
-				return CLI_EXIT_USAGE;
-			if (parse_u64_max(v, HVTLB_MAX_VPS - 1, &o->caller_vp))
-				return cli_usage_error(
-					CMD,
-					"--caller-vp: '%s' is not a VP index "
-					"in 0..%u",
-					v, HVTLB_MAX_VPS - 1);
-		} else if (!strncmp(a, "--", 2)) {
-			return cli_usage_error(CMD, "unknown option '%s'", a);
-		} else {
-			return cli_usage_error(CMD, "unexpected argument '%s'",
-					       a);
+	while ((c = cli_getopt(&cmd_decode, argc, argv)) != -1) {
+		if (c == 'h') {
+			print_help();
+			return 1;
 		}
+		if (c == '?' ||
+		    take_option(o, c, optarg, &seen_input, &seen_file))
+			return CLI_EXIT_USAGE;
 	}
-	if (!o->have_control)
-		return cli_usage_error(CMD, "--control is required");
-	if (o->input && o->input_file)
-		return cli_usage_error(CMD,
-				       "--input and --input-file conflict");
-	if (!o->input && !o->input_file)
-		return cli_usage_error(CMD,
-				       "--input or --input-file is required");
+	if (optind < argc)
+		o->encoded = argv[optind++];
+	if (optind < argc)
+		return cli_usage_error(CMD, "unexpected argument '%s'",
+				       argv[optind]);
+	if (o->encoded) {
+		if (o->have_control || o->input || o->input_file)
+			return cli_usage_error(
+				CMD,
+				"'%s' gives the control word and "
+				"the input: no --control, "
+				"--input or --input-file",
+				o->encoded);
+		if (o->fast)
+			return cli_usage_error(CMD,
+					       "'%s' says whether the call is "
+					       "fast: no --fast",
+					       o->encoded);
+	} else {
+		if (!o->have_control)
+			return cli_usage_error(CMD, "--control is required");
+		if (o->input && o->input_file)
+			return cli_usage_error(
+				CMD, "--input and --input-file conflict");
+		if (!o->input && !o->input_file)
+			return cli_usage_error(
+				CMD, "--input or --input-file is required");
+	}
 	if (o->binary && !o->input_file)
 		return cli_usage_error(CMD, "--binary needs --input-file");
 	return check_host(o);
@@ -323,6 +393,76 @@ static int load_words(struct decode_opts *o, const char *text, const char *what)
 	return 0;
 }
 
+/*
+ * The FILE operand: `hvtlb encode --json` output, {"control": HEX,
+ * "fast": BOOL, "input": [HEX, ...], ...}; other members are ignored.
+ */
+static int load_encoded(struct decode_opts *o)
+{
+	const char *name = o->encoded;
+	FILE *f = strcmp(name, "-") ? fopen(name, "rb") : stdin;
+	char *text = malloc(MAX_TEXT_FILE + 1), err[96];
+	const struct json_value *ctl, *in, *fast;
+	uint64_t w[MAX_WORDS];
+	struct json_doc doc = { 0 };
+	size_t n = 0;
+	int rc;
+
+	if (!f || !text) {
+		rc = cli_usage_error(CMD, "cannot open '%s': %s", name,
+				     strerror(f ? ENOMEM : errno));
+		goto out;
+	}
+	rc = read_all(f, (uint8_t *)text, MAX_TEXT_FILE, &n);
+	if (rc) {
+		rc = cli_usage_error(CMD, "cannot read '%s': %s", name,
+				     strerror(-rc));
+		goto out;
+	}
+	if (json_parse(&doc, text, n, err, sizeof(err))) {
+		rc = cli_usage_error(CMD,
+				     "'%s' is not the JSON of `hvtlb encode "
+				     "--json`: %s",
+				     name, err);
+		goto out;
+	}
+	ctl = json_get(doc.root, "control");
+	in = json_get(doc.root, "input");
+	fast = json_get(doc.root, "fast");
+	if (!ctl || ctl->type != JSON_STRING ||
+	    parse_hex_u64(ctl->text, &o->control) || !in ||
+	    in->type != JSON_ARRAY || in->n > MAX_WORDS ||
+	    (fast && fast->type != JSON_BOOL)) {
+		rc = cli_usage_error(CMD,
+				     "'%s': want {\"control\": HEX, \"input\": "
+				     "[HEX, ...]} as `hvtlb encode --json` "
+				     "writes",
+				     name);
+		goto out;
+	}
+	for (size_t i = 0; i < in->n; i++) {
+		if (in->child[i].type != JSON_STRING ||
+		    parse_hex_u64(in->child[i].text, &w[i])) {
+			rc = cli_usage_error(CMD,
+					     "'%s': input[%zu] is not a hex "
+					     "word",
+					     name, i);
+			goto out;
+		}
+	}
+	if (fast && fast->boolean)
+		o->control |= HVTLB_CTL_FAST;
+	o->have_control = true;
+	words_to_bytes(w, in->n, o->bytes);
+	o->len = in->n * 8;
+out:
+	json_free(&doc);
+	free(text);
+	if (f && f != stdin)
+		fclose(f);
+	return rc;
+}
+
 static int load_input(struct decode_opts *o)
 {
 	FILE *f;
@@ -332,6 +472,8 @@ static int load_input(struct decode_opts *o)
 
 	if (o->input)
 		return load_words(o, o->input, "--input");
+	if (o->encoded)
+		return load_encoded(o);
 	f = strcmp(o->input_file, "-") ? fopen(o->input_file, "rb") : stdin;
 	if (!f)
 		return cli_usage_error(CMD,
@@ -569,7 +711,7 @@ static void print_text(const struct decode_opts *o, uint64_t control,
 	}
 }
 
-int cmd_decode(int argc, char **argv)
+static int run_decode(int argc, char **argv)
 {
 	struct decode_opts *o;
 	struct hvtlb_decoded *d;
@@ -577,22 +719,8 @@ int cmd_decode(int argc, char **argv)
 	struct hvtlb_input in;
 	uint8_t regs[HVTLB_FAST_BYTES];
 	uint64_t control, result;
-	int ret = CLI_EXIT_USAGE;
+	int rc, ret = CLI_EXIT_USAGE;
 
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			fputs(usage_text, stdout);
-			for (unsigned p = 0; p < HVTLB_PROFILE_COUNT_; p++)
-				printf("  %-12s %s\n",
-				       hvtlb_profile_name(
-					       (enum hvtlb_profile)p),
-				       hvtlb_profile_source(
-					       (enum hvtlb_profile)p));
-			printf("  %-12s the name openvmm-tdx had before\n",
-			       "openvmm");
-			return CLI_EXIT_OK;
-		}
-	}
 	o = calloc(1, sizeof(*o));
 	d = calloc(1, sizeof(*d));
 	if (!o || !d) {
@@ -602,7 +730,10 @@ int cmd_decode(int argc, char **argv)
 	}
 	o->profile = HVTLB_PROFILE_STRICT;
 	o->vp_count = HVTLB_MAX_VPS;
-	if (parse_args(argc, argv, o) || load_input(o))
+	rc = parse_args(argc, argv, o);
+	if (rc == 1)
+		ret = CLI_EXIT_OK;
+	if (rc || load_input(o))
 		goto out;
 	control = o->control;
 	if (o->fast)
@@ -652,3 +783,11 @@ out:
 	free(o);
 	return ret;
 }
+
+const struct cli_command cmd_decode = {
+	.name = "decode",
+	.summary = "decode and validate a hypercall as a host would",
+	.run = run_decode,
+	.options = options,
+	.operands = "file",
+};

@@ -51,7 +51,8 @@ static const char usage_text[] =
 	"  --json                 one line of JSON instead of text\n"
 	"  --help                 this text\n"
 	"\n"
-	"Options take their value as the next argument or after '='.\n"
+	"Options take their value as the next argument or after '='; '--'\n"
+	"ends the options.\n"
 	"Exit status: 0 done, 2 bad command line or a call that cannot be\n"
 	"encoded (the message names the call to use instead).\n";
 
@@ -78,135 +79,184 @@ struct encode_opts {
 	bool json;
 };
 
+enum {
+	OPT_CALL = 256,
+	OPT_AUTO,
+	OPT_VPS,
+	OPT_ALL_PROCESSORS,
+	OPT_ADDRESS_SPACE,
+	OPT_ALL_ADDRESS_SPACES,
+	OPT_NON_GLOBAL,
+	OPT_RANGE,
+	OPT_PAGE_SIZE,
+	OPT_EXTENDED,
+	OPT_VPSET,
+	OPT_FAST,
+	OPT_VECTOR,
+	OPT_JSON,
+};
+
+static const struct option options[] = {
+	{ "call", required_argument, NULL, OPT_CALL },
+	{ "auto", no_argument, NULL, OPT_AUTO },
+	{ "vps", required_argument, NULL, OPT_VPS },
+	{ "all-processors", no_argument, NULL, OPT_ALL_PROCESSORS },
+	{ "address-space", required_argument, NULL, OPT_ADDRESS_SPACE },
+	{ "all-address-spaces", no_argument, NULL, OPT_ALL_ADDRESS_SPACES },
+	{ "non-global", no_argument, NULL, OPT_NON_GLOBAL },
+	{ "range", required_argument, NULL, OPT_RANGE },
+	{ "page-size", required_argument, NULL, OPT_PAGE_SIZE },
+	{ "extended", no_argument, NULL, OPT_EXTENDED },
+	{ "vpset", required_argument, NULL, OPT_VPSET },
+	{ "fast", no_argument, NULL, OPT_FAST },
+	{ "vector", required_argument, NULL, OPT_VECTOR },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "help", no_argument, NULL, 'h' },
+	{ 0 },
+};
+
+/* A flag option: set once. */
+static bool *flag_of(struct encode_opts *o, int c)
+{
+	switch (c) {
+	case OPT_AUTO:
+		return &o->auto_call;
+	case OPT_ALL_PROCESSORS:
+		return &o->all_processors;
+	case OPT_ALL_ADDRESS_SPACES:
+		return &o->all_address_spaces;
+	case OPT_NON_GLOBAL:
+		return &o->non_global;
+	case OPT_EXTENDED:
+		return &o->extended;
+	case OPT_FAST:
+		return &o->fast;
+	case OPT_JSON:
+		return &o->json;
+	}
+	return NULL;
+}
+
+static int take_option(struct encode_opts *o, int c, const char *v,
+		       bool *seen_call, bool *seen_vector)
+{
+	const char *name = NULL;
+	bool *flag = flag_of(o, c);
+	int rc;
+
+	for (const struct option *op = options; op->name; op++)
+		if (op->val == c)
+			name = op->name;
+	if (flag) {
+		char dashed[32];
+
+		snprintf(dashed, sizeof(dashed), "--%s", name);
+		return cli_once(CMD, flag, dashed);
+	}
+	switch (c) {
+	case OPT_CALL:
+		if (cli_once(CMD, seen_call, "--call"))
+			return CLI_EXIT_USAGE;
+		o->call = hvtlb_call_from_name(v);
+		if (!o->call)
+			return cli_usage_error(
+				CMD,
+				"--call: unknown call '%s' (space, "
+				"list, space-ex, list-ex, ipi, "
+				"ipi-ex)",
+				v);
+		return 0;
+	case OPT_VPS:
+		if (cli_once(CMD, &o->have_vps, "--vps"))
+			return CLI_EXIT_USAGE;
+		rc = parse_index_list(v, o->vps.bits, HVTLB_MAX_VPS);
+		if (rc == -ERANGE)
+			return cli_usage_error(CMD,
+					       "--vps: VP index >= %u in '%s'",
+					       HVTLB_MAX_VPS, v);
+		if (rc)
+			return cli_usage_error(CMD,
+					       "--vps: bad VP list '%s' (want "
+					       "e.g. 0,5,64-127)",
+					       v);
+		return 0;
+	case OPT_ADDRESS_SPACE:
+		if (cli_once(CMD, &o->have_address_space, "--address-space"))
+			return CLI_EXIT_USAGE;
+		if (parse_hex_u64(v, &o->address_space))
+			return cli_usage_error(
+				CMD, "--address-space: bad hex number '%s'", v);
+		return 0;
+	case OPT_RANGE:
+		if (o->nranges == MAX_RANGES)
+			return cli_usage_error(CMD,
+					       "--range: more than %u ranges",
+					       MAX_RANGES);
+		if (parse_gva_range(v, &o->ranges[o->nranges].gva,
+				    &o->ranges[o->nranges].pages))
+			return cli_usage_error(CMD,
+					       "--range: bad range '%s' (want "
+					       "GVA+PAGES, GVA in hex, PAGES "
+					       ">= 1)",
+					       v);
+		o->nranges++;
+		return 0;
+	case OPT_PAGE_SIZE:
+		if (cli_once(CMD, &o->have_page_size, "--page-size"))
+			return CLI_EXIT_USAGE;
+		if (parse_page_size(v, &o->page_shift))
+			return cli_usage_error(
+				CMD, "--page-size: '%s' is not 4k, 2m or 1g",
+				v);
+		return 0;
+	case OPT_VPSET:
+		if (cli_once(CMD, &o->have_style, "--vpset"))
+			return CLI_EXIT_USAGE;
+		if (!strcmp(v, "compact"))
+			o->style = HVTLB_VPSET_COMPACT;
+		else if (!strcmp(v, "linux"))
+			o->style = HVTLB_VPSET_LINUX;
+		else
+			return cli_usage_error(
+				CMD, "--vpset: '%s' is not compact or linux",
+				v);
+		return 0;
+	case OPT_VECTOR:
+		if (cli_once(CMD, seen_vector, "--vector"))
+			return CLI_EXIT_USAGE;
+		if (parse_u64(v, &o->vector))
+			return cli_usage_error(CMD, "--vector: bad number '%s'",
+					       v);
+		if (o->vector < HVTLB_IPI_VECTOR_MIN ||
+		    o->vector > HVTLB_IPI_VECTOR_MAX)
+			return cli_usage_error(CMD,
+					       "--vector: %s is outside "
+					       "16..255 (0x10..0xff)",
+					       v);
+		o->have_vector = true;
+		return 0;
+	}
+	return CLI_EXIT_USAGE;
+}
+
+/* Returns 0, 1 after --help, or 2 (message printed). */
 static int parse_args(int argc, char **argv, struct encode_opts *o)
 {
 	bool seen_call = false, seen_vector = false;
+	int c;
 
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i], *v;
-		int m;
-
-		if (!strcmp(a, "--auto")) {
-			if (cli_once(CMD, &o->auto_call, a))
-				return CLI_EXIT_USAGE;
-		} else if (!strcmp(a, "--all-processors")) {
-			if (cli_once(CMD, &o->all_processors, a))
-				return CLI_EXIT_USAGE;
-		} else if (!strcmp(a, "--all-address-spaces")) {
-			if (cli_once(CMD, &o->all_address_spaces, a))
-				return CLI_EXIT_USAGE;
-		} else if (!strcmp(a, "--non-global")) {
-			if (cli_once(CMD, &o->non_global, a))
-				return CLI_EXIT_USAGE;
-		} else if (!strcmp(a, "--extended")) {
-			if (cli_once(CMD, &o->extended, a))
-				return CLI_EXIT_USAGE;
-		} else if (!strcmp(a, "--fast")) {
-			if (cli_once(CMD, &o->fast, a))
-				return CLI_EXIT_USAGE;
-		} else if (!strcmp(a, "--json")) {
-			if (cli_once(CMD, &o->json, a))
-				return CLI_EXIT_USAGE;
-		} else if ((m = cli_opt_value(CMD, argc, argv, &i, "--call",
-					      &v))) {
-			if (m < 0 || cli_once(CMD, &seen_call, "--call"))
-				return CLI_EXIT_USAGE;
-			o->call = hvtlb_call_from_name(v);
-			if (!o->call)
-				return cli_usage_error(
-					CMD,
-					"--call: unknown call '%s' (space, "
-					"list, space-ex, list-ex, ipi, ipi-ex)",
-					v);
-		} else if ((m = cli_opt_value(CMD, argc, argv, &i, "--vps",
-					      &v))) {
-			int rc;
-
-			if (m < 0 || cli_once(CMD, &o->have_vps, "--vps"))
-				return CLI_EXIT_USAGE;
-			rc = parse_index_list(v, o->vps.bits, HVTLB_MAX_VPS);
-			if (rc == -ERANGE)
-				return cli_usage_error(
-					CMD, "--vps: VP index >= %u in '%s'",
-					HVTLB_MAX_VPS, v);
-			if (rc)
-				return cli_usage_error(
-					CMD,
-					"--vps: bad VP list '%s' (want e.g. "
-					"0,5,64-127)",
-					v);
-		} else if ((m = cli_opt_value(CMD, argc, argv, &i,
-					      "--address-space", &v))) {
-			if (m < 0 || cli_once(CMD, &o->have_address_space,
-					      "--address-space"))
-				return CLI_EXIT_USAGE;
-			if (parse_hex_u64(v, &o->address_space))
-				return cli_usage_error(
-					CMD,
-					"--address-space: bad hex number '%s'",
-					v);
-		} else if ((m = cli_opt_value(CMD, argc, argv, &i, "--range",
-					      &v))) {
-			struct hvtlb_gva_range *r = &o->ranges[o->nranges];
-
-			if (m < 0)
-				return CLI_EXIT_USAGE;
-			if (o->nranges == MAX_RANGES)
-				return cli_usage_error(
-					CMD, "--range: more than %u ranges",
-					MAX_RANGES);
-			if (parse_gva_range(v, &r->gva, &r->pages))
-				return cli_usage_error(
-					CMD,
-					"--range: bad range '%s' (want "
-					"GVA+PAGES, GVA in hex, PAGES >= 1)",
-					v);
-			o->nranges++;
-		} else if ((m = cli_opt_value(CMD, argc, argv, &i,
-					      "--page-size", &v))) {
-			if (m < 0 ||
-			    cli_once(CMD, &o->have_page_size, "--page-size"))
-				return CLI_EXIT_USAGE;
-			if (parse_page_size(v, &o->page_shift))
-				return cli_usage_error(
-					CMD,
-					"--page-size: '%s' is not 4k, 2m or 1g",
-					v);
-		} else if ((m = cli_opt_value(CMD, argc, argv, &i, "--vpset",
-					      &v))) {
-			if (m < 0 || cli_once(CMD, &o->have_style, "--vpset"))
-				return CLI_EXIT_USAGE;
-			if (!strcmp(v, "compact"))
-				o->style = HVTLB_VPSET_COMPACT;
-			else if (!strcmp(v, "linux"))
-				o->style = HVTLB_VPSET_LINUX;
-			else
-				return cli_usage_error(
-					CMD,
-					"--vpset: '%s' is not compact or linux",
-					v);
-		} else if ((m = cli_opt_value(CMD, argc, argv, &i, "--vector",
-					      &v))) {
-			if (m < 0 || cli_once(CMD, &seen_vector, "--vector"))
-				return CLI_EXIT_USAGE;
-			if (parse_u64(v, &o->vector))
-				return cli_usage_error(
-					CMD, "--vector: bad number '%s'", v);
-			if (o->vector < HVTLB_IPI_VECTOR_MIN ||
-			    o->vector > HVTLB_IPI_VECTOR_MAX)
-				return cli_usage_error(
-					CMD,
-					"--vector: %s is outside 16..255 "
-					"(0x10..0xff)",
-					v);
-			o->have_vector = true;
-		} else if (!strncmp(a, "--", 2)) {
-			return cli_usage_error(CMD, "unknown option '%s'", a);
-		} else {
-			return cli_usage_error(CMD, "unexpected argument '%s'",
-					       a);
+	while ((c = cli_getopt(&cmd_encode, argc, argv)) != -1) {
+		if (c == 'h') {
+			fputs(usage_text, stdout);
+			return 1;
 		}
+		if (c == '?' ||
+		    take_option(o, c, optarg, &seen_call, &seen_vector))
+			return CLI_EXIT_USAGE;
 	}
+	if (optind < argc)
+		return cli_usage_error(CMD, "unexpected argument '%s'",
+				       argv[optind]);
 	return 0;
 }
 
@@ -418,19 +468,13 @@ static void print_text(const struct hvtlb_encoded *e)
 	fmt_input_words(stdout, e->control, words, n);
 }
 
-int cmd_encode(int argc, char **argv)
+static int run_encode(int argc, char **argv)
 {
 	struct encode_opts *o;
 	struct hvtlb_encoded *e;
 	struct hvtlb_call_desc d;
 	int rc, ret = CLI_EXIT_USAGE;
 
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			fputs(usage_text, stdout);
-			return CLI_EXIT_OK;
-		}
-	}
 	o = calloc(1, sizeof(*o));
 	e = calloc(1, sizeof(*e));
 	if (!o || !e) {
@@ -439,8 +483,12 @@ int cmd_encode(int argc, char **argv)
 		goto out;
 	}
 	o->page_shift = 12;
-	if (parse_args(argc, argv, o))
+	rc = parse_args(argc, argv, o);
+	if (rc) {
+		if (rc == 1)
+			ret = CLI_EXIT_OK;
 		goto out;
+	}
 	if (o->call && o->auto_call) {
 		cli_usage_error(CMD, "--call and --auto conflict");
 		goto out;
@@ -492,3 +540,11 @@ out:
 	free(o);
 	return ret;
 }
+
+const struct cli_command cmd_encode = {
+	.name = "encode",
+	.summary = "encode a flush or IPI hypercall (TLFS wire format)",
+	.run = run_encode,
+	.options = options,
+	.operands = "",
+};

@@ -121,31 +121,49 @@ static void print_text(const struct hvtlb_sim_config *c, const char *prefix)
 	}
 }
 
-int cmd_keys(int argc, char **argv)
+enum { OPT_JSON = 256 };
+
+static const struct option options[] = {
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "help", no_argument, NULL, 'h' },
+	{ 0 },
+};
+
+static int run_keys(int argc, char **argv)
 {
 	struct hvtlb_sim_config c;
 	const char *prefix = NULL;
 	bool json = false;
+	int opt;
 
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+	while ((opt = cli_getopt(&cmd_keys, argc, argv)) != -1) {
+		switch (opt) {
+		case 'h':
 			usage(stdout);
 			return CLI_EXIT_OK;
-		} else if (!strcmp(argv[i], "--json")) {
+		case OPT_JSON:
 			json = true;
-		} else if (argv[i][0] == '-') {
-			return cli_usage_error("keys", "unknown option '%s'",
-					       argv[i]);
-		} else if (prefix) {
-			return cli_usage_error("keys", "one PREFIX at most");
-		} else {
-			prefix = argv[i];
+			break;
+		default:
+			return CLI_EXIT_USAGE;
 		}
 	}
+	if (optind < argc)
+		prefix = argv[optind++];
+	if (optind < argc)
+		return cli_usage_error("keys", "one PREFIX at most");
 	hvtlb_sim_config_init(&c);
 	if (json)
 		print_json(&c, prefix);
 	else
 		print_text(&c, prefix);
-	return CLI_EXIT_OK;
+	return fflush(stdout) ? CLI_EXIT_FAIL : CLI_EXIT_OK;
 }
+
+const struct cli_command cmd_keys = {
+	.name = "keys",
+	.summary = "every scenario key: default, range, meaning",
+	.run = run_keys,
+	.options = options,
+	.operands = "prefix",
+};

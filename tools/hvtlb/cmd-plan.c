@@ -11,6 +11,7 @@
 
 #include "cli.h"
 #include "parse.h"
+#include "suggest.h"
 
 #define CMD "plan"
 #define MAX_SETS 64
@@ -46,98 +47,106 @@ struct plan_args {
 	bool freed_tables, global, json;
 };
 
-/* Options that take a value, and where it goes. */
-static const char **value_slot(struct plan_args *a, const char *name)
-{
-	static const struct {
-		const char *name;
-		size_t offset;
-	} opts[] = {
-#define O(n, f) { n, offsetof(struct plan_args, f) }
-		O("strategy", strategy),
-		O("cpus", cpus),
-		O("targets", targets),
-		O("initiator", initiator),
-		O("range", range),
-		O("stride", stride),
-		O("address-space", address_space),
-		O("preempted", preempted),
-		O("lazy", lazy),
-		O("cas-lose", cas_lose),
-		O("vp-map", vp_map),
-		O("hints", hints),
-		O("hypercall-status", status),
-		O("reps-per-call", reps),
-		O("vmm-result", vmm_result),
-#undef O
-	};
+enum {
+	OPT_SET = 256,
+	OPT_FREED_TABLES,
+	OPT_GLOBAL,
+	OPT_JSON,
+	OPT_VALUE, /* OPT_VALUE + i: value option i of value_opts[] */
+};
 
-	for (size_t i = 0; i < sizeof(opts) / sizeof(opts[0]); i++)
-		if (!strcmp(name, opts[i].name))
-			return (const char **)((char *)a + opts[i].offset);
-	return NULL;
-}
+/* Options that take a value, and where it goes. */
+static const struct {
+	const char *name;
+	size_t offset;
+} value_opts[] = {
+#define O(n, f)                                                                \
+	{                                                                      \
+		n, offsetof(struct plan_args, f)                               \
+	}
+	O("strategy", strategy),
+	O("cpus", cpus),
+	O("targets", targets),
+	O("initiator", initiator),
+	O("range", range),
+	O("stride", stride),
+	O("address-space", address_space),
+	O("preempted", preempted),
+	O("lazy", lazy),
+	O("cas-lose", cas_lose),
+	O("vp-map", vp_map),
+	O("hints", hints),
+	O("hypercall-status", status),
+	O("reps-per-call", reps),
+	O("vmm-result", vmm_result),
+#undef O
+};
+
+#define NVALUE (sizeof(value_opts) / sizeof(value_opts[0]))
+
+static const struct option options[] = {
+	{ "strategy", required_argument, NULL, OPT_VALUE + 0 },
+	{ "cpus", required_argument, NULL, OPT_VALUE + 1 },
+	{ "targets", required_argument, NULL, OPT_VALUE + 2 },
+	{ "initiator", required_argument, NULL, OPT_VALUE + 3 },
+	{ "range", required_argument, NULL, OPT_VALUE + 4 },
+	{ "stride", required_argument, NULL, OPT_VALUE + 5 },
+	{ "address-space", required_argument, NULL, OPT_VALUE + 6 },
+	{ "preempted", required_argument, NULL, OPT_VALUE + 7 },
+	{ "lazy", required_argument, NULL, OPT_VALUE + 8 },
+	{ "cas-lose", required_argument, NULL, OPT_VALUE + 9 },
+	{ "vp-map", required_argument, NULL, OPT_VALUE + 10 },
+	{ "hints", required_argument, NULL, OPT_VALUE + 11 },
+	{ "hypercall-status", required_argument, NULL, OPT_VALUE + 12 },
+	{ "reps-per-call", required_argument, NULL, OPT_VALUE + 13 },
+	{ "vmm-result", required_argument, NULL, OPT_VALUE + 14 },
+	{ "set", required_argument, NULL, OPT_SET },
+	{ "freed-tables", no_argument, NULL, OPT_FREED_TABLES },
+	{ "global", no_argument, NULL, OPT_GLOBAL },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "help", no_argument, NULL, 'h' },
+	{ 0 },
+};
 
 /* Returns 0, 1 after --help, or CLI_EXIT_USAGE (message printed). */
 static int parse_args(int argc, char **argv, struct plan_args *a)
 {
-	for (int i = 1; i < argc; i++) {
-		const char *arg = argv[i], *val = NULL, *eq;
-		char name[32];
-		const char **slot;
-		size_t n;
+	int c;
 
-		if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
+	while ((c = cli_getopt(&cmd_plan, argc, argv)) != -1) {
+		switch (c) {
+		case 'h':
 			fputs(usage_text, stdout);
 			return 1;
-		}
-		if (strncmp(arg, "--", 2))
-			return cli_usage_error(CMD, "unexpected argument '%s'",
-					       arg);
-		arg += 2;
-		eq = strchr(arg, '=');
-		n = eq ? (size_t)(eq - arg) : strlen(arg);
-		if (n >= sizeof(name))
-			return cli_usage_error(CMD, "unknown option '--%s'",
-					       arg);
-		memcpy(name, arg, n);
-		name[n] = '\0';
-		if (eq)
-			val = eq + 1;
-
-		if (!strcmp(name, "freed-tables") || !strcmp(name, "global") ||
-		    !strcmp(name, "json")) {
-			if (val)
-				return cli_usage_error(
-					CMD, "option '--%s' takes no value",
-					name);
-			if (name[0] == 'f')
-				a->freed_tables = true;
-			else if (name[0] == 'g')
-				a->global = true;
-			else
-				a->json = true;
-			continue;
-		}
-		slot = value_slot(a, name);
-		if (!slot && strcmp(name, "set"))
-			return cli_usage_error(CMD, "unknown option '--%s'",
-					       name);
-		if (!val) {
-			if (i + 1 >= argc)
-				return cli_usage_error(
-					CMD, "option '--%s' needs a value",
-					name);
-			val = argv[++i];
-		}
-		if (slot) {
-			*slot = val;
-		} else {
+		case OPT_FREED_TABLES:
+			a->freed_tables = true;
+			break;
+		case OPT_GLOBAL:
+			a->global = true;
+			break;
+		case OPT_JSON:
+			a->json = true;
+			break;
+		case OPT_SET:
 			if (a->nsets == MAX_SETS)
 				return cli_usage_error(CMD, "too many --set");
-			a->sets[a->nsets++] = val;
+			a->sets[a->nsets++] = optarg;
+			break;
+		default:
+			if (c < OPT_VALUE || c >= OPT_VALUE + (int)NVALUE)
+				return CLI_EXIT_USAGE;
+			if (strcmp(options[c - OPT_VALUE].name,
+				   value_opts[c - OPT_VALUE].name))
+				return CLI_EXIT_USAGE; /* tables disagree */
+			*(const char **)((char *)a +
+					 value_opts[c - OPT_VALUE].offset) =
+				optarg;
+			break;
 		}
 	}
+	if (optind < argc)
+		return cli_usage_error(CMD, "unexpected argument '%s'",
+				       argv[optind]);
 	return 0;
 }
 
@@ -409,9 +418,16 @@ static int build_config(const struct plan_args *a,
 {
 	enum hvtlb_strategy_kind kind;
 
-	if (hvtlb_strategy_from_name(a->strategy, &kind))
-		return cli_usage_error(CMD, "unknown --strategy '%s'",
-				       a->strategy);
+	if (hvtlb_strategy_from_name(a->strategy, &kind)) {
+		struct suggest s;
+		char hint[96];
+
+		suggest_init(&s, a->strategy);
+		suggest_add_strategies(&s);
+		return cli_usage_error(CMD, "unknown --strategy '%s'%s",
+				       a->strategy,
+				       suggest_hint(&s, hint, sizeof(hint)));
+	}
 	hvtlb_strategy_config_init(cfg, kind);
 	for (unsigned i = 0; i < a->nsets; i++) {
 		const char *eq = strchr(a->sets[i], '=');
@@ -478,7 +494,7 @@ static int print_json(const struct hvtlb_recorder *rec,
 	return 0;
 }
 
-int cmd_plan(int argc, char **argv)
+static int run_plan(int argc, char **argv)
 {
 	struct plan_args a = { 0 };
 	struct hvtlb_flush_request req;
@@ -525,3 +541,11 @@ out:
 	hvtlb_recorder_destroy(rec);
 	return rc;
 }
+
+const struct cli_command cmd_plan = {
+	.name = "plan",
+	.summary = "run a flush request through a strategy, print the actions",
+	.run = run_plan,
+	.options = options,
+	.operands = "",
+};

@@ -25,6 +25,7 @@
 #include "datadir.h"
 #include "ensemble.h"
 #include "parse.h"
+#include "progress.h"
 #include "sim-run.h"
 #include "uncertain.h"
 
@@ -90,7 +91,7 @@ struct outcome {
 static const char usage_text[] =
 	"usage: hvtlb reproduce [--json] [--iterations N] [--seed N]\n"
 	"                       [--seeds N] [--uncertainty N] [--threads N]\n"
-	"                       [--dir DIR]\n"
+	"                       [--dir DIR] [-o FILE] [-q]\n"
 	"\n"
 	"Runs the published experiments (scenarios/hyperv-16vcpu.ini,\n"
 	"kvm-128on12.ini, kvm-12on12.ini) with IPI shootdowns and with the\n"
@@ -107,7 +108,9 @@ static const char usage_text[] =
 	"                  and give each ratio its p5 / p50 / p95 band\n"
 	"  --dir DIR       where scenarios/ and profiles/ are (default: the\n"
 	"                  data directory: $HVTLB_DATA_DIR, or the installed\n"
-	"                  one, or the source tree when run from the build)\n";
+	"                  one, or the source tree when run from the build)\n"
+	"  -o, --output FILE  write to FILE (a new file, renamed into place)\n"
+	"  -q, --quiet     no progress line on stderr\n";
 
 static double ratio(double a, double b)
 {
@@ -375,68 +378,90 @@ static void print_table(const struct outcome *o)
 	}
 }
 
-int cmd_reproduce(int argc, char **argv)
+enum {
+	OPT_JSON = 256,
+	OPT_ITERATIONS,
+	OPT_SEED,
+	OPT_SEEDS,
+	OPT_THREADS,
+	OPT_DIR,
+	OPT_UNCERTAINTY
+};
+
+static const struct option options[] = {
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "iterations", required_argument, NULL, OPT_ITERATIONS },
+	{ "seed", required_argument, NULL, OPT_SEED },
+	{ "seeds", required_argument, NULL, OPT_SEEDS },
+	{ "threads", required_argument, NULL, OPT_THREADS },
+	{ "dir", required_argument, NULL, OPT_DIR },
+	{ "uncertainty", required_argument, NULL, OPT_UNCERTAINTY },
+	{ "output", required_argument, NULL, 'o' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "help", no_argument, NULL, 'h' },
+	{ 0 },
+};
+
+static int run_reproduce(int argc, char **argv)
 {
 	const char *dir = NULL;
-	const char *seed = NULL, *threads = NULL;
-	uint64_t iterations = 0, seeds = 1, base = 1, draws = 0;
+	const char *seed = NULL, *threads = NULL, *output = NULL;
+	uint64_t iterations = 0, seeds = 1, base = 1, draws = 0, n;
 	static struct outcome out[NEXP];
 	char data[PATH_MAX];
-	int json = 0;
+	int json = 0, c, rc = CLI_EXIT_OK;
 
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		uint64_t n;
-
-		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+	while ((c = cli_getopt(&cmd_reproduce, argc, argv)) != -1) {
+		switch (c) {
+		case 'h':
 			fputs(usage_text, stdout);
 			return CLI_EXIT_OK;
-		} else if (!strcmp(a, "--json")) {
+		case OPT_JSON:
 			json = 1;
-		} else if (!strcmp(a, "--iterations") || !strcmp(a, "--seed") ||
-			   !strcmp(a, "--seeds") || !strcmp(a, "--threads") ||
-			   !strcmp(a, "--dir") || !strcmp(a, "--uncertainty")) {
-			const char *v;
-
-			if (i + 1 >= argc)
-				return cli_usage_error("reproduce",
-						       "%s needs a value", a);
-			v = argv[++i];
-			if (!strcmp(a, "--dir")) {
-				dir = v;
-				continue;
-			}
-			if (parse_u64(v, &n) || (n == 0 && strcmp(a, "--seed")))
-				return cli_usage_error(
-					"reproduce",
-					"%s '%s': not a positive "
-					"number",
-					a, v);
-			if (!strcmp(a, "--uncertainty") && n > DRAWS_MAX)
-				return cli_usage_error("reproduce",
-						       "--uncertainty '%s': at "
-						       "most %u",
-						       v, DRAWS_MAX);
-			if (!strcmp(a, "--seeds") && n > SEEDS_MAX)
-				return cli_usage_error("reproduce",
-						       "--seeds '%s': at most "
-						       "%d",
-						       v, SEEDS_MAX);
-			if (!strcmp(a, "--iterations"))
-				iterations = n;
-			else if (!strcmp(a, "--uncertainty"))
-				draws = n;
-			else if (!strcmp(a, "--seeds"))
-				seeds = n;
-			else if (!strcmp(a, "--seed"))
-				seed = v, base = n;
-			else
-				threads = v;
-		} else {
-			return cli_usage_error("reproduce",
-					       "unknown argument '%s'", a);
+			break;
+		case OPT_DIR:
+			dir = optarg;
+			break;
+		case OPT_ITERATIONS:
+			if (cli_u64("reproduce", "--iterations", optarg, 1,
+				    UINT64_MAX, &iterations))
+				return CLI_EXIT_USAGE;
+			break;
+		case OPT_SEED:
+			if (cli_u64("reproduce", "--seed", optarg, 0,
+				    UINT64_MAX, &base))
+				return CLI_EXIT_USAGE;
+			seed = optarg;
+			break;
+		case OPT_SEEDS:
+			if (cli_u64("reproduce", "--seeds", optarg, 1,
+				    SEEDS_MAX, &seeds))
+				return CLI_EXIT_USAGE;
+			break;
+		case OPT_THREADS:
+			if (cli_u64("reproduce", "--threads", optarg, 1,
+				    HVTLB_SIM_MAX_THREADS, &n))
+				return CLI_EXIT_USAGE;
+			threads = optarg;
+			break;
+		case OPT_UNCERTAINTY:
+			if (cli_u64("reproduce", "--uncertainty", optarg, 1,
+				    DRAWS_MAX, &draws))
+				return CLI_EXIT_USAGE;
+			break;
+		case 'o':
+			output = optarg;
+			break;
+		case 'q':
+			progress_quiet();
+			break;
+		default:
+			return CLI_EXIT_USAGE;
 		}
 	}
+	if (optind < argc)
+		return cli_usage_error("reproduce", "unexpected argument '%s'",
+				       argv[optind]);
 	if (seeds > 1 && draws)
 		return cli_usage_error("reproduce",
 				       "--seeds and --uncertainty do not mix: "
@@ -453,31 +478,45 @@ int cmd_reproduce(int argc, char **argv)
 		free(d);
 		dir = data;
 	}
-	for (size_t i = 0; i < NEXP; i++) {
+	if (output && cli_output_open("reproduce", output))
+		return CLI_EXIT_USAGE;
+	/* Two strategies per experiment and seed, each on 1 + draws. */
+	progress_begin("reproduce", "runs", NEXP * seeds * 2 * (1 + draws));
+	for (size_t i = 0; !rc && i < NEXP; i++) {
 		const struct experiment *e = &experiments[i];
-		uint64_t n = iterations ? iterations : e->full_iterations;
+		uint64_t its = iterations ? iterations : e->full_iterations;
 
-		for (uint64_t k = 0; k < seeds; k++) {
+		for (uint64_t k = 0; !rc && k < seeds; k++) {
 			char sv[24];
-			int rc;
 
 			snprintf(sv, sizeof(sv), "%llu",
 				 (unsigned long long)(base + k));
-			rc = run_one(e, dir, n, seeds > 1 ? sv : seed, threads,
-				     draws, &out[i]);
-			if (rc)
-				return rc;
+			rc = run_one(e, dir, its, seeds > 1 ? sv : seed,
+				     threads, draws, &out[i]);
 		}
 		out[i].ipi_real /= (double)seeds;
 		out[i].ipi_sys /= (double)seeds;
 		out[i].hv_real /= (double)seeds;
 		out[i].hv_sys /= (double)seeds;
 	}
-	if (json)
-		print_json(out);
-	else
-		print_table(out);
-	if (fflush(stdout) || ferror(stdout))
-		return CLI_EXIT_FAIL;
-	return CLI_EXIT_OK;
+	progress_end();
+	if (!rc) {
+		if (json)
+			print_json(out);
+		else
+			print_table(out);
+		if (fflush(stdout) || ferror(stdout))
+			rc = CLI_EXIT_FAIL;
+	}
+	if (output && cli_output_finish("reproduce", !rc))
+		rc = CLI_EXIT_FAIL;
+	return rc;
 }
+
+const struct cli_command cmd_reproduce = {
+	.name = "reproduce",
+	.summary = "published results beside simulated ones",
+	.run = run_reproduce,
+	.options = options,
+	.operands = "",
+};

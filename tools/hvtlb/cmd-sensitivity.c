@@ -21,6 +21,8 @@
 #include "ensemble.h"
 #include "json.h"
 #include "parse.h"
+#include "progress.h"
+#include "suggest.h"
 #include "runpool.h"
 #include "sim-run.h"
 #include "svg.h"
@@ -31,6 +33,7 @@ static const char usage_text[] =
 	"                         [--ratio A/B] [--json] [--svg FILE]\n"
 	"                         [--set KEY=VALUE]... [--seed N] [--threads "
 	"N]\n"
+	"                         [-o FILE] [-q]\n"
 	"\n"
 	"Runs two strategies of SCENARIO with each uncertain parameter (a\n"
 	"profile or scenario line with a range, or a cost at the library's\n"
@@ -46,15 +49,22 @@ static const char usage_text[] =
 	"               low, high, ratio_at_low, ratio_at_high, swing}]},\n"
 	"               sorted by swing\n"
 	"  --svg FILE   also write a tornado plot\n"
-	"  --threads N  runs at once (default: CPUs online)\n";
+	"  --threads N  runs at once (default: CPUs online)\n"
+	"  -o, --output FILE  write to FILE (a new file, renamed into place)\n"
+	"  -q, --quiet  no progress line on stderr\n";
 
 /* Most bars in the tornado plot. */
 #define TORNADO_MAX 25
 
 struct sens_opts {
-	const char *path, *metric_arg, *ratio, *svg;
+	const char *path, *metric_arg, *ratio, *svg, *output;
 	const struct metric *metric;
 	bool json;
+	struct {
+		int opt;
+		const char *value;
+	} ov[128]; /* --set, --seed, --threads in order */
+	size_t nov;
 };
 
 /* One parameter's outcome. */
@@ -63,52 +73,95 @@ struct swing {
 	double at_low, at_high, swing;
 };
 
+enum {
+	OPT_METRIC = 256,
+	OPT_RATIO,
+	OPT_SVG,
+	OPT_JSON,
+	OPT_SET,
+	OPT_SEED,
+	OPT_THREADS
+};
+
+static const struct option options[] = {
+	{ "metric", required_argument, NULL, OPT_METRIC },
+	{ "ratio", required_argument, NULL, OPT_RATIO },
+	{ "svg", required_argument, NULL, OPT_SVG },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "set", required_argument, NULL, OPT_SET },
+	{ "seed", required_argument, NULL, OPT_SEED },
+	{ "threads", required_argument, NULL, OPT_THREADS },
+	{ "output", required_argument, NULL, 'o' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "help", no_argument, NULL, 'h' },
+	{ 0 },
+};
+
+static int take_option(struct sens_opts *o, int c, const char *v)
+{
+	const char **slot = c == OPT_METRIC  ? &o->metric_arg
+			    : c == OPT_RATIO ? &o->ratio
+			    : c == OPT_SVG   ? &o->svg
+			    : c == 'o'	     ? &o->output
+					     : NULL;
+	uint64_t n;
+
+	if (slot) {
+		if (*slot)
+			return cli_usage_error("sensitivity", "%s given twice",
+					       c == OPT_METRIC	? "--metric"
+					       : c == OPT_RATIO ? "--ratio"
+					       : c == OPT_SVG	? "--svg"
+								: "-o");
+		*slot = v;
+		return 0;
+	}
+	switch (c) {
+	case OPT_JSON:
+		o->json = true;
+		return 0;
+	case 'q':
+		progress_quiet();
+		return 0;
+	case OPT_SEED:
+		if (cli_u64("sensitivity", "--seed", v, 0, UINT64_MAX, &n))
+			return CLI_EXIT_USAGE;
+		break;
+	case OPT_THREADS:
+		if (cli_u64("sensitivity", "--threads", v, 1,
+			    HVTLB_SIM_MAX_THREADS, &n))
+			return CLI_EXIT_USAGE;
+		break;
+	case OPT_SET:
+		break;
+	default:
+		return CLI_EXIT_USAGE;
+	}
+	if (o->nov == sizeof(o->ov) / sizeof(o->ov[0]))
+		return cli_usage_error("sensitivity", "too many overrides");
+	o->ov[o->nov].opt = c;
+	o->ov[o->nov++].value = v;
+	return 0;
+}
+
 static int parse_args(struct sens_opts *o, int argc, char **argv)
 {
-	static const char *const valued[] = { "--metric", "--ratio", "--svg" };
-	const char **dst[] = { &o->metric_arg, &o->ratio, &o->svg };
+	int c;
 
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i], *v;
-		int matched = 0;
-
-		for (int k = 0; k < 3 && !matched; k++) {
-			int r = cli_opt_value("sensitivity", argc, argv, &i,
-					      valued[k], &v);
-
-			if (r < 0)
-				return CLI_EXIT_USAGE;
-			if (!r)
-				continue;
-			if (*dst[k])
-				return cli_usage_error("sensitivity",
-						       "%s given twice",
-						       valued[k]);
-			*dst[k] = v;
-			matched = 1;
-		}
-		if (matched)
-			continue;
-		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+	while ((c = cli_getopt(&cmd_sensitivity, argc, argv)) != -1) {
+		if (c == 'h') {
 			fputs(usage_text, stdout);
 			return CLI_EXIT_OK;
-		} else if (!strcmp(a, "--json")) {
-			o->json = true;
-		} else if (!strcmp(a, "--set") || !strcmp(a, "--seed") ||
-			   !strcmp(a, "--threads")) {
-			if (++i >= argc)
-				return cli_usage_error("sensitivity",
-						       "%s needs a value", a);
-		} else if (a[0] == '-' && a[1]) {
-			return cli_usage_error("sensitivity",
-					       "unknown option '%s'", a);
-		} else if (o->path) {
-			return cli_usage_error("sensitivity",
-					       "one scenario at a time");
-		} else {
-			o->path = a;
 		}
+		if (c == '?' || take_option(o, c, optarg))
+			return CLI_EXIT_USAGE;
 	}
+	if (optind < argc)
+		o->path = argv[optind++];
+	if (optind < argc)
+		return cli_usage_error("sensitivity",
+				       "one scenario at a time ('%s' and '%s')",
+				       o->path, argv[optind]);
 	if (!o->path)
 		return cli_usage_error("sensitivity", "missing SCENARIO");
 	if (!o->metric_arg || !strcmp(o->metric_arg, "real"))
@@ -118,40 +171,39 @@ static int parse_args(struct sens_opts *o, int argc, char **argv)
 	else
 		o->metric = metric_find(o->metric_arg);
 	if (!o->metric) {
-		char names[512];
+		char names[512], hint[96];
+		struct suggest sg;
 
+		suggest_init(&sg, o->metric_arg);
+		for (size_t i = 0; i < metric_count(); i++)
+			suggest_add(&sg, metric_at(i)->name);
 		metric_names(names, sizeof(names));
-		return cli_usage_error("sensitivity",
-				       "--metric '%s': real, sys or one of %s",
-				       o->metric_arg, names);
+		return cli_usage_error(
+			"sensitivity",
+			"--metric '%s'%s: real, sys or one of %s",
+			o->metric_arg, suggest_hint(&sg, hint, sizeof(hint)),
+			names);
 	}
 	return -1;
 }
 
 /* Loads the scenario with the overrides and the two strategies of the
  * ratio. Returns -1 to go on or an exit code (message printed). */
-static int load(const struct sens_opts *o, struct sim_batch *b, int argc,
-		char **argv)
+static int load(const struct sens_opts *o, struct sim_batch *b)
 {
 	char arg[SCENARIO_LINE_MAX];
-	int rc = scenario_load(&b->sc, o->path);
+	int rc = sim_scenario_load(&b->sc, o->path);
 
-	for (int i = 1; !rc && i < argc; i++) {
-		const char *a = argv[i];
-		uint64_t n;
+	for (size_t i = 0; !rc && i < o->nov; i++) {
+		const char *v = o->ov[i].value;
 
-		if (!strcmp(a, "--metric") || !strcmp(a, "--ratio") ||
-		    !strcmp(a, "--svg")) {
-			i++;
-		} else if (!strcmp(a, "--set")) {
-			rc = scenario_add_override(&b->sc, argv[++i]);
-		} else if (!strcmp(a, "--seed") || !strcmp(a, "--threads")) {
-			if (parse_u64(argv[++i], &n))
-				return cli_usage_error("sensitivity",
-						       "%s '%s': not a number",
-						       a, argv[i]);
-			rc = scenario_add_option(&b->sc, a, a + 2, argv[i]);
-		}
+		if (o->ov[i].opt == OPT_SET)
+			rc = scenario_add_override(&b->sc, v);
+		else if (o->ov[i].opt == OPT_SEED)
+			rc = scenario_add_option(&b->sc, "--seed", "seed", v);
+		else
+			rc = scenario_add_option(&b->sc, "--threads", "threads",
+						 v);
 	}
 	if (!rc && o->ratio) {
 		const char *slash = strchr(o->ratio, '/');
@@ -356,7 +408,9 @@ static int run_and_rank(const struct sens_opts *o, struct sim_batch *b,
 		return CLI_EXIT_FAIL;
 	}
 	ensemble_job_list(e, list);
+	progress_begin("sensitivity", "runs", ensemble_njobs(e));
 	runpool_run(list, ensemble_njobs(e), b->cfg[0].threads);
+	progress_end();
 	free(list);
 	if (ensemble_first_failure(e, err, sizeof(err))) {
 		fprintf(stderr, "hvtlb sensitivity: %s: %s\n", b->sc.path, err);
@@ -377,44 +431,59 @@ static int run_and_rank(const struct sens_opts *o, struct sim_batch *b,
 	return 0;
 }
 
-int cmd_sensitivity(int argc, char **argv)
+static int run_sensitivity(int argc, char **argv)
 {
-	struct sens_opts o = { 0 };
+	struct sens_opts *o = calloc(1, sizeof(*o));
 	struct sim_batch b;
 	struct unc_plan u;
 	struct ensemble e = { 0 };
 	struct swing *s = NULL;
 	double base = 0;
-	int rc = parse_args(&o, argc, argv);
+	int rc = o ? parse_args(o, argc, argv) : CLI_EXIT_FAIL;
 
-	if (rc >= 0)
+	if (rc >= 0) {
+		free(o);
 		return rc;
+	}
 	sim_batch_init(&b);
 	unc_plan_init(&u);
-	rc = load(&o, &b, argc, argv);
+	rc = load(o, &b);
+	if (rc < 0 && o->output && cli_output_open("sensitivity", o->output))
+		rc = CLI_EXIT_USAGE;
 	if (rc < 0)
-		rc = run_and_rank(&o, &b, &u, &e, &s, &base);
+		rc = run_and_rank(o, &b, &u, &e, &s, &base);
 	if (rc)
 		goto out;
-	if (o.json)
-		print_json(&o, &b, &u, s, base);
+	if (o->json)
+		print_json(o, &b, &u, s, base);
 	else
-		print_table(&o, &b, &u, s, base);
-	if (o.svg) {
-		int e2 = write_tornado(&o, &b, &u, s, base);
+		print_table(o, &b, &u, s, base);
+	if (o->svg) {
+		int e2 = write_tornado(o, &b, &u, s, base);
 
 		if (e2) {
 			fprintf(stderr, "hvtlb sensitivity: --svg '%s': %s\n",
-				o.svg, strerror(-e2));
+				o->svg, strerror(-e2));
 			rc = CLI_EXIT_FAIL;
 		}
 	}
 	if (fflush(stdout) || ferror(stdout))
 		rc = CLI_EXIT_FAIL;
 out:
+	if (o->output && cli_output_finish("sensitivity", rc != CLI_EXIT_USAGE))
+		rc = CLI_EXIT_FAIL;
 	free(s);
 	ensemble_finish(&e);
 	unc_plan_finish(&u);
 	sim_batch_finish(&b);
+	free(o);
 	return rc;
 }
+
+const struct cli_command cmd_sensitivity = {
+	.name = "sensitivity",
+	.summary = "which uncertain parameters move a ratio most",
+	.run = run_sensitivity,
+	.options = options,
+	.operands = "scenario",
+};

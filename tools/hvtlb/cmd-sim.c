@@ -28,7 +28,9 @@
 #include "ensemble.h"
 #include "parse.h"
 #include "runpool.h"
+#include "progress.h"
 #include "sim-report.h"
+#include "suggest.h"
 #include "sim-run.h"
 #include "trace-json.h"
 #include "uncertain.h"
@@ -39,12 +41,19 @@
 static const char usage_text[] =
 	"usage: hvtlb sim SCENARIO [--set KEY=VALUE]... [--seed N]\n"
 	"                 [--threads N] [--fault NAME] [--compare LIST]\n"
-	"                 [--json | --csv] [--uncertainty N]\n"
+	"                 [--json | --csv] [--uncertainty N] [-o FILE] [-q]\n"
 	"                 [--trace FILE [--trace-limit N]\n"
 	"                 [--trace-window START_MS:END_MS]]\n"
 	"\n"
-	"Simulates the scenario file (INI: [section] key = value; see\n"
-	"scenarios/*.ini) once per strategy of its `compare` list.\n"
+	"Simulates the scenario file (INI: [section] key = value; 'hvtlb\n"
+	"scenarios' lists the shipped ones; '-' reads it from standard input)\n"
+	"once per strategy of its `compare` list. A strategy given on the\n"
+	"command line (--set strategy=X) runs alone, even when the file has a\n"
+	"compare list; --compare replaces the file's strategy.\n"
+	"  -o, --output FILE  write the results to FILE (a new file, renamed\n"
+	"                   into place when complete) instead of stdout\n"
+	"  -q, --quiet      no progress line on stderr (it is only drawn when\n"
+	"                   stderr is a terminal and the work takes over 1 s)\n"
 	"  --set KEY=VALUE  override any key after the file is read, e.g.\n"
 	"                   vm.vcpus=32, cost.vmexit=2000, profile=kvm-2018\n"
 	"  --seed N         random seed (results are deterministic per seed)\n"
@@ -57,7 +66,10 @@ static const char usage_text[] =
 	"                   says what each does)\n"
 	"  --compare LIST   strategies to run, e.g. ipi,hyperv (same as\n"
 	"                   --set compare=LIST)\n"
-	"  --json           one JSON document; --csv: one CSV row per run\n"
+	"  --json           one JSON document, always of one shape:\n"
+	"                   {\"schema\":1,\"scenario\":...,\"runs\":[...],\n"
+	"                   \"ratios\":[...]} (docs/cli.md); --csv: one\n"
+	"                   CSV row per run (RFC 4180 quoting)\n"
 	"  --uncertainty N  also run every strategy on N parameter sets drawn\n"
 	"                   from the ranges of the profile and scenario lines\n"
 	"                   (Latin hypercube seeded by --seed; the same draw\n"
@@ -79,6 +91,11 @@ static const char usage_text[] =
 	"                   with a warning\n"
 	"  --trace-window START_MS:END_MS  keep only events that overlap\n"
 	"                   this span of virtual time (milliseconds)\n"
+	"                   FILE ending in .gz is written compressed (gzip).\n"
+	"                   Each shootdown has an arrow (a Perfetto flow) to\n"
+	"                   the target flushes its IPIs or kicks caused\n"
+	"  --trace-warn-mb N  warn, before writing, when a trace comes to\n"
+	"                   more than N MB (default 100; a .gz file: 10 N)\n"
 	"Exit: 0 done, 1 a run failed or the oracle fired without --fault,\n"
 	"2 bad command line or scenario (file:line: message).\n";
 
@@ -111,47 +128,15 @@ static void fault_names(char *buf, size_t len)
 	}
 }
 
-/* Options that take a value; *i advances past it. */
-static int take_value(int argc, char **argv, int *i, const char **value)
-{
-	if (*i + 1 >= argc)
-		return cli_usage_error("sim", "%s needs a value", argv[*i]);
-	*value = argv[++*i];
-	return 0;
-}
-
 /* --trace, --trace-limit, --trace-window. */
 struct trace_opts {
-	const char *path, *limit_arg, *window_arg;
-	bool seen_path, seen_limit, seen_window;
+	const char *path, *limit_arg, *window_arg, *warn_arg;
+	uint64_t warn_mb;
 	uint64_t limit;
 	double win_start, win_end;
 	char (*paths)[4096]; /* per run */
 	FILE **files;	     /* per run */
 };
-
-/* Returns 1 when argv[*i] was a trace option (*i past its value), 0 when
- * it is not one, or -2 after a usage error was printed. */
-static int trace_opt(struct trace_opts *o, int argc, char **argv, int *i)
-{
-	static const char *const names[] = { "--trace", "--trace-limit",
-					     "--trace-window" };
-	const char **val[] = { &o->path, &o->limit_arg, &o->window_arg };
-	bool *seen[] = { &o->seen_path, &o->seen_limit, &o->seen_window };
-
-	for (int k = 0; k < 3; k++) {
-		int r = cli_opt_value("sim", argc, argv, i, names[k], val[k]);
-
-		if (r < 0)
-			return -2;
-		if (!r)
-			continue;
-		if (cli_once("sim", seen[k], names[k]))
-			return -2;
-		return 1;
-	}
-	return 0;
-}
 
 /* Checks the values once every option is known. Returns 0 or 2. */
 static int trace_check(struct trace_opts *o)
@@ -169,6 +154,19 @@ static int trace_check(struct trace_opts *o)
 		return cli_usage_error("sim",
 				       "--trace-limit '%s': not a number >= 1",
 				       o->limit_arg);
+	o->warn_mb = TRACE_JSON_DEFAULT_WARN_MB;
+	if (!o->path && o->warn_arg)
+		return cli_usage_error("sim", "--trace-warn-mb needs --trace "
+					      "FILE");
+	if (o->warn_arg && cli_u64("sim", "--trace-warn-mb", o->warn_arg, 0,
+				   UINT64_MAX / 1000000, &o->warn_mb))
+		return CLI_EXIT_USAGE;
+	if (o->path && trace_json_path_is_gzip(o->path) &&
+	    !TRACE_JSON_HAVE_GZIP)
+		return cli_usage_error("sim",
+				       "--trace '%s': this build has no zlib "
+				       "to write .gz",
+				       o->path);
 	if (o->window_arg &&
 	    trace_json_parse_window(o->window_arg, &o->win_start, &o->win_end))
 		return cli_usage_error("sim",
@@ -239,6 +237,26 @@ static int trace_open_all(struct trace_opts *o, const struct sim_batch *b)
 	return 0;
 }
 
+/* The size of the trace about to be written, against --trace-warn-mb (a
+ * .gz file is judged by a tenth of it: traces compress well over ten
+ * times). */
+static void warn_size(const struct trace_opts *o, const char *path,
+		      const struct trace_json *tj)
+{
+	uint64_t est = trace_json_estimate(tj);
+	bool gz = trace_json_path_is_gzip(path);
+	double mb = (double)est / 1e6;
+
+	if ((gz ? est / 10 : est) <= o->warn_mb * 1000000u)
+		return;
+	fprintf(stderr,
+		"hvtlb sim: warning: %s: about %.3g MB of trace%s (%llu "
+		"events); narrow --trace-window, lower --trace-limit%s\n",
+		path, mb, gz ? " before compression" : "",
+		(unsigned long long)trace_json_events(tj),
+		gz ? "" : " or name the file .json.gz");
+}
+
 /*
  * Runs every run of @p b with a trace recorder and writes run i's trace
  * to o->files[i] (also for a failed run: the events up to where it
@@ -262,19 +280,23 @@ static int run_traced(struct sim_batch *b, struct trace_opts *o,
 				o->paths[i]);
 			*io_failed = true;
 			rc = sim_batch_run_one(b, i, !first);
+			progress_add(1);
 			if (rc && !first)
 				first = rc;
 			continue;
 		}
 		trace_json_attach(&tj, &b->cfg[i]);
 		rc = sim_batch_run_one(b, i, !first);
+		progress_add(1);
 		b->cfg[i].trace_fn = NULL;
 		b->cfg[i].trace_data = NULL;
 		if (rc && !first)
 			first = rc;
+		warn_size(o, o->paths[i], &tj);
 		rc = trace_json_write(
 			&tj, o->files[i], b->sc.path,
-			hvtlb_strategy_name(b->cfg[i].strategy.kind));
+			hvtlb_strategy_name(b->cfg[i].strategy.kind),
+			trace_json_path_is_gzip(o->paths[i]));
 		if (fclose(o->files[i]))
 			rc = -EIO;
 		o->files[i] = NULL;
@@ -295,84 +317,144 @@ static int run_traced(struct sim_batch *b, struct trace_opts *o,
 	return first;
 }
 
-/* What the command line asks for, besides the overrides. */
+enum {
+	OPT_SET = 256,
+	OPT_SEED,
+	OPT_THREADS,
+	OPT_FAULT,
+	OPT_COMPARE,
+	OPT_JSON,
+	OPT_CSV,
+	OPT_UNCERTAINTY,
+	OPT_TRACE,
+	OPT_TRACE_LIMIT,
+	OPT_TRACE_WINDOW,
+	OPT_TRACE_WARN_MB,
+};
+
+static const struct option options[] = {
+	{ "set", required_argument, NULL, OPT_SET },
+	{ "seed", required_argument, NULL, OPT_SEED },
+	{ "threads", required_argument, NULL, OPT_THREADS },
+	{ "fault", required_argument, NULL, OPT_FAULT },
+	{ "compare", required_argument, NULL, OPT_COMPARE },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "csv", no_argument, NULL, OPT_CSV },
+	{ "uncertainty", required_argument, NULL, OPT_UNCERTAINTY },
+	{ "trace", required_argument, NULL, OPT_TRACE },
+	{ "trace-limit", required_argument, NULL, OPT_TRACE_LIMIT },
+	{ "trace-window", required_argument, NULL, OPT_TRACE_WINDOW },
+	{ "trace-warn-mb", required_argument, NULL, OPT_TRACE_WARN_MB },
+	{ "output", required_argument, NULL, 'o' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "help", no_argument, NULL, 'h' },
+	{ 0 },
+};
+
+/* An override option, applied after the file in command-line order. */
+struct override {
+	int opt;
+	const char *value;
+};
+
+#define MAX_OVERRIDES 256
+
+/* What the command line asks for. */
 struct sim_opts {
 	enum out_format fmt;
-	const char *path;
+	const char *path, *output;
 	struct trace_opts trace;
 	uint64_t draws; /* --uncertainty N; 0: none */
 	bool want_fault;
+	struct override ov[MAX_OVERRIDES];
+	size_t nov;
 };
 
-/* Options that take a value and become overrides (second pass). */
-static bool override_option(const char *a)
+/* A value option that may be given once. */
+static int once(const char **slot, const char *name, const char *v)
 {
-	return !strcmp(a, "--set") || !strcmp(a, "--seed") ||
-	       !strcmp(a, "--threads") || !strcmp(a, "--fault") ||
-	       !strcmp(a, "--compare");
+	if (*slot)
+		return cli_usage_error("sim", "%s given twice", name);
+	*slot = v;
+	return 0;
 }
 
-/*
- * First pass: the scenario path and the flags. Returns -1 to go on, or the
- * exit code (--help, a usage error).
- */
+static int take_option(struct sim_opts *o, int c, const char *v)
+{
+	uint64_t n;
+
+	switch (c) {
+	case OPT_SET:
+	case OPT_SEED:
+	case OPT_THREADS:
+	case OPT_FAULT:
+	case OPT_COMPARE:
+		if (c == OPT_SEED &&
+		    cli_u64("sim", "--seed", v, 0, UINT64_MAX, &n))
+			return CLI_EXIT_USAGE;
+		if (c == OPT_THREADS && cli_u64("sim", "--threads", v, 1,
+						HVTLB_SIM_MAX_THREADS, &n))
+			return CLI_EXIT_USAGE;
+		if (o->nov == MAX_OVERRIDES)
+			return cli_usage_error("sim", "more than %d overrides",
+					       MAX_OVERRIDES);
+		o->ov[o->nov++] = (struct override){ c, v };
+		return 0;
+	case OPT_JSON:
+	case OPT_CSV:
+		if (o->fmt != OUT_TABLE &&
+		    o->fmt != (c == OPT_JSON ? OUT_JSON : OUT_CSV))
+			return cli_usage_error("sim",
+					       "--json and --csv exclude "
+					       "each other");
+		o->fmt = c == OPT_JSON ? OUT_JSON : OUT_CSV;
+		return 0;
+	case OPT_UNCERTAINTY:
+		if (o->draws)
+			return cli_usage_error("sim",
+					       "--uncertainty given twice");
+		return cli_u64("sim", "--uncertainty", v, 1, SIM_DRAWS_MAX,
+			       &o->draws);
+	case OPT_TRACE:
+		return once(&o->trace.path, "--trace", v);
+	case OPT_TRACE_LIMIT:
+		return once(&o->trace.limit_arg, "--trace-limit", v);
+	case OPT_TRACE_WINDOW:
+		return once(&o->trace.window_arg, "--trace-window", v);
+	case OPT_TRACE_WARN_MB:
+		return once(&o->trace.warn_arg, "--trace-warn-mb", v);
+	case 'o':
+		return once(&o->output, "-o", v);
+	case 'q':
+		progress_quiet();
+		return 0;
+	}
+	return CLI_EXIT_USAGE;
+}
+
+/* The command line. Returns -1 to go on, or the exit code (--help, a
+ * usage error). */
 static int parse_flags(struct sim_opts *o, int argc, char **argv)
 {
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i], *v;
-		int t = trace_opt(&o->trace, argc, argv, &i);
+	int c;
 
-		if (t < 0)
-			return CLI_EXIT_USAGE;
-		if (t > 0)
-			continue;
-		t = cli_opt_value("sim", argc, argv, &i, "--uncertainty", &v);
-		if (t < 0)
-			return CLI_EXIT_USAGE;
-		if (t > 0) {
-			if (o->draws)
-				return cli_usage_error(
-					"sim", "--uncertainty given twice");
-			if (parse_u64_max(v, SIM_DRAWS_MAX, &o->draws) ||
-			    !o->draws)
-				return cli_usage_error(
-					"sim",
-					"--uncertainty '%s': a number of "
-					"draws, 1..%u",
-					v, SIM_DRAWS_MAX);
-			continue;
-		}
-		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+	while ((c = cli_getopt(&cmd_sim, argc, argv)) != -1) {
+		if (c == 'h') {
 			fputs(usage_text, stdout);
 			return CLI_EXIT_OK;
 		}
-		if (!strcmp(a, "--json") || !strcmp(a, "--csv")) {
-			enum out_format f = a[2] == 'j' ? OUT_JSON : OUT_CSV;
-
-			if (o->fmt != OUT_TABLE && o->fmt != f)
-				return cli_usage_error(
-					"sim", "--json and --csv exclude "
-					       "each other");
-			o->fmt = f;
-		} else if (override_option(a)) {
-			if (i + 1 >= argc)
-				return cli_usage_error("sim",
-						       "%s needs a value", a);
-			i++;
-		} else if (a[0] == '-' && a[1]) {
-			return cli_usage_error("sim", "unknown option '%s'", a);
-		} else if (o->path) {
-			return cli_usage_error("sim",
-					       "one scenario at a time ('%s' "
-					       "and '%s')",
-					       o->path, a);
-		} else {
-			o->path = a;
-		}
+		if (c == '?' || take_option(o, c, optarg))
+			return CLI_EXIT_USAGE;
 	}
+	if (optind < argc)
+		o->path = argv[optind++];
+	if (optind < argc)
+		return cli_usage_error("sim",
+				       "one scenario at a time ('%s' and '%s')",
+				       o->path, argv[optind]);
 	if (!o->path)
 		return cli_usage_error("sim", "missing SCENARIO (try "
-					      "scenarios/default.ini)");
+					      "'hvtlb scenarios')");
 	if (trace_check(&o->trace))
 		return CLI_EXIT_USAGE;
 	if (o->draws && o->trace.path)
@@ -383,49 +465,55 @@ static int parse_flags(struct sim_opts *o, int argc, char **argv)
 }
 
 /*
- * Second pass: overrides in command-line order. Returns -1 to go on, or
- * the exit code (message printed).
+ * The overrides in command-line order. Returns -1 to go on, or the exit
+ * code (message printed).
  */
-static int add_overrides(struct sim_opts *o, struct sim_batch *b, int argc,
-			 char **argv)
+static int add_overrides(struct sim_opts *o, struct sim_batch *b)
 {
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i], *v = NULL;
-		uint64_t n;
+	for (size_t i = 0; i < o->nov; i++) {
+		const char *v = o->ov[i].value;
 		int rc = 0;
 
-		if (!strcmp(a, "--trace") || !strcmp(a, "--trace-limit") ||
-		    !strcmp(a, "--trace-window") ||
-		    !strcmp(a, "--uncertainty")) {
-			i++; /* checked in the first pass */
-			continue;
-		}
-		if (!override_option(a))
-			continue;
-		take_value(argc, argv, &i, &v);
-		if (!strcmp(a, "--set")) {
+		switch (o->ov[i].opt) {
+		case OPT_SET:
 			rc = scenario_add_override(&b->sc, v);
-		} else if (!strcmp(a, "--compare")) {
+			break;
+		case OPT_COMPARE: {
 			char arg[SCENARIO_LINE_MAX];
 
 			snprintf(arg, sizeof(arg), "compare=%s", v);
 			rc = scenario_add_override(&b->sc, arg);
-		} else if (!strcmp(a, "--seed") || !strcmp(a, "--threads")) {
-			if (parse_u64(v, &n))
-				return cli_usage_error(
-					"sim", "%s '%s': not a number", a, v);
-			rc = scenario_add_option(&b->sc, a, a + 2, v);
-		} else {
+			break;
+		}
+		case OPT_SEED:
+			rc = scenario_add_option(&b->sc, "--seed", "seed", v);
+			break;
+		case OPT_THREADS:
+			rc = scenario_add_option(&b->sc, "--threads", "threads",
+						 v);
+			break;
+		default:
 			if (!known_fault(v)) {
-				char names[256];
+				char names[256], hint[96];
+				struct suggest sg;
 
 				fault_names(names, sizeof(names));
+				suggest_init(&sg, v);
+				for (int f = 0; f < HVTLB_SIM_FAULT_COUNT_; f++)
+					suggest_add(
+						&sg,
+						hvtlb_sim_fault_name(
+							(enum hvtlb_sim_fault)
+								f));
 				return cli_usage_error(
-					"sim", "--fault '%s': unknown (%s)", v,
+					"sim", "--fault '%s': unknown%s (%s)",
+					v,
+					suggest_hint(&sg, hint, sizeof(hint)),
 					names);
 			}
 			o->want_fault = strcmp(v, "none") != 0;
-			rc = scenario_add_option(&b->sc, a, "fault", v);
+			rc = scenario_add_option(&b->sc, "--fault", "fault", v);
+			break;
 		}
 		if (rc) {
 			fprintf(stderr, "%s\n", b->sc.err);
@@ -515,27 +603,34 @@ static int print_results(const struct sim_opts *o, const struct sim_batch *b,
 	return exit_code;
 }
 
-int cmd_sim(int argc, char **argv)
+static int run_sim(int argc, char **argv)
 {
-	struct sim_opts o = { .fmt = OUT_TABLE };
+	struct sim_opts *o = calloc(1, sizeof(*o));
 	struct sim_batch b;
 	struct unc_plan u;
 	struct ensemble e = { 0 };
 	bool trace_io_failed = false;
 	int rc, exit_code;
 
-	exit_code = parse_flags(&o, argc, argv);
-	if (exit_code >= 0)
+	if (!o) {
+		fprintf(stderr, "hvtlb sim: out of memory\n");
+		return CLI_EXIT_FAIL;
+	}
+	o->fmt = OUT_TABLE;
+	exit_code = parse_flags(o, argc, argv);
+	if (exit_code >= 0) {
+		free(o);
 		return exit_code;
+	}
 	sim_batch_init(&b);
 	unc_plan_init(&u);
-	rc = scenario_load(&b.sc, o.path);
+	rc = sim_scenario_load(&b.sc, o->path);
 	if (rc) {
 		fprintf(stderr, "%s\n", b.sc.err);
 		exit_code = CLI_EXIT_USAGE;
 		goto out;
 	}
-	exit_code = add_overrides(&o, &b, argc, argv);
+	exit_code = add_overrides(o, &b);
 	if (exit_code >= 0)
 		goto out;
 	exit_code = CLI_EXIT_OK;
@@ -545,31 +640,50 @@ int cmd_sim(int argc, char **argv)
 		exit_code = CLI_EXIT_USAGE;
 		goto out;
 	}
-	if (o.draws) {
-		exit_code = run_uncertain(&o, &b, &u, &e);
-		if (exit_code)
-			goto out;
-	} else if (o.trace.path) {
-		if (trace_open_all(&o.trace, &b)) {
+	if (b.warning[0])
+		fprintf(stderr, "hvtlb sim: warning: %s\n", b.warning);
+	if (o->output && cli_output_open("sim", o->output)) {
+		exit_code = CLI_EXIT_USAGE;
+		goto out;
+	}
+	progress_begin("sim", "runs", b.nruns * (1 + o->draws));
+	if (o->draws) {
+		exit_code = run_uncertain(o, &b, &u, &e);
+	} else if (o->trace.path) {
+		if (trace_open_all(&o->trace, &b)) {
 			exit_code = CLI_EXIT_USAGE;
-			goto out;
+		} else {
+			rc = run_traced(&b, &o->trace, &trace_io_failed);
+			trace_close_all(&o->trace, b.nruns, false);
 		}
-		rc = run_traced(&b, &o.trace, &trace_io_failed);
-		trace_close_all(&o.trace, b.nruns, false);
 	} else {
 		rc = sim_batch_run(&b);
 	}
+	progress_end();
+	if (exit_code)
+		goto out;
 	if (rc) {
 		fprintf(stderr, "hvtlb sim: %s\n", b.sc.err);
 		exit_code = CLI_EXIT_FAIL;
 		goto out;
 	}
-	exit_code = print_results(&o, &b, o.draws ? &e : NULL);
+	exit_code = print_results(o, &b, o->draws ? &e : NULL);
 	if (trace_io_failed)
 		exit_code = CLI_EXIT_FAIL;
 out:
+	if (o->output && cli_output_finish("sim", exit_code != CLI_EXIT_USAGE))
+		exit_code = CLI_EXIT_FAIL;
 	ensemble_finish(&e);
 	unc_plan_finish(&u);
 	sim_batch_finish(&b);
+	free(o);
 	return exit_code;
 }
+
+const struct cli_command cmd_sim = {
+	.name = "sim",
+	.summary = "simulate a scenario",
+	.run = run_sim,
+	.options = options,
+	.operands = "scenario",
+};

@@ -26,6 +26,7 @@
 #include "ensemble.h"
 #include "json.h"
 #include "parse.h"
+#include "progress.h"
 #include "runpool.h"
 #include "sim-run.h"
 #include "uncertain.h"
@@ -37,7 +38,7 @@
 static const char usage_text[] =
 	"usage: hvtlb validate [--uncertainty N] [--json] [--quick] [--seed "
 	"N]\n"
-	"                      [--threads N] [PATH]...\n"
+	"                      [--threads N] [-o FILE] [-q] [PATH]...\n"
 	"\n"
 	"Runs each validation case (a scenario with a [validation] section:\n"
 	"a published measurement and the two runs a and b that reproduce it)\n"
@@ -52,9 +53,12 @@ static const char usage_text[] =
 	"  --seed N     seed of the draws and of the runs (default: the "
 	"case's)\n"
 	"  --threads N  runs at once (default: CPUs online)\n"
-	"  --json       {\"cases\":[...],\"summary\":{...}}\n";
+	"  --json       {\"cases\":[...],\"summary\":{...}}\n"
+	"  -o, --output FILE  write to FILE (a new file, renamed into place)\n"
+	"  -q, --quiet  no progress line on stderr\n";
 
 struct vopts {
+	const char *output;
 	uint64_t draws;
 	bool json, quick;
 	bool paths; /* cases or directories named on the command line */
@@ -152,62 +156,76 @@ static int add_dir(struct vlist *l, const char *dir)
 	return rc;
 }
 
+enum { OPT_UNCERTAINTY = 256, OPT_SEED, OPT_THREADS, OPT_JSON, OPT_QUICK };
+
+static const struct option options[] = {
+	{ "uncertainty", required_argument, NULL, OPT_UNCERTAINTY },
+	{ "seed", required_argument, NULL, OPT_SEED },
+	{ "threads", required_argument, NULL, OPT_THREADS },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "quick", no_argument, NULL, OPT_QUICK },
+	{ "output", required_argument, NULL, 'o' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "help", no_argument, NULL, 'h' },
+	{ 0 },
+};
+
 static int parse_args(struct vopts *o, struct vlist *l, int argc, char **argv)
 {
 	uint64_t n;
+	int c;
 
 	o->draws = DEFAULT_DRAWS;
 	o->threads = sim_host_threads();
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i], *v;
-		struct stat st;
-		int r;
-
-		if ((r = cli_opt_value("validate", argc, argv, &i,
-				       "--uncertainty", &v))) {
-			if (r < 0)
-				return CLI_EXIT_USAGE;
-			if (parse_u64_max(v, DRAWS_MAX, &o->draws) || !o->draws)
-				return cli_usage_error(
-					"validate",
-					"--uncertainty '%s': 1..%u draws", v,
-					DRAWS_MAX);
-		} else if ((r = cli_opt_value("validate", argc, argv, &i,
-					      "--seed", &v))) {
-			if (r < 0)
-				return CLI_EXIT_USAGE;
-			if (parse_u64(v, &n))
-				return cli_usage_error(
-					"validate", "--seed '%s': not a number",
-					v);
-			o->seed = v;
-		} else if ((r = cli_opt_value("validate", argc, argv, &i,
-					      "--threads", &v))) {
-			if (r < 0)
-				return CLI_EXIT_USAGE;
-			if (parse_u64_max(v, HVTLB_SIM_MAX_THREADS, &n) || !n)
-				return cli_usage_error(
-					"validate", "--threads '%s': 1..%u", v,
-					HVTLB_SIM_MAX_THREADS);
-			o->threads = (unsigned)n;
-		} else if (!strcmp(a, "--json")) {
-			o->json = true;
-		} else if (!strcmp(a, "--quick")) {
-			o->quick = true;
-		} else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+	while ((c = cli_getopt(&cmd_validate, argc, argv)) != -1) {
+		switch (c) {
+		case 'h':
 			fputs(usage_text, stdout);
 			return CLI_EXIT_OK;
-		} else if (a[0] == '-' && a[1]) {
-			return cli_usage_error("validate",
-					       "unknown option '%s'", a);
-		} else if ((o->paths = true) && stat(a, &st)) {
+		case OPT_UNCERTAINTY:
+			if (cli_u64("validate", "--uncertainty", optarg, 1,
+				    DRAWS_MAX, &o->draws))
+				return CLI_EXIT_USAGE;
+			break;
+		case OPT_SEED:
+			if (cli_u64("validate", "--seed", optarg, 0, UINT64_MAX,
+				    &n))
+				return CLI_EXIT_USAGE;
+			o->seed = optarg;
+			break;
+		case OPT_THREADS:
+			if (cli_u64("validate", "--threads", optarg, 1,
+				    HVTLB_SIM_MAX_THREADS, &n))
+				return CLI_EXIT_USAGE;
+			o->threads = (unsigned)n;
+			break;
+		case OPT_JSON:
+			o->json = true;
+			break;
+		case OPT_QUICK:
+			o->quick = true;
+			break;
+		case 'o':
+			o->output = optarg;
+			break;
+		case 'q':
+			progress_quiet();
+			break;
+		default:
+			return CLI_EXIT_USAGE;
+		}
+	}
+	for (int i = optind; i < argc; i++) {
+		const char *a = argv[i];
+		struct stat st;
+
+		o->paths = true;
+		if (stat(a, &st))
 			return cli_usage_error("validate", "%s: %s", a,
 					       strerror(errno));
-		} else if (S_ISDIR(st.st_mode) ? add_dir(l, a)
-					       : add_path(l, a)) {
+		if (S_ISDIR(st.st_mode) ? add_dir(l, a) : add_path(l, a))
 			return cli_usage_error("validate", "%s: cannot read",
 					       a);
-		}
 	}
 	return -1;
 }
@@ -481,7 +499,9 @@ static int run_all(const struct vopts *o, struct vlist *l)
 		ensemble_job_list(&l->v[i].e, list + k);
 		k += ensemble_njobs(&l->v[i].e);
 	}
+	progress_begin("validate", "runs", total);
 	runpool_run(list, total, o->threads);
+	progress_end();
 	free(list);
 	for (size_t i = 0; i < l->n; i++)
 		if (!l->v[i].status)
@@ -489,7 +509,7 @@ static int run_all(const struct vopts *o, struct vlist *l)
 	return 0;
 }
 
-int cmd_validate(int argc, char **argv)
+static int run_validate(int argc, char **argv)
 {
 	struct vopts o = { 0 };
 	struct vlist l = { 0 };
@@ -528,12 +548,18 @@ int cmd_validate(int argc, char **argv)
 			worst = l.v[i].status;
 	}
 	summarize(&l, &s);
+	if (o.output && cli_output_open("validate", o.output)) {
+		rc = CLI_EXIT_USAGE;
+		goto out;
+	}
 	if (o.json)
 		print_json(&l, &s);
 	else
 		print_table(&o, &l, &s);
 	rc = worst;
 	if (fflush(stdout) || ferror(stdout))
+		rc = CLI_EXIT_FAIL;
+	if (o.output && cli_output_finish("validate", true))
 		rc = CLI_EXIT_FAIL;
 out:
 	for (size_t i = 0; i < l.n; i++) {
@@ -546,3 +572,11 @@ out:
 	free(l.v);
 	return rc;
 }
+
+const struct cli_command cmd_validate = {
+	.name = "validate",
+	.summary = "simulated bands against published measurements",
+	.run = run_validate,
+	.options = options,
+	.operands = "file",
+};

@@ -1,97 +1,55 @@
 // SPDX-License-Identifier: MIT
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
-
-int cli_usage_error(const char *cmd, const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "hvtlb %s: ", cmd);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	return CLI_EXIT_USAGE;
-}
-
-int cli_opt_value(const char *cmd, int argc, char **argv, int *i,
-		  const char *name, const char **val)
-{
-	const char *a = argv[*i];
-	size_t n = strlen(name);
-
-	if (strncmp(a, name, n))
-		return 0;
-	if (a[n] == '=') {
-		*val = a + n + 1;
-		return 1;
-	}
-	if (a[n])
-		return 0;
-	if (*i + 1 >= argc || !strncmp(argv[*i + 1], "--", 2)) {
-		cli_usage_error(cmd, "%s needs a value", name);
-		return -1;
-	}
-	*val = argv[++*i];
-	return 1;
-}
-
-int cli_once(const char *cmd, bool *seen, const char *name)
-{
-	if (*seen)
-		return cli_usage_error(cmd, "%s given twice", name);
-	*seen = true;
-	return 0;
-}
-
-static const struct {
-	const char *name;
-	int (*run)(int argc, char **argv);
-	const char *help;
-} commands[] = {
-	{ "encode", cmd_encode,
-	  "encode a flush or IPI hypercall (TLFS wire format)" },
-	{ "decode", cmd_decode,
-	  "decode and validate a hypercall as a host would" },
-	{ "plan", cmd_plan,
-	  "run a flush request through a strategy, print the actions" },
-	{ "sim", cmd_sim, "simulate a scenario" },
-	{ "sweep", cmd_sweep, "simulate a grid of scenarios" },
-	{ "reproduce", cmd_reproduce,
-	  "published results beside simulated ones" },
-	{ "keys", cmd_keys, "every scenario key: default, range, meaning" },
-	{ "calibrate", cmd_calibrate, "measure this host's costs on KVM" },
-	{ "sensitivity", cmd_sensitivity,
-	  "which uncertain parameters move a ratio most" },
-	{ "validate", cmd_validate,
-	  "simulated bands against published measurements" },
-};
+#include "suggest.h"
 
 #ifndef HVTLB_VERSION
 #define HVTLB_VERSION "unknown"
 #endif
+
+const struct cli_command *const cli_commands[] = {
+	&cmd_encode,	&cmd_decode,	  &cmd_plan,	 &cmd_sim,
+	&cmd_sweep,	&cmd_reproduce,	  &cmd_keys,	 &cmd_scenarios,
+	&cmd_calibrate, &cmd_sensitivity, &cmd_validate, &cmd_completion,
+	NULL,
+};
 
 static void usage(FILE *out)
 {
 	fprintf(out, "usage: hvtlb COMMAND [ARGS]\n"
 		     "       hvtlb help [COMMAND] | --help | --version\n\n"
 		     "commands:\n");
-	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
-		fprintf(out, "  %-10s %s\n", commands[i].name,
-			commands[i].help);
+	for (size_t i = 0; cli_commands[i]; i++)
+		fprintf(out, "  %-12s %s\n", cli_commands[i]->name,
+			cli_commands[i]->summary);
 	fprintf(out, "\n'hvtlb help COMMAND' or 'hvtlb COMMAND --help' "
 		     "describes a command;\n"
 		     "man hvtlb, hvtlb-COMMAND and hvtlb-scenario(5) have "
 		     "the full text.\n");
 }
 
+/* Prints "unknown command" with the nearest known one; returns 2. */
+static int unknown(const char *who, const char *name)
+{
+	struct suggest s;
+	char hint[128];
+
+	suggest_init(&s, name);
+	for (size_t i = 0; cli_commands[i]; i++)
+		suggest_add(&s, cli_commands[i]->name);
+	fprintf(stderr,
+		"%s: unknown command '%s'%s; 'hvtlb --help' lists them\n", who,
+		name, suggest_hint(&s, hint, sizeof(hint)));
+	return CLI_EXIT_USAGE;
+}
+
 /* hvtlb help [COMMAND]: the list of commands, or COMMAND --help. */
 static int help(int argc, char **argv)
 {
 	char *args[] = { NULL, "--help", NULL };
+	const struct cli_command *cmd;
 
 	if (argc < 2) {
 		usage(stdout);
@@ -99,17 +57,17 @@ static int help(int argc, char **argv)
 	}
 	if (argc > 2)
 		return cli_usage_error("help", "one command at a time");
-	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
-		if (!strcmp(argv[1], commands[i].name)) {
-			args[0] = argv[1];
-			return commands[i].run(2, args);
-		}
-	}
-	return cli_usage_error("help", "unknown command '%s'", argv[1]);
+	cmd = cli_command_find(argv[1]);
+	if (!cmd)
+		return unknown("hvtlb help", argv[1]);
+	args[0] = argv[1];
+	return cmd->run(2, args);
 }
 
 int main(int argc, char **argv)
 {
+	const struct cli_command *cmd;
+
 	if (argc < 2) {
 		usage(stderr);
 		return CLI_EXIT_USAGE;
@@ -124,10 +82,8 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "help"))
 		return help(argc - 1, argv + 1);
-	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
-		if (!strcmp(argv[1], commands[i].name))
-			return commands[i].run(argc - 1, argv + 1);
-	}
-	fprintf(stderr, "hvtlb: unknown command '%s'\n", argv[1]);
-	return CLI_EXIT_USAGE;
+	cmd = cli_command_find(argv[1]);
+	if (cmd)
+		return cmd->run(argc - 1, argv + 1);
+	return unknown("hvtlb", argv[1]);
 }

@@ -2,7 +2,8 @@
 /*
  * Many independent simulator runs on a few host threads. Each run is
  * deterministic, so the results are those of running the jobs one after
- * another, whatever the thread count and the order they finish in.
+ * another, whatever the thread count and the order they finish in. Every
+ * finished job counts one step of the progress line (progress.h).
  */
 #ifndef HVTLB_TOOL_RUNPOOL_H
 #define HVTLB_TOOL_RUNPOOL_H
@@ -24,6 +25,25 @@ struct run_job {
  * is in its rc.
  */
 void runpool_run(struct run_job *const *jobs, size_t n, unsigned threads);
+
+/** What runpool_run_watched() tells its caller. */
+struct runpool_watch {
+	/** Job @p index has finished (its res and rc are final). Called on
+	 *  the calling thread, in the order the jobs finish. */
+	void (*done)(void *data, size_t index);
+	void *data;
+};
+
+/**
+ * Runs the jobs on @p threads worker threads while the calling thread
+ * watches: it calls @p w->done for each job as it finishes, and stops
+ * waiting at the first SIGINT (its handler is installed only meanwhile).
+ * Returns 0 when every job has finished, or -EINTR after SIGINT: no job
+ * starts after that, but the ones running go on in their threads, so the
+ * caller must not free any job; it writes what has finished and exits.
+ */
+int runpool_run_watched(struct run_job *const *jobs, size_t n, unsigned threads,
+			const struct runpool_watch *w);
 
 /** Frees a job's result. */
 void run_job_finish(struct run_job *j);

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
@@ -12,6 +13,7 @@
 
 #include "datadir.h"
 #include "scenario.h"
+#include "suggest.h"
 
 void scenario_init(struct scenario *s, const char *const *sections)
 {
@@ -187,6 +189,24 @@ static int known_section(const struct scenario *s, const char *name)
 			return 1;
 	}
 	return 0;
+}
+
+/* " (did you mean [NAME]?)" for the known section nearest to @p name,
+ * or "". Static storage: one message at a time. */
+static const char *suggest_section(const struct scenario *s, const char *name)
+{
+	static char hint[SUGGEST_MAX + 32];
+	struct suggest sg;
+
+	suggest_init(&sg, name);
+	for (const char *const *p = s->sections; p && *p; p++)
+		suggest_add(&sg, *p);
+	suggest_add(&sg, validation_section);
+	if (!suggest_best(&sg))
+		return "";
+	snprintf(hint, sizeof(hint), " (did you mean [%s]?)",
+		 suggest_best(&sg));
+	return hint;
 }
 
 static char *dir_of(const char *path)
@@ -461,6 +481,48 @@ static int set_compare(struct scenario *s, const char *file, unsigned ln,
 
 static int load_file(struct scenario *s, const char *path, enum file_kind kind);
 
+/* " (did you mean 'NAME'?)" for the profile nearest to @p name among those
+ * resolve_profile() would find by name, or "". Static storage. */
+static const char *suggest_profile(const struct scenario *s, const char *name)
+{
+	static char names[64][SUGGEST_MAX], hint[SUGGEST_MAX + 32];
+	char *dir = s->path ? dir_of(s->path) : strdup(".");
+	char *dirs[3] = { NULL };
+	struct suggest sg;
+	size_t n = 0;
+
+	if (!dir)
+		return "";
+	dirs[0] = join(dir, "/../profiles", "");
+	dirs[1] = join(dir, "/profiles", "");
+	dirs[2] = strdup("profiles");
+	suggest_init(&sg, name);
+	for (size_t i = 0; i < 3; i++) {
+		DIR *d = dirs[i] ? opendir(dirs[i]) : NULL;
+		struct dirent *de;
+
+		while (d && (de = readdir(d)) && n < 64) {
+			size_t len = strlen(de->d_name);
+
+			if (len < 5 || len - 4 >= SUGGEST_MAX ||
+			    strcmp(de->d_name + len - 4, ".ini"))
+				continue;
+			snprintf(names[n], SUGGEST_MAX, "%.*s", (int)(len - 4),
+				 de->d_name);
+			suggest_add(&sg, names[n++]);
+		}
+		if (d)
+			closedir(d);
+		free(dirs[i]);
+	}
+	free(dir);
+	if (!suggest_best(&sg))
+		return "";
+	snprintf(hint, sizeof(hint), " (did you mean '%s'?)",
+		 suggest_best(&sg));
+	return hint;
+}
+
 static int set_profile(struct scenario *s, const char *file, unsigned ln,
 		       const char *value)
 {
@@ -468,7 +530,8 @@ static int set_profile(struct scenario *s, const char *file, unsigned ln,
 	int rc;
 
 	if (!path) {
-		err_at(s, file, ln, "profile '%s' not found", value);
+		err_at(s, file, ln, "profile '%s' not found%s", value,
+		       suggest_profile(s, value));
 		return -ENOENT;
 	}
 	free(s->profile_name);
@@ -588,7 +651,8 @@ static int parse_line(struct scenario *s, const char *path, unsigned ln,
 			return -EINVAL;
 		}
 		if (!known_section(s, p)) {
-			err_at(s, path, ln, "unknown section [%s]", p);
+			err_at(s, path, ln, "unknown section [%s]%s", p,
+			       suggest_section(s, p));
 			return -EINVAL;
 		}
 		snprintf(section, section_size, "%s", p);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "csv.h"
 #include "json.h"
 #include "sim-report.h"
 
@@ -293,10 +294,9 @@ static void json_uncertainty(const struct ensemble *e)
 	printf("]}");
 }
 
-/* Run @p i's object, with its bands (and, for a one-run document, the
- * uncertainty) before the closing brace. */
+/* Run @p i's object, with its bands before the closing brace. */
 static int json_run(const struct sim_batch *b, const struct ensemble *e,
-		    size_t i, bool with_uncertainty)
+		    size_t i)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -323,12 +323,7 @@ static int json_run(const struct sim_batch *b, const struct ensemble *e,
 		printf("%s\"%s\":", k ? "," : "", m->name);
 		json_band(&bd);
 	}
-	putchar('}');
-	if (with_uncertainty) {
-		putchar(',');
-		json_uncertainty(e);
-	}
-	putchar('}');
+	printf("}}");
 	return 0;
 }
 
@@ -336,27 +331,17 @@ int sim_report_json(const struct sim_batch *b, const struct ensemble *e)
 {
 	const struct scenario *sc = &b->sc;
 
-	if (b->nruns == 1) {
-		if (json_run(b, e, 0, true))
-			return -EIO;
-		putchar('\n');
-		return 0;
-	}
-	printf("{\"scenario\":");
+	printf("{\"schema\":%d,\"scenario\":", SIM_REPORT_SCHEMA);
 	json_string(stdout, sc->path);
-	if (sc->title) {
-		printf(",\"title\":");
-		json_string(stdout, sc->title);
-	}
-	if (sc->profile_name) {
-		printf(",\"profile\":");
-		json_string(stdout, sc->profile_name);
-	}
+	printf(",\"title\":");
+	json_string(stdout, sc->title);
+	printf(",\"profile\":");
+	json_string(stdout, sc->profile_name);
 	printf(",\"runs\":[");
 	for (size_t i = 0; i < b->nruns; i++) {
 		if (i)
 			putchar(',');
-		if (json_run(b, e, i, false))
+		if (json_run(b, e, i))
 			return -EIO;
 	}
 	printf("],\"ratios\":[");
@@ -400,10 +385,12 @@ int sim_report_json(const struct sim_batch *b, const struct ensemble *e)
 
 static void csv_row(const char *path, const struct hvtlb_sim_results *r)
 {
-	printf("%s,%s,%llu,%.9g,%.9g,%.9g,%llu,%llu,%llu,%llu,%llu,%.9g,%.9g,"
+	csv_field(stdout, path);
+	putchar(',');
+	csv_field(stdout, sim_strategy_name(r));
+	printf(",%llu,%.9g,%.9g,%.9g,%llu,%llu,%llu,%llu,%llu,%.9g,%.9g,"
 	       "%.9g,%llu,%llu,%llu",
-	       path, sim_strategy_name(r), (unsigned long long)r->seed,
-	       r->real_s, r->user_s, r->sys_s,
+	       (unsigned long long)r->seed, r->real_s, r->user_s, r->sys_s,
 	       (unsigned long long)r->vm_exits_total,
 	       (unsigned long long)r->ipis_sent,
 	       (unsigned long long)r->hypercalls,
@@ -426,8 +413,10 @@ void sim_report_csv(const struct sim_batch *b, const struct ensemble *e)
 	       "latent_violations,used_violations");
 	if (u) {
 		printf(",draw");
-		for (size_t j = 0; j < u->n; j++)
-			printf(",%s", u->p[j].key);
+		for (size_t j = 0; j < u->n; j++) {
+			putchar(',');
+			csv_field(stdout, u->p[j].key);
+		}
 	}
 	putchar('\n');
 	for (size_t row = 0; row <= (e ? e->ndraws : 0); row++) {
@@ -445,7 +434,8 @@ void sim_report_csv(const struct sim_batch *b, const struct ensemble *e)
 
 					unc_format(&u->p[j], x, text,
 						   sizeof(text));
-					printf(",%s", text);
+					putchar(',');
+					csv_field(stdout, text);
 				}
 			}
 			putchar('\n');

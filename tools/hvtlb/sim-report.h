@@ -4,18 +4,29 @@
  * the runs of a batch, with p5 / p50 / p95 bands over the draws when the
  * runs came with an uncertainty ensemble (--uncertainty N).
  *
+ * JSON has one shape whatever the number of runs (docs/cli.md):
+ * {"schema": 1, "scenario": PATH, "title": TEXT|null, "profile":
+ * NAME|null, "runs": [RESULT, ...], "ratios": [{"over", "under", "real",
+ * "sys"}, ...]}, each RESULT as hvtlb_sim_results_write_json() writes it;
+ * the ratios are those of the first run over each other one ([] for one
+ * run).
+ *
  * Bands: the table prints "p5 / p50 / p95" beside each figure that has a
  * metric (metrics.h) and beside each ratio; JSON gives every run
  * "bands": {METRIC: {"p5","p50","p95"}, ...}, every ratio "bands":
  * {"real": {...}, "sys": {...}}, and the document "uncertainty":
- * {"samples": N, "parameters": [KEY, ...]}; CSV prints one row per draw
- * and strategy (draw 0: the nominal run) with the drawn values.
+ * {"samples": N, "parameters": [KEY, ...]}; CSV (RFC 4180) prints one row
+ * per draw and strategy (draw 0: the nominal run) with the drawn values.
  */
 #ifndef HVTLB_TOOL_SIM_REPORT_H
 #define HVTLB_TOOL_SIM_REPORT_H
 
 #include "ensemble.h"
 #include "sim-run.h"
+
+/** The version of the JSON document's shape ("schema"): raised when a
+ *  member changes meaning or goes away, not when one is added. */
+#define SIM_REPORT_SCHEMA 1
 
 /** Writes the table of @p b's results (bands from @p e, may be NULL). */
 void sim_report_table(const struct sim_batch *b, const struct ensemble *e);

@@ -8,7 +8,9 @@
 
 #include <hvtlb/core.h>
 
+#include "progress.h"
 #include "sim-run.h"
+#include "suggest.h"
 
 #define MAX_SECTIONS 32
 
@@ -114,20 +116,94 @@ static int apply_one(void *data, const char *key, const char *value)
 	return hvtlb_sim_config_set(ctx->cfg, key, value);
 }
 
+void sim_key_accepts(const struct hvtlb_sim_key *k, char *buf, size_t len)
+{
+	const char *v;
+	size_t n = 0;
+
+	buf[0] = 0;
+	for (size_t i = 0; (v = hvtlb_sim_key_value(k, i)); i++)
+		n += (size_t)snprintf(buf + n, n < len ? len - n : 0, "%s%s",
+				      i ? "|" : "", v);
+	if (n)
+		return;
+	if (!strcmp(k->type, "KNOB"))
+		snprintf(buf, len, "count");
+	else if (!strcmp(k->type, "DOUBLE"))
+		snprintf(buf, len, "%.10g..%.10g", k->min, k->max);
+	else if (!strcmp(k->type, "U64") && k->max >= 1.8e19)
+		snprintf(buf, len, "%.10g..2^64-1", k->min);
+	else
+		snprintf(buf, len, "%.0f..%.0f%s", k->min, k->max,
+			 strcmp(k->type, "POW2") ? "" : " (power of 2)");
+}
+
+/* The values a key of a name type takes, offered as suggestions. */
+static void suggest_values(struct suggest *sg, const struct hvtlb_sim_key *k)
+{
+	const char *v;
+
+	for (size_t i = 0; (v = hvtlb_sim_key_value(k, i)); i++)
+		suggest_add(sg, v);
+}
+
 static void report_set_error(struct scenario *sc,
 			     const struct scenario_setting *bad, int rc)
 {
+	const struct hvtlb_sim_key *k = hvtlb_sim_key_find(bad->key);
+	char acc[256], hint[SUGGEST_MAX + 32];
+	struct suggest sg;
+	size_t ci;
+
 	switch (rc) {
 	case -ENOENT:
-		scenario_error_at(sc, bad, "unknown key '%s'", bad->key);
+		suggest_init(&sg, bad->key);
+		suggest_add_keys(&sg);
+		scenario_error_at(
+			sc, bad, "unknown key '%s'%s; 'hvtlb keys' lists them",
+			bad->key, suggest_hint(&sg, hint, sizeof(hint)));
 		break;
 	case -ERANGE:
-		scenario_error_at(sc, bad, "impossible value '%s' for '%s'",
-				  bad->value, bad->key);
+		if (k) {
+			sim_key_accepts(k, acc, sizeof(acc));
+			scenario_error_at(sc, bad,
+					  "'%s' for '%s' is out of range: "
+					  "%s%s%s",
+					  bad->value, bad->key, acc,
+					  *k->unit ? " " : "", k->unit);
+		} else if (!sim_cost_index(bad->key, &ci)) {
+			scenario_error_at(sc, bad,
+					  "'%s' for '%s' is out of range: a "
+					  "finite number >= 0 %s",
+					  bad->value, bad->key,
+					  hvtlb_sim_cost_unit(ci));
+		} else {
+			scenario_error_at(sc, bad,
+					  "impossible value '%s' for '%s'",
+					  bad->value, bad->key);
+		}
 		break;
 	case -EINVAL:
-		scenario_error_at(sc, bad, "bad value '%s' for '%s'",
-				  bad->value, bad->key);
+		if (k && hvtlb_sim_key_value(k, 0)) {
+			suggest_init(&sg, bad->value);
+			suggest_values(&sg, k);
+			sim_key_accepts(k, acc, sizeof(acc));
+			scenario_error_at(sc, bad,
+					  "bad value '%s' for '%s'%s; it takes "
+					  "%s",
+					  bad->value, bad->key,
+					  suggest_hint(&sg, hint, sizeof(hint)),
+					  acc);
+		} else if (k) {
+			sim_key_accepts(k, acc, sizeof(acc));
+			scenario_error_at(
+				sc, bad, "bad value '%s' for '%s': want %s%s%s",
+				bad->value, bad->key, acc, *k->unit ? " " : "",
+				k->unit);
+		} else {
+			scenario_error_at(sc, bad, "bad value '%s' for '%s'",
+					  bad->value, bad->key);
+		}
 		break;
 	default:
 		scenario_error_at(sc, bad, "cannot set '%s': %s", bad->key,
@@ -140,17 +216,24 @@ static void report_set_error(struct scenario *sc,
 static void report_compare_error(struct scenario *sc, const char *name, int rc)
 {
 	const struct scenario_setting *at = &sc->compare_at;
+	char hint[SUGGEST_MAX + 32] = "";
+	struct suggest sg;
 
+	if (rc != -ERANGE) {
+		suggest_init(&sg, name);
+		suggest_add_strategies(&sg);
+		suggest_hint(&sg, hint, sizeof(hint));
+	}
 	if (at->line)
 		snprintf(sc->err, sizeof(sc->err),
-			 "%s:%u: %s strategy '%s' in compare", at->file,
+			 "%s:%u: %s strategy '%s' in compare%s", at->file,
 			 at->line, rc == -ERANGE ? "impossible" : "unknown",
-			 name);
+			 name, hint);
 	else
 		snprintf(sc->err, sizeof(sc->err),
-			 "%s: %s strategy '%s' in compare",
+			 "%s: %s strategy '%s' in compare%s",
 			 at->file ? at->file : "compare",
-			 rc == -ERANGE ? "impossible" : "unknown", name);
+			 rc == -ERANGE ? "impossible" : "unknown", name, hint);
 }
 
 static int configure_one(struct sim_batch *b, size_t i,
@@ -212,18 +295,132 @@ static int configure_one(struct sim_batch *b, size_t i,
 	return 0;
 }
 
+/* Whether setting @p st is a line of the scenario file itself. */
+static bool from_file(const struct scenario *sc,
+		      const struct scenario_setting *st)
+{
+	return st >= sc->file.v && st < sc->file.v + sc->file.n;
+}
+
+/* Whether the compare list is a line of the scenario file itself. */
+static bool compare_from_file(const struct scenario *sc)
+{
+	return sc->compare_at.line && sc->compare_at.file && sc->path &&
+	       !strcmp(sc->compare_at.file, sc->path);
+}
+
+/*
+ * `strategy` against `compare` (docs/cli.md): the command line beats the
+ * file; given in the same place (both in the file, or both on the command
+ * line), compare wins and b->warning says that strategy is ignored. Sets
+ * *use_compare.
+ */
+static void resolve_strategy(struct sim_batch *b, bool *use_compare)
+{
+	struct scenario *sc = &b->sc;
+	const struct scenario_setting *st = scenario_find(sc, "strategy");
+	bool st_file, cmp_file;
+
+	*use_compare = sc->ncompare > 0;
+	b->warning[0] = '\0';
+	if (!st || !sc->ncompare)
+		return;
+	st_file = from_file(sc, st);
+	cmp_file = compare_from_file(sc);
+	if (st_file != cmp_file) {
+		*use_compare = !cmp_file;
+		return;
+	}
+	/* scenario_error_at() words the place; the error stays clear. */
+	scenario_error_at(sc, st,
+			  "'strategy = %s' is ignored: 'compare' runs each "
+			  "strategy it lists",
+			  st->value);
+	snprintf(b->warning, sizeof(b->warning), "%s", sc->err);
+	sc->err[0] = '\0';
+}
+
+/* A scenario file with no setting at all is a mistake, not a default. */
+static bool empty_scenario(const struct scenario *sc)
+{
+	return !sc->file.n && !(sc->profile_name && sc->profile_line) &&
+	       !compare_from_file(sc) && !sc->title;
+}
+
 int sim_batch_configure(struct sim_batch *b, unsigned default_threads)
 {
-	b->nruns = b->sc.ncompare ? b->sc.ncompare : 1;
-	for (size_t i = 0; i < b->nruns; i++) {
-		int rc;
+	bool use_compare;
+	int rc;
 
-		b->strategy[i] = b->sc.ncompare ? b->sc.compare[i] : NULL;
+	if (empty_scenario(&b->sc)) {
+		snprintf(b->sc.err, sizeof(b->sc.err),
+			 "%s: empty scenario: no 'key = value' line (see "
+			 "scenarios/default.ini; 'hvtlb keys' lists the keys)",
+			 b->sc.path ? b->sc.path : "scenario");
+		return -EINVAL;
+	}
+	resolve_strategy(b, &use_compare);
+	b->nruns = use_compare ? b->sc.ncompare : 1;
+	for (size_t i = 0; i < b->nruns; i++) {
+		b->strategy[i] = use_compare ? b->sc.compare[i] : NULL;
 		rc = configure_one(b, i, default_threads);
 		if (rc)
 			return rc;
 	}
 	return 0;
+}
+
+/* The whole of standard input, read once: every point of a sweep loads
+ * the same scenario. */
+static struct {
+	char *buf;
+	size_t len;
+	bool read;
+	int err;
+} stdin_text;
+
+static int read_stdin(void)
+{
+	FILE *m = open_memstream(&stdin_text.buf, &stdin_text.len);
+	char chunk[4096];
+	size_t n;
+
+	stdin_text.read = true;
+	if (!m)
+		return stdin_text.err = -ENOMEM;
+	while ((n = fread(chunk, 1, sizeof(chunk), stdin)) > 0)
+		fwrite(chunk, 1, n, m);
+	if (ferror(stdin))
+		stdin_text.err = -EIO;
+	if (fclose(m) && !stdin_text.err)
+		stdin_text.err = -ENOMEM;
+	return stdin_text.err;
+}
+
+int sim_scenario_load(struct scenario *sc, const char *path)
+{
+	FILE *f;
+	int rc;
+
+	if (strcmp(path, "-"))
+		return scenario_load(sc, path);
+	if (!stdin_text.read)
+		read_stdin();
+	if (stdin_text.err) {
+		snprintf(sc->err, sizeof(sc->err), "%s: cannot read: %s",
+			 SIM_STDIN_NAME, strerror(-stdin_text.err));
+		return stdin_text.err;
+	}
+	f = stdin_text.len ? fmemopen(stdin_text.buf, stdin_text.len, "r")
+			   : fopen("/dev/null", "r");
+	if (!f) {
+		snprintf(sc->err, sizeof(sc->err), "%s: %s", SIM_STDIN_NAME,
+			 strerror(errno));
+		return -errno;
+	}
+	rc = scenario_load_stream(sc, f, SIM_STDIN_NAME);
+	fclose(f);
+	return rc;
 }
 
 int sim_batch_run_one_report(struct sim_batch *b, size_t i)
@@ -260,8 +457,10 @@ static void *batch_worker(void *arg)
 	struct batch_pool *p = arg;
 	size_t i;
 
-	while ((i = atomic_fetch_add(&p->next, 1)) < p->b->nruns)
+	while ((i = atomic_fetch_add(&p->next, 1)) < p->b->nruns) {
 		sim_batch_run_one(p->b, i, false);
+		progress_add(1);
+	}
 	return NULL;
 }
 

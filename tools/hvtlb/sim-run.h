@@ -24,7 +24,13 @@ struct sim_batch {
 	struct hvtlb_sim_config cfg[SCENARIO_COMPARE_MAX];
 	struct hvtlb_sim_results *res[SCENARIO_COMPARE_MAX];
 	int run_rc[SCENARIO_COMPARE_MAX]; /**< hvtlb_sim_run()'s result */
+	/** A warning sim_batch_configure() found (a `strategy` line that
+	 *  `compare` overrides), "" if none; the caller prints it. */
+	char warning[SCENARIO_ERR_MAX];
 };
+
+/** What messages call a scenario read from standard input. */
+#define SIM_STDIN_NAME "<stdin>"
 
 /**
  * NULL-terminated list of the [section] names the library knows (the
@@ -32,6 +38,21 @@ struct sim_batch {
  * Not thread-safe on first use.
  */
 const char *const *sim_sections(void);
+
+/**
+ * scenario_load(), or for @p path "-" the scenario on standard input
+ * (read once and kept: every call gets the same text, named "<stdin>" in
+ * messages, its profile looked up as for a file in the current
+ * directory). Same returns as scenario_load().
+ */
+int sim_scenario_load(struct scenario *sc, const char *path);
+
+/**
+ * What key @p k accepts, for messages and `hvtlb keys`: its values
+ * ("ipi|hyperv|..."), its range ("1..4096", "0..2^64-1", "1..64 (power
+ * of 2)") or "count" for a strategy knob.
+ */
+void sim_key_accepts(const struct hvtlb_sim_key *k, char *buf, size_t len);
 
 /** Initialises @p b (its scenario accepts the library's sections). */
 void sim_batch_init(struct sim_batch *b);
@@ -42,8 +63,13 @@ void sim_batch_finish(struct sim_batch *b);
  * Builds one configuration per run from the scenario (file, profile and
  * overrides already loaded into b->sc) and validates each. Unless the
  * scenario sets "threads", the engine gets @p default_threads host threads.
- * Returns 0, or -ENOENT / -EINVAL / -ERANGE (unknown key, bad value,
- * impossible machine) with "file:line: message" in b->sc.err.
+ * One run per strategy of `compare`, or one run: a `strategy` given on
+ * the command line beats a `compare` line of the file, a `compare` given
+ * on the command line beats a `strategy` line; both in the same place run
+ * the compare list, and b->warning says that `strategy` is ignored. Returns 0, or -ENOENT / -EINVAL / -ERANGE (unknown key with the
+ * nearest one, bad value, out of range with the range, impossible
+ * machine, an empty scenario file) with "file:line: message" in
+ * b->sc.err.
  */
 int sim_batch_configure(struct sim_batch *b, unsigned default_threads);
 

@@ -26,8 +26,21 @@ static const char *const colours[] = {
 };
 #define NCOLOURS (sizeof(colours) / sizeof(colours[0]))
 
+/* Series s gets colour s % 10, dash s % 4 and marker s % 6: any two of
+ * the first 60 series differ in at least one, and neighbours in all
+ * three, so lines stay apart in grey print and for colour-blind eyes. */
 static const char *const dashes[] = { "", "6,3", "2,3", "8,3,2,3" };
 #define NDASHES (sizeof(dashes) / sizeof(dashes[0]))
+
+enum marker {
+	M_CIRCLE,
+	M_SQUARE,
+	M_TRIANGLE,
+	M_DIAMOND,
+	M_DOWN,
+	M_CROSS,
+	NMARKERS
+};
 
 void svg_escape(FILE *f, const char *s)
 {
@@ -92,7 +105,8 @@ static double nice_range(double *lo, double *hi, int n)
 	return step;
 }
 
-/* Tick label: %g, with -0 and float noise (1e-17 for 0) cleaned up. */
+/* Tick label: %g, with -0 and float noise (1e-17 for 0) cleaned up
+ * (@p step: the tick spacing, or the value itself on a log axis). */
 static void tick_label(FILE *f, double v, double step)
 {
 	if (fabs(v) < step * 1e-9)
@@ -108,17 +122,87 @@ static int integral(const double *v, size_t n)
 	return 1;
 }
 
-static double xpos(const struct svg_plot *p, size_t i, double lo, double hi)
+/* An axis: its data range (log10 of it on a log axis) and ticks. */
+struct axis {
+	bool log;
+	double lo, hi, step; /* step: 0 on a log axis (decades) */
+};
+
+/* The position along an axis, 0 at lo and 1 at hi; NaN for a value a
+ * log axis cannot show. */
+static double frac(const struct axis *a, double v)
+{
+	if (a->log)
+		v = v > 0 ? log10(v) : NAN;
+	return (v - a->lo) / (a->hi - a->lo);
+}
+
+static double xpos(const struct svg_plot *p, const struct axis *ax, size_t i)
 {
 	if (!p->xval)
 		return LEFT + PW * (i + 0.5) / p->nx;
-	return LEFT + PW * (p->xval[i] - lo) / (hi - lo);
+	return LEFT + PW * frac(ax, p->xval[i]);
 }
 
-static void write_axes(FILE *f, const struct svg_plot *p, double xlo,
-		       double xhi, double xstep, double ylo, double yhi,
-		       double ystep)
+static double ypos(const struct axis *ay, double v)
 {
+	return TOP + PH - PH * frac(ay, v);
+}
+
+/* The ticks of an axis: its values in *v (at most @p max), the count
+ * returned. A log axis ticks each decade, and 2 and 5 times it when it
+ * spans less than three decades. */
+static size_t ticks(const struct axis *a, double *v, size_t max)
+{
+	size_t n = 0;
+
+	if (!a->log) {
+		for (int k = 0; n < max; k++) {
+			double t = a->lo + k * a->step;
+
+			if (t > a->hi + a->step * 1e-6)
+				break;
+			v[n++] = fabs(t) < a->step * 1e-9 ? 0 : t;
+		}
+		return n;
+	}
+	for (double d = a->lo; d <= a->hi + 1e-9 && n < max; d++) {
+		static const double mult[] = { 1, 2, 5 };
+
+		for (size_t m = 0; m < 3 && n < max; m++) {
+			double t = mult[m] * pow(10, d);
+
+			if (m && a->hi - a->lo >= 3)
+				break;
+			if (log10(t) <= a->hi + 1e-9)
+				v[n++] = t;
+		}
+	}
+	return n;
+}
+
+/* Fits an axis to the data range [lo, hi] (positive on a log axis). */
+static void fit_axis(struct axis *a, double lo, double hi, int nticks)
+{
+	if (a->log) {
+		a->lo = floor(log10(lo));
+		a->hi = ceil(log10(hi));
+		if (a->hi <= a->lo)
+			a->hi = a->lo + 1;
+		a->step = 0;
+		return;
+	}
+	a->lo = lo;
+	a->hi = hi;
+	a->step = nice_range(&a->lo, &a->hi, nticks);
+}
+
+static void write_axes(FILE *f, const struct svg_plot *p, const struct axis *ax,
+		       const struct axis *ay)
+{
+	double tv[64];
+	size_t nt;
+
 	fprintf(f,
 		"<g class=\"axes\" stroke=\"#000\" stroke-width=\"1\">\n"
 		"<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>\n"
@@ -127,12 +211,10 @@ static void write_axes(FILE *f, const struct svg_plot *p, double xlo,
 
 	/* y ticks and grid */
 	fputs("<g class=\"yticks\" font-size=\"12\" text-anchor=\"end\">\n", f);
-	for (int k = 0;; k++) {
-		double v = ylo + k * ystep, y;
+	nt = ticks(ay, tv, 64);
+	for (size_t k = 0; k < nt; k++) {
+		double y = ypos(ay, tv[k]);
 
-		if (v > yhi + ystep * 1e-6)
-			break;
-		y = TOP + PH - PH * (v - ylo) / (yhi - ylo);
 		fprintf(f,
 			"<line x1=\"%d\" y1=\"%.2f\" x2=\"%d\" y2=\"%.2f\" "
 			"stroke=\"#ddd\"/>\n"
@@ -140,65 +222,53 @@ static void write_axes(FILE *f, const struct svg_plot *p, double xlo,
 			"stroke=\"#000\"/>\n<text x=\"%d\" y=\"%.2f\">",
 			LEFT, y, LEFT + PW, y, LEFT - 5, y, LEFT, y, LEFT - 8,
 			y + 4);
-		tick_label(f, v, ystep);
+		tick_label(f, tv[k], ay->log ? tv[k] : ay->step);
 		fputs("</text>\n", f);
 	}
 	fputs("</g>\n", f);
 
-	/* x ticks: each category, or nice steps over the numeric range */
+	/* x ticks: each category, or steps over the numeric range */
 	fputs("<g class=\"xticks\" font-size=\"12\" text-anchor=\"middle\">\n",
 	      f);
-	if (!p->xval) {
-		for (size_t i = 0; i < p->nx; i++) {
-			double x = xpos(p, i, 0, 1);
+	nt = p->xval ? ticks(ax, tv, 64) : p->nx;
+	for (size_t k = 0; k < nt; k++) {
+		double x =
+			p->xval ? LEFT + PW * frac(ax, tv[k]) : xpos(p, ax, k);
 
-			fprintf(f,
-				"<line x1=\"%.2f\" y1=\"%d\" x2=\"%.2f\" "
-				"y2=\"%d\" stroke=\"#000\"/>\n"
-				"<text x=\"%.2f\" y=\"%d\">",
-				x, TOP + PH, x, TOP + PH + 5, x, TOP + PH + 20);
-			svg_escape(f, p->xnames[i]);
-			fputs("</text>\n", f);
-		}
-	} else {
-		for (int k = 0;; k++) {
-			double v = xlo + k * xstep, x;
-
-			if (v > xhi + xstep * 1e-6)
-				break;
-			x = LEFT + PW * (v - xlo) / (xhi - xlo);
-			fprintf(f,
-				"<line x1=\"%.2f\" y1=\"%d\" x2=\"%.2f\" "
-				"y2=\"%d\" stroke=\"#000\"/>\n"
-				"<text x=\"%.2f\" y=\"%d\">",
-				x, TOP + PH, x, TOP + PH + 5, x, TOP + PH + 20);
-			tick_label(f, v, xstep);
-			fputs("</text>\n", f);
-		}
+		fprintf(f,
+			"<line x1=\"%.2f\" y1=\"%d\" x2=\"%.2f\" "
+			"y2=\"%d\" stroke=\"#000\"/>\n"
+			"<text x=\"%.2f\" y=\"%d\">",
+			x, TOP + PH, x, TOP + PH + 5, x, TOP + PH + 20);
+		if (p->xval)
+			tick_label(f, tv[k], ax->log ? tv[k] : ax->step);
+		else
+			svg_escape(f, p->xnames[k]);
+		fputs("</text>\n", f);
 	}
 	fputs("</g>\n", f);
 
 	fprintf(f,
-		"<text x=\"%d\" y=\"%d\" font-size=\"14\" "
+		"<text class=\"xlabel\" x=\"%d\" y=\"%d\" font-size=\"14\" "
 		"text-anchor=\"middle\">",
 		LEFT + PW / 2, HEIGHT - 20);
 	svg_escape(f, p->xlabel);
+	if (ax->log)
+		fputs(", log scale", f);
 	fprintf(f,
-		"</text>\n<text x=\"20\" y=\"%d\" font-size=\"14\" "
-		"text-anchor=\"middle\" transform=\"rotate(-90 20 %d)\">",
+		"</text>\n<text class=\"ylabel\" x=\"20\" y=\"%d\" "
+		"font-size=\"14\" text-anchor=\"middle\" "
+		"transform=\"rotate(-90 20 %d)\">",
 		TOP + PH / 2, TOP + PH / 2);
 	svg_escape(f, p->ylabel);
+	if (ay->log)
+		fputs(", log scale", f);
 	fputs("</text>\n", f);
 }
 
-static double ypos(double v, double ylo, double yhi)
-{
-	return TOP + PH - PH * (v - ylo) / (yhi - ylo);
-}
-
 /* The shaded p5..p95 area of series @p s: along y_hi, back along y_lo. */
-static void write_band(FILE *f, const struct svg_plot *p, size_t s, double xlo,
-		       double xhi, double ylo, double yhi)
+static void write_band(FILE *f, const struct svg_plot *p, size_t s,
+		       const struct axis *ax, const struct axis *ay)
 {
 	const double *lo = p->y_lo + s * p->nx, *hi = p->y_hi + s * p->nx;
 	int first = 1;
@@ -208,52 +278,113 @@ static void write_band(FILE *f, const struct svg_plot *p, size_t s, double xlo,
 		"stroke=\"none\" points=\"",
 		colours[s % NCOLOURS]);
 	for (size_t i = 0; i < p->nx; i++) {
-		if (isnan(hi[i]))
+		double x = xpos(p, ax, i), y = ypos(ay, hi[i]);
+
+		if (isnan(x) || isnan(y) || isnan(ypos(ay, lo[i])))
 			continue;
-		fprintf(f, "%s%.2f,%.2f", first ? "" : " ",
-			xpos(p, i, xlo, xhi), ypos(hi[i], ylo, yhi));
+		fprintf(f, "%s%.2f,%.2f", first ? "" : " ", x, y);
 		first = 0;
 	}
 	for (size_t i = p->nx; i-- > 0;) {
-		if (isnan(lo[i]))
+		double x = xpos(p, ax, i), y = ypos(ay, lo[i]);
+
+		if (isnan(x) || isnan(y) || isnan(ypos(ay, hi[i])))
 			continue;
-		fprintf(f, " %.2f,%.2f", xpos(p, i, xlo, xhi),
-			ypos(lo[i], ylo, yhi));
+		fprintf(f, " %.2f,%.2f", x, y);
 	}
 	fputs("\"/>\n", f);
 }
 
-static void write_series(FILE *f, const struct svg_plot *p, size_t s,
-			 double xlo, double xhi, double ylo, double yhi)
+static const char *const marker_names[NMARKERS] = {
+	"circle", "square", "triangle", "diamond", "down", "cross",
+};
+
+/* Marker @p m of series colour @p c centred at (x, y); its class names
+ * the shape ("marker triangle"). */
+static void marker(FILE *f, enum marker m, double x, double y, const char *c)
 {
-	const char *colour = colours[s % NCOLOURS];
-	const char *dash = dashes[(s / NCOLOURS) % NDASHES];
+	const double r = 4;
+
+	switch (m) {
+	case M_CIRCLE:
+		fprintf(f,
+			"<circle class=\"marker %s\" cx=\"%.2f\" cy=\"%.2f\" "
+			"r=\"%.1f\" fill=\"%s\"/>\n",
+			marker_names[m], x, y, r - 0.5, c);
+		break;
+	case M_SQUARE:
+		fprintf(f,
+			"<rect class=\"marker %s\" x=\"%.2f\" y=\"%.2f\" "
+			"width=\"%.1f\" height=\"%.1f\" fill=\"%s\"/>\n",
+			marker_names[m], x - r + 0.5, y - r + 0.5, 2 * r - 1,
+			2 * r - 1, c);
+		break;
+	case M_TRIANGLE:
+	case M_DOWN: {
+		double d = m == M_TRIANGLE ? 1 : -1;
+
+		fprintf(f,
+			"<polygon class=\"marker %s\" points=\"%.2f,%.2f "
+			"%.2f,%.2f "
+			"%.2f,%.2f\" fill=\"%s\"/>\n",
+			marker_names[m], x, y - d * r, x - r, y + d * r * 0.8,
+			x + r, y + d * r * 0.8, c);
+		break;
+	}
+	case M_DIAMOND:
+		fprintf(f,
+			"<polygon class=\"marker %s\" points=\"%.2f,%.2f "
+			"%.2f,%.2f "
+			"%.2f,%.2f %.2f,%.2f\" fill=\"%s\"/>\n",
+			marker_names[m], x, y - r, x + r, y, x, y + r, x - r, y,
+			c);
+		break;
+	default:
+		fprintf(f,
+			"<path class=\"marker %s\" d=\"M%.2f %.2fL%.2f "
+			"%.2fM%.2f "
+			"%.2fL%.2f %.2f\" stroke=\"%s\" stroke-width=\"2\"/>\n",
+			marker_names[m], x - r, y - r, x + r, y + r, x - r,
+			y + r, x + r, y - r, c);
+		break;
+	}
+}
+
+static void line_style(FILE *f, size_t s)
+{
+	const char *dash = dashes[s % NDASHES];
+
+	fprintf(f, "stroke=\"%s\" stroke-width=\"2\"", colours[s % NCOLOURS]);
+	if (*dash)
+		fprintf(f, " stroke-dasharray=\"%s\"", dash);
+}
+
+static void write_series(FILE *f, const struct svg_plot *p, size_t s,
+			 const struct axis *ax, const struct axis *ay)
+{
 	const double *y = p->y + s * p->nx;
+	int first = 1;
 
 	fputs("<g class=\"line\"><title>", f);
 	svg_escape(f, p->names[s]);
-	fprintf(f,
-		"</title>\n<polyline class=\"series\" fill=\"none\" "
-		"stroke=\"%s\" stroke-width=\"2\"%s%s%s points=\"",
-		colour, *dash ? " stroke-dasharray=\"" : "", dash,
-		*dash ? "\"" : "");
-	for (size_t i = 0, first = 1; i < p->nx; i++) {
-		if (isnan(y[i]))
+	fputs("</title>\n<polyline class=\"series\" fill=\"none\" ", f);
+	line_style(f, s);
+	fputs(" points=\"", f);
+	for (size_t i = 0; i < p->nx; i++) {
+		double px = xpos(p, ax, i), py = ypos(ay, y[i]);
+
+		if (isnan(px) || isnan(py))
 			continue;
-		fprintf(f, "%s%.2f,%.2f", first ? "" : " ",
-			xpos(p, i, xlo, xhi),
-			TOP + PH - PH * (y[i] - ylo) / (yhi - ylo));
+		fprintf(f, "%s%.2f,%.2f", first ? "" : " ", px, py);
 		first = 0;
 	}
 	fputs("\"/>\n", f);
 	for (size_t i = 0; i < p->nx; i++) {
-		if (isnan(y[i]))
-			continue;
-		fprintf(f,
-			"<circle cx=\"%.2f\" cy=\"%.2f\" r=\"3\" "
-			"fill=\"%s\"/>\n",
-			xpos(p, i, xlo, xhi),
-			TOP + PH - PH * (y[i] - ylo) / (yhi - ylo), colour);
+		double px = xpos(p, ax, i), py = ypos(ay, y[i]);
+
+		if (!isnan(px) && !isnan(py))
+			marker(f, (enum marker)(s % NMARKERS), px, py,
+			       colours[s % NCOLOURS]);
 	}
 	fputs("</g>\n", f);
 }
@@ -264,62 +395,76 @@ static void write_legend(FILE *f, const struct svg_plot *p)
 
 	fputs("<g class=\"legend\" font-size=\"12\">\n", f);
 	for (size_t s = 0; s < p->nseries; s++) {
-		const char *dash = dashes[(s / NCOLOURS) % NDASHES];
 		double y = TOP + 10 + 20.0 * (double)s;
 
-		fprintf(f,
-			"<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" "
-			"stroke=\"%s\" stroke-width=\"2\"%s%s%s/>\n"
-			"<text x=\"%d\" y=\"%.1f\">",
-			x, y, x + 24, y, colours[s % NCOLOURS],
-			*dash ? " stroke-dasharray=\"" : "", dash,
-			*dash ? "\"" : "", x + 30, y + 4);
+		fprintf(f, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" ",
+			x, y, x + 24, y);
+		line_style(f, s);
+		fputs("/>\n", f);
+		marker(f, (enum marker)(s % NMARKERS), x + 12, y,
+		       colours[s % NCOLOURS]);
+		fprintf(f, "<text x=\"%d\" y=\"%.1f\">", x + 30, y + 4);
 		svg_escape(f, p->names[s]);
 		fputs("</text>\n", f);
 	}
 	fputs("</g>\n", f);
 }
 
+/* Whether @p v can be shown on an axis (log: positive). */
+static bool showable(double v, bool log)
+{
+	return !isnan(v) && isfinite(v) && (!log || v > 0);
+}
+
 int svg_plot_write(FILE *f, const struct svg_plot *p)
 {
-	double ylo = 0, yhi = 0, xlo = 0, xhi = 1, ystep, xstep = 1;
+	struct axis ax = { .log = p->log_x, .lo = 0, .hi = 1, .step = 1 };
+	struct axis ay = { .log = p->log_y };
+	double ylo = 0, yhi = 0;
 	int have = 0;
 
 	if (!p->nx || !p->nseries)
 		return -EINVAL;
 	for (size_t k = 0; k < p->nx * p->nseries; k++) {
-		double lo = p->y[k], hi = p->y[k];
+		double v[3] = { p->y[k], p->y_lo ? p->y_lo[k] : NAN,
+				p->y_hi ? p->y_hi[k] : NAN };
 
-		if (p->y_lo && p->y_hi && !isnan(p->y_lo[k]) &&
-		    !isnan(p->y_hi[k])) {
-			lo = isnan(lo) ? p->y_lo[k] : fmin(lo, p->y_lo[k]);
-			hi = isnan(hi) ? p->y_hi[k] : fmax(hi, p->y_hi[k]);
+		for (int j = 0; j < 3; j++) {
+			if (!showable(v[j], p->log_y))
+				continue;
+			if (!have || v[j] < ylo)
+				ylo = v[j];
+			if (!have || v[j] > yhi)
+				yhi = v[j];
+			have = 1;
 		}
-		if (isnan(lo))
-			continue;
-		if (!have || lo < ylo)
-			ylo = lo;
-		if (!have || hi > yhi)
-			yhi = hi;
-		have = 1;
 	}
-	/* Start the y axis at 0 for non-negative data: honest ratios. */
-	if (ylo > 0)
+	if (!have && p->log_y)
+		return -EDOM;
+	/* Start a linear y axis at 0 for non-negative data: honest ratios. */
+	if (!p->log_y && ylo > 0)
 		ylo = 0;
-	ystep = nice_range(&ylo, &yhi, 6);
+	if (!have)
+		ylo = 0, yhi = 1;
+	fit_axis(&ay, ylo, yhi, 6);
 	if (p->xval) {
-		xlo = xhi = p->xval[0];
-		for (size_t i = 1; i < p->nx; i++) {
-			xlo = fmin(xlo, p->xval[i]);
-			xhi = fmax(xhi, p->xval[i]);
+		double xlo = NAN, xhi = NAN;
+
+		for (size_t i = 0; i < p->nx; i++) {
+			if (!showable(p->xval[i], p->log_x))
+				return -EDOM;
+			xlo = isnan(xlo) ? p->xval[i] : fmin(xlo, p->xval[i]);
+			xhi = isnan(xhi) ? p->xval[i] : fmax(xhi, p->xval[i]);
 		}
-		xstep = nice_range(&xlo, &xhi, 8);
-		if (xstep < 1 && integral(p->xval, p->nx)) {
+		fit_axis(&ax, xlo, xhi, 8);
+		if (!ax.log && ax.step < 1 && integral(p->xval, p->nx)) {
 			/* No 2.5-CPU ticks between whole-number values. */
-			xstep = 1;
-			xlo = floor(xlo);
-			xhi = ceil(xhi);
+			ax.step = 1;
+			ax.lo = floor(ax.lo);
+			ax.hi = ceil(ax.hi);
 		}
+	} else if (p->log_x) {
+		return -EDOM;
 	}
 
 	fprintf(f,
@@ -328,16 +473,16 @@ int svg_plot_write(FILE *f, const struct svg_plot *p)
 		"width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
 		"font-family=\"sans-serif\">\n"
 		"<rect width=\"100%%\" height=\"100%%\" fill=\"#fff\"/>\n"
-		"<text x=\"%d\" y=\"30\" font-size=\"16\" "
+		"<text class=\"title\" x=\"%d\" y=\"30\" font-size=\"16\" "
 		"text-anchor=\"middle\">",
 		WIDTH, HEIGHT, WIDTH, HEIGHT, WIDTH / 2);
 	svg_escape(f, p->title);
 	fputs("</text>\n", f);
-	write_axes(f, p, xlo, xhi, xstep, ylo, yhi, ystep);
+	write_axes(f, p, &ax, &ay);
 	for (size_t s = 0; p->y_lo && p->y_hi && s < p->nseries; s++)
-		write_band(f, p, s, xlo, xhi, ylo, yhi);
+		write_band(f, p, s, &ax, &ay);
 	for (size_t s = 0; s < p->nseries; s++)
-		write_series(f, p, s, xlo, xhi, ylo, yhi);
+		write_series(f, p, s, &ax, &ay);
 	write_legend(f, p);
 	fputs("</svg>\n", f);
 	return ferror(f) ? -EIO : 0;

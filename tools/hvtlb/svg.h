@@ -7,6 +7,7 @@
 #ifndef HVTLB_TOOL_SVG_H
 #define HVTLB_TOOL_SVG_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -25,6 +26,10 @@ struct svg_plot {
 	/** Optional bands, laid out like @y (NULL: none): each series gets a
 	 *  shaded area from y_lo to y_hi (class "band") under its line. */
 	const double *y_lo, *y_hi;
+	/** Logarithmic axes: ticks at each decade (and 2 and 5 times it
+	 *  over less than three decades); values <= 0 are left out on the
+	 *  y axis, and make a log x axis fail (-EDOM). */
+	bool log_x, log_y;
 };
 
 /** A tornado plot: one horizontal bar per parameter, from the value of
@@ -42,9 +47,14 @@ struct svg_tornado {
 
 /**
  * Writes @p p as an SVG document to @p f. Each series is one <polyline>
- * (class "series") whose points are its non-NaN values in x order, plus a
- * circle per point and a legend entry. Returns 0, -EINVAL for an empty
- * plot (nx or nseries 0) or -EIO when writing failed.
+ * (class "series") whose points are its non-NaN values in x order, a
+ * marker per point (class "marker") and a legend entry; series s has
+ * colour s % 10, dash pattern s % 4 and marker shape s % 6 (circle,
+ * square, triangle, diamond, inverted triangle, cross). The title has
+ * class "title", the axis labels "xlabel" and "ylabel" (", log scale"
+ * added on a log axis). Returns 0, -EINVAL for an empty plot (nx or
+ * nseries 0), -EDOM when a log axis has nothing positive to show (or a
+ * categorical x), or -EIO when writing failed.
  */
 int svg_plot_write(FILE *f, const struct svg_plot *p);
 

@@ -7,6 +7,11 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+#ifdef HVTLB_HAVE_ZLIB
+#include <zlib.h>
+#endif
 
 #include "trace-json.h"
 
@@ -112,6 +117,15 @@ void trace_json_attach(struct trace_json *t, struct hvtlb_sim_config *c)
 	c->trace_data = t;
 }
 
+uint64_t trace_json_events(const struct trace_json *t)
+{
+	uint64_t n = 0;
+
+	for (uint32_t k = 0; k < t->vms; k++)
+		n += t->vm[k].n;
+	return n;
+}
+
 uint64_t trace_json_dropped(const struct trace_json *t)
 {
 	uint64_t n = 0;
@@ -135,27 +149,48 @@ void trace_json_finish(struct trace_json *t)
  * has millions of lines and printf dominated the writing time. */
 struct writer {
 	FILE *f;
+#ifdef HVTLB_HAVE_ZLIB
+	gzFile gz; /* NULL: plain */
+#endif
+	bool count_only; /* only count the bytes (the size estimate) */
+	uint64_t bytes;	 /* written (or counted) so far */
 	const struct trace_json *t;
 	bool first;
 	size_t n;
+	/* flows of the VM being written: per record, its bind id (0: none),
+	 * and whether it starts (shootdown) or ends (flush) the flow */
+	const uint64_t *flow;
+	const struct rec *vm_rec; /* the VM's records, flow[] indexes them */
 	char buf[1u << 16];
 };
 
+/* flow[] bit: this record starts its flow (a shootdown). */
+#define FLOW_OUT (1ULL << 63)
+
 static void w_flush(struct writer *w)
 {
-	if (w->n)
-		fwrite(w->buf, 1, w->n, w->f);
+	w->bytes += w->n;
+	if (w->n && !w->count_only) {
+#ifdef HVTLB_HAVE_ZLIB
+		if (w->gz)
+			gzwrite(w->gz, w->buf, (unsigned)w->n);
+		else
+#endif
+			fwrite(w->buf, 1, w->n, w->f);
+	}
 	w->n = 0;
 }
 
 static void w_put(struct writer *w, const char *s, size_t len)
 {
-	if (w->n + len > sizeof(w->buf)) {
+	while (w->n + len > sizeof(w->buf)) {
+		size_t part = sizeof(w->buf) - w->n;
+
+		memcpy(w->buf + w->n, s, part);
+		w->n += part;
 		w_flush(w);
-		if (len > sizeof(w->buf)) {
-			fwrite(s, 1, len, w->f);
-			return;
-		}
+		s += part;
+		len -= part;
 	}
 	memcpy(w->buf + w->n, s, len);
 	w->n += len;
@@ -270,11 +305,14 @@ static void meta(struct writer *w, const char *what, unsigned pid, unsigned tid,
 	}
 }
 
-/* The common head of an event, up to its args object (left open). */
+/* The common head of an event, up to its args object (left open). A
+ * record with a flow gets its Perfetto flow members: "bind_id" and
+ * "flow_out" on the shootdown, "flow_in" on each flush it caused. */
 static void head(struct writer *w, char ph, unsigned pid, unsigned tid,
 		 const char *cat, const char *name, const struct rec *r)
 {
 	uint64_t s = ns_of(w, r->start);
+	uint64_t flow = w->flow ? w->flow[r - w->vm_rec] : 0;
 
 	sep(w);
 	W_LIT(w, "{\"ph\":\"");
@@ -294,6 +332,14 @@ static void head(struct writer *w, char ph, unsigned pid, unsigned tid,
 		w_us(w, ns_of(w, r->start + r->dur) - s);
 	} else {
 		W_LIT(w, ",\"s\":\"t\"");
+	}
+	if (flow) {
+		W_LIT(w, ",\"bind_id\":");
+		w_u64(w, flow & ~FLOW_OUT);
+		if (flow & FLOW_OUT)
+			W_LIT(w, ",\"flow_out\":true");
+		else
+			W_LIT(w, ",\"flow_in\":true");
 	}
 	W_LIT(w, ",\"args\":{");
 }
@@ -398,7 +444,10 @@ static void write_event(struct writer *w, uint32_t vm, const struct rec *r)
 		nm = hvtlb_sim_flush_name((enum hvtlb_sim_flush_kind)r->arg0);
 		nm = nm ? nm : "?";
 		snprintf(name, sizeof(name), "flush %s", nm);
-		head(w, 'i', pid, vtid, "flush", name, r);
+		/* Perfetto binds a flow to a slice, not to an instant: a
+		 * flush with an arrow is a slice of no duration. */
+		head(w, w->flow && w->flow[r - w->vm_rec] ? 'X' : 'i', pid,
+		     vtid, "flush", name, r);
 		arg_str(w, "kind", nm, true);
 		if (r->arg1)
 			arg_u64(w, "pages", r->arg1, false);
@@ -513,10 +562,202 @@ out:
 	return rc;
 }
 
-int trace_json_write(const struct trace_json *t, FILE *f, const char *scenario,
-		     const char *strategy)
+/* A shootdown: its initiator, start and record. */
+struct sd {
+	uint32_t vcpu;
+	uint64_t start;
+	size_t rec;
+};
+
+static int by_vcpu_start(const void *pa, const void *pb)
 {
-	struct writer *w = malloc(sizeof(*w));
+	const struct sd *a = pa, *b = pb;
+
+	if (a->vcpu != b->vcpu)
+		return a->vcpu < b->vcpu ? -1 : 1;
+	if (a->start != b->start)
+		return a->start < b->start ? -1 : 1;
+	return (a->rec > b->rec) - (a->rec < b->rec);
+}
+
+/* The latest shootdown of vCPU @p vcpu that started at or before @p at,
+ * or NULL. */
+static const struct sd *find_sd(const struct sd *v, size_t n, uint32_t vcpu,
+				uint64_t at)
+{
+	size_t lo = 0, hi = n;
+
+	/* first entry greater than (vcpu, at) */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (v[mid].vcpu < vcpu ||
+		    (v[mid].vcpu == vcpu && v[mid].start <= at))
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo && v[lo - 1].vcpu == vcpu ? &v[lo - 1] : NULL;
+}
+
+/* Whether a flush of @p kind carries out another vCPU's shootdown. */
+static bool target_kind(uint64_t kind)
+{
+	return kind != HVTLB_SIM_FLUSH_LOCAL &&
+	       kind != HVTLB_SIM_FLUSH_SWITCH_MM &&
+	       kind != HVTLB_SIM_FLUSH_FULL && kind != HVTLB_SIM_FLUSH_OVERFLOW;
+}
+
+/*
+ * The flows of VM @p v into @p flow (one entry per record). A target's
+ * flush is tied to the shootdown that asked for it when the trace names
+ * the sender: the flush IPI (IPI, arg0 the sender's vCPU) or the
+ * hypervisor's kick (KICK, arg0 the initiator's vCPU) that the vCPU took
+ * at the instant of the flush; the shootdown is then the sender's latest
+ * one that started at or before it. Flushes done at a vCPU's next entry
+ * (KVM's deferred flush, the hypervisor's queue for a vCPU that was not
+ * running), broadcast and lazy flushes name no sender and get no arrow;
+ * *unlinked counts them. Ids are @p *next_id onwards, unique in the file.
+ */
+static int vm_flows(const struct trace_vm *v, uint32_t vcpus, uint64_t *flow,
+		    uint64_t *next_id, uint64_t *linked, uint64_t *unlinked)
+{
+	struct sd *sds = NULL;
+	struct {
+		uint64_t at;
+		uint32_t sender;
+	} *last = calloc(vcpus ? vcpus : 1, sizeof(*last));
+	size_t nsd = 0;
+
+	for (size_t i = 0; i < v->n; i++)
+		nsd += v->r[i].kind == HVTLB_SIM_TRACE_SHOOTDOWN;
+	sds = malloc((nsd ? nsd : 1) * sizeof(*sds));
+	if (!sds || !last) {
+		free(sds);
+		free(last);
+		return -ENOMEM;
+	}
+	nsd = 0;
+	for (size_t i = 0; i < v->n; i++)
+		if (v->r[i].kind == HVTLB_SIM_TRACE_SHOOTDOWN)
+			sds[nsd++] =
+				(struct sd){ v->r[i].vcpu, v->r[i].start, i };
+	qsort(sds, nsd, sizeof(*sds), by_vcpu_start);
+	for (uint32_t c = 0; c < vcpus; c++)
+		last[c].sender = UINT32_MAX;
+	for (size_t i = 0; i < v->n; i++) {
+		const struct rec *r = &v->r[i];
+		const struct sd *sd;
+
+		if (r->vcpu >= vcpus)
+			continue;
+		if (r->kind == HVTLB_SIM_TRACE_IPI ||
+		    r->kind == HVTLB_SIM_TRACE_KICK) {
+			last[r->vcpu].at = r->start;
+			last[r->vcpu].sender = (uint32_t)r->arg0;
+			continue;
+		}
+		if (r->kind != HVTLB_SIM_TRACE_FLUSH || !target_kind(r->arg0))
+			continue;
+		sd = last[r->vcpu].sender != UINT32_MAX &&
+				     last[r->vcpu].at == r->start
+			     ? find_sd(sds, nsd, last[r->vcpu].sender, r->start)
+			     : NULL;
+		if (!sd) {
+			(*unlinked)++;
+			continue;
+		}
+		if (!flow[sd->rec])
+			flow[sd->rec] = (*next_id)++ | FLOW_OUT;
+		flow[i] = flow[sd->rec] & ~FLOW_OUT;
+		(*linked)++;
+	}
+	free(sds);
+	free(last);
+	return 0;
+}
+
+/* Writes the whole file through @p w (or only counts it). */
+static int write_all(struct writer *w, const char *scenario,
+		     const char *strategy, uint64_t *nflows)
+{
+	const struct trace_json *t = w->t;
+	uint64_t next_id = 1, linked = 0, unlinked = 0;
+	int rc;
+
+	W_LIT(w, "{\"traceEvents\":[");
+	rc = write_meta(w);
+	for (uint32_t k = 0; !rc && k < t->vms; k++) {
+		const struct trace_vm *v = &t->vm[k];
+		uint64_t *flow = calloc(v->n ? v->n : 1, sizeof(*flow));
+
+		if (!flow ||
+		    vm_flows(v, t->vcpus, flow, &next_id, &linked, &unlinked)) {
+			free(flow);
+			rc = -ENOMEM;
+			break;
+		}
+		w->flow = flow;
+		w->vm_rec = v->r;
+		for (size_t i = 0; i < v->n; i++)
+			write_event(w, k, &v->r[i]);
+		w->flow = NULL;
+		free(flow);
+	}
+	W_LIT(w, "\n],\"displayTimeUnit\":\"ns\",\"otherData\":{\"scenario\":");
+	w_json(w, scenario);
+	W_LIT(w, ",\"strategy\":");
+	w_json(w, strategy);
+	W_LIT(w, ",\"clock\":\"virtual\",\"events_dropped\":");
+	w_u64(w, trace_json_dropped(t));
+	W_LIT(w, ",\"flows\":");
+	w_u64(w, linked);
+	W_LIT(w, ",\"target_flushes_without_sender\":");
+	w_u64(w, unlinked);
+	W_LIT(w, "}}\n");
+	w_flush(w);
+	if (nflows)
+		*nflows = linked;
+	return rc;
+}
+
+uint64_t trace_json_estimate(const struct trace_json *t)
+{
+	struct writer *w = calloc(1, sizeof(*w));
+	struct trace_json sample = *t;
+	struct trace_vm *vms;
+	uint64_t total = 0, kept = 0, bytes;
+
+	vms = calloc(t->vms ? t->vms : 1, sizeof(*vms));
+	if (!w || !vms) {
+		free(w);
+		free(vms);
+		return 0;
+	}
+	/* The first events of each VM, written into nothing, stand for the
+	 * rest: the same kinds recur all through a run. */
+	for (uint32_t k = 0; k < t->vms; k++) {
+		vms[k] = t->vm[k];
+		vms[k].n = t->vm[k].n < 20000 ? t->vm[k].n : 20000;
+		total += t->vm[k].n;
+		kept += vms[k].n;
+	}
+	sample.vm = vms;
+	w->count_only = true;
+	w->t = &sample;
+	w->first = true;
+	write_all(w, "", "", NULL);
+	bytes = w->bytes;
+	free(w);
+	free(vms);
+	return kept ? (uint64_t)((double)bytes * (double)total / (double)kept)
+		    : bytes;
+}
+
+int trace_json_write(const struct trace_json *t, FILE *f, const char *scenario,
+		     const char *strategy, bool gzip)
+{
+	struct writer *w = calloc(1, sizeof(*w));
 	int rc;
 
 	if (!w)
@@ -524,24 +765,38 @@ int trace_json_write(const struct trace_json *t, FILE *f, const char *scenario,
 	w->f = f;
 	w->t = t;
 	w->first = true;
-	w->n = 0;
-	W_LIT(w, "{\"traceEvents\":[");
-	rc = write_meta(w);
-	for (uint32_t k = 0; !rc && k < t->vms; k++)
-		for (size_t i = 0; i < t->vm[k].n; i++)
-			write_event(w, k, &t->vm[k].r[i]);
-	W_LIT(w, "\n],\"displayTimeUnit\":\"ns\",\"otherData\":{\"scenario\":");
-	w_json(w, scenario);
-	W_LIT(w, ",\"strategy\":");
-	w_json(w, strategy);
-	W_LIT(w, ",\"clock\":\"virtual\",\"events_dropped\":");
-	w_u64(w, trace_json_dropped(t));
-	W_LIT(w, "}}\n");
-	w_flush(w);
+	if (gzip) {
+#ifdef HVTLB_HAVE_ZLIB
+		int fd = dup(fileno(f));
+
+		w->gz = fd >= 0 ? gzdopen(fd, "wb") : NULL;
+		if (!w->gz) {
+			if (fd >= 0)
+				close(fd);
+			free(w);
+			return -ENOMEM;
+		}
+#else
+		free(w);
+		return -ENOTSUP;
+#endif
+	}
+	rc = write_all(w, scenario, strategy, NULL);
+#ifdef HVTLB_HAVE_ZLIB
+	if (w->gz && gzclose(w->gz) != Z_OK && !rc)
+		rc = -EIO;
+#endif
 	free(w);
 	if (rc)
 		return rc;
 	return ferror(f) ? -EIO : 0;
+}
+
+bool trace_json_path_is_gzip(const char *path)
+{
+	size_t n = strlen(path);
+
+	return n > 3 && !strcmp(path + n - 3, ".gz");
 }
 
 /* ------------------------------------------------------------ options */
@@ -582,13 +837,20 @@ int trace_json_run_path(char *buf, size_t len, const char *path,
 			const char *strategy)
 {
 	const char *slash = strrchr(path, '/');
-	const char *dot = strrchr(path, '.');
-	int n;
+	const char *base = slash ? slash + 1 : path;
+	size_t n = strlen(path), gz = trace_json_path_is_gzip(path) ? 3 : 0;
+	const char *dot = NULL;
+	int w;
 
-	if (!dot || (slash && dot < slash) || dot == (slash ? slash + 1 : path))
-		n = snprintf(buf, len, "%s.%s", path, strategy);
+	/* The extension before a final ".gz": out.json.gz -> out.ipi.json.gz */
+	for (const char *p = base; p < path + n - gz; p++)
+		if (*p == '.' && p != base)
+			dot = p;
+	if (!dot)
+		w = snprintf(buf, len, "%.*s.%s%s", (int)(n - gz), path,
+			     strategy, gz ? ".gz" : "");
 	else
-		n = snprintf(buf, len, "%.*s.%s%s", (int)(dot - path), path,
+		w = snprintf(buf, len, "%.*s.%s%s", (int)(dot - path), path,
 			     strategy, dot);
-	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+	return w < 0 || (size_t)w >= len ? -ENAMETOOLONG : 0;
 }
