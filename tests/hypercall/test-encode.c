@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * The encoder, byte for byte against abi.md §5-§9: every call's layout, the
+ * The encoder, byte for byte against docs/wire-format.md: every call's layout,
+ * the
  * flag rules, both GVA formats, rounding outwards, the 16 MiB / 2048-page
  * splits, the top of the address space and every capacity with one past it.
  */

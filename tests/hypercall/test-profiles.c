@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * The validation profiles, one table per profile with a row for every row
- * of abi.md §11 and §12: the defect, the expected TLFS status, and on
+ * of docs/hosts.md and docs/wire-format.md ("The strict profile"): the defect,
+ * the expected TLFS status, and on
  * success the expected effect (flush all, all VPs, no-op, ...).
  *
  * Rows that §11 does not cover for a host (NON_GLOBAL on a List, the
