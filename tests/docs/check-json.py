@@ -158,6 +158,15 @@ with tempfile.TemporaryDirectory() as tmp:
                   "--targets", "1-3", "--range", "all", "--vmm-result",
                   "5", "--json"]),
         ("keys", ["keys", "--json"]),
+        ("scenarios", ["scenarios", "--json"]),
+        ("sim", ["sim", "scenarios/default.ini", *SMALL, "--json"]),
+        ("sim", ["sim", "scenarios/default.ini", *SMALL, "--uncertainty",
+                 "2", "--json"]),
+        ("sim", ["sim", "scenarios/default.ini", *SMALL, "--compare",
+                 "kvm-pv", "--json"]),
+        ("sim", ["sim", "scenarios/oracle-stress.ini", "--set",
+                 "workload.iterations=20", "--compare", "ipi", "--fault",
+                 "drop-target", "--json"]),
         ("reproduce", ["reproduce", "--iterations", "2", "--json"]),
         ("reproduce", ["reproduce", "--iterations", "2", "--uncertainty",
                        "2", "--json"]),
@@ -166,6 +175,21 @@ with tempfile.TemporaryDirectory() as tmp:
         ("validate", ["validate", "--uncertainty", "2", "--json",
                       "tests/scenario/validation", broken]),
     ]
+    # sweep --shard prints one document per line.
+    shard = subprocess.run([HVTLB, "sweep", "scenarios/default.ini", *SMALL,
+                            "--vary", "vm.vcpus=2,4", "--uncertainty", "2",
+                            "--shard", "1/2"], capture_output=True,
+                           text=True, timeout=300, cwd=ROOT)
+    lines = shard.stdout.splitlines()
+    check("hvtlb sweep --shard prints lines", shard.returncode == 0 and
+          len(lines) > 0, shard.stderr[:300])
+    for i, line in enumerate(lines):
+        try:
+            err = errors(json.loads(line), load("sweep-shard.schema.json"))
+        except ValueError as e:
+            err = str(e)
+        check(f"hvtlb sweep --shard line {i} matches sweep-shard",
+              err is None, err)
     for schema, args in cases:
         out = run(args)
         err = out if isinstance(out, str) else errors(
