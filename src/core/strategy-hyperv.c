@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * Hyper-V hypercall flush, decided as Linux's hyperv_flush_tlb_multi
- * decides (abi.md §10): one hypercall instead of one IPI per target.
+ * decides (docs/wire-format.md, "What the guest chooses"): one hypercall
+ * instead of one IPI per target.
  *
  * Not recommended by the hints, or no hypercall op: native IPIs. Else the
  * initiator flushes locally first and the call names the remote targets:

@@ -27,7 +27,8 @@ void *memset(void *dst, int c, size_t n);
  */
 int hv_gva_raw_select(int which);
 
-/* Offsets inside the flush and IPI inputs (abi.md section 6). */
+/* Offsets inside the flush and IPI inputs (docs/wire-format.md, "Input
+ * layouts"). */
 #define HV_OFF_ADDRESS_SPACE 0u
 #define HV_OFF_FLAGS 8u
 #define HV_OFF_MASK 16u	     /* non-Ex flush: ProcessorMask */

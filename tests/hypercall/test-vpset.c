@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* Sparse VP sets (abi.md §7): compact and Linux style. */
+/* Sparse VP sets (docs/wire-format.md, "VP sets"): compact and Linux style. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>

@@ -372,7 +372,8 @@ static size_t list_capacity(const struct encode_opts *o, bool ex)
 	return HVTLB_LIST_EX_CAPACITY(nb);
 }
 
-/* --auto: the choice Linux makes (abi.md §10). */
+/* --auto: the choice Linux makes (docs/wire-format.md, "What the guest
+ * chooses"). */
 static void choose_call(struct encode_opts *o)
 {
 	bool ex = !o->all_processors && any_vp_above_63(&o->vps);
