@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * Guest side: a typed call description to the control word and the exact
- * little-endian input image (docs/wire-format.md).
+ * little-endian input image (docs/wire-format.md: the control word, flags,
+ * input layouts, VP sets, GVA entries, memory and fast input).
  *
  * Encoding is two steps: plan() checks the description and works out the
  * VP set, the entry count and the size; emit() writes the bytes. Planning

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-/* The guest's rep loop (docs/wire-format.md, "Rep calls") with a no-progress
- * guard. */
+/* The guest's rep loop (docs/wire-format.md, "Rep calls") with a
+ * no-progress guard. */
 #include <hvtlb/hypercall.h>
 
 #include "wire.h"

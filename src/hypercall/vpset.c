@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * Sparse VP sets (docs/wire-format.md, "VP sets") and the 4096-bit VP mask,
- * both ways:
- * a mask into banks for the guest, a decoded set into a mask for the host.
+ * Sparse VP sets (docs/wire-format.md, "VP sets") and the 4096-bit VP
+ * mask, both ways: a mask into banks for the guest, a decoded set into a
+ * mask for the host.
  * One step per 64-bit word, never per VP.
  */
 #include <hvtlb/hypercall.h>

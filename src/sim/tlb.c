@@ -219,9 +219,8 @@ static void inval_one(struct tlb *t, uint64_t va, unsigned shift, uint32_t asid,
 /*
  * Like INVLPG on every address: whatever page size maps an address, its
  * entry goes, so a 4 KiB-granular flush also drops the 2 MiB or 1 GiB
- * entry that covers it (docs/wire-format.md, "GVA entries": a GVA inside a
- * large page flushes that
- * whole large page).
+ * entry that covers it (docs/wire-format.md, "GVA entries": a GVA inside
+ * a large page flushes that whole large page).
  */
 void tlb_invalidate(struct tlb *t, uint64_t va, uint64_t n, unsigned shift,
 		    uint32_t asid)

@@ -56,7 +56,8 @@ def hex64(v):
 
 
 # ---------------------------------------------------------------------------
-# The TLFS example (docs/wire-format.md, "VP sets"): VPs {0, 5, 130} -> mask 0x5, banks
+# The TLFS example (docs/wire-format.md, "VP sets"): VPs {0, 5, 130} ->
+# mask 0x5, banks
 # 0x21 and 0x4, variable header size 2. The exact line is the contract.
 TLFS_ARGS = ['encode', '--call', 'list-ex', '--vps', '0,5,130',
              '--range', '0x7f0000000000+1', '--json']
@@ -526,8 +527,8 @@ for args, status in FAILS:
     check(rc == 0 and out.startswith('status HV_STATUS_'),
           '%s: text exit %d out %r' % (tag, rc, out[:60]))
 
-# The profiles disagree (docs/hosts.md): variable header 1 but an
-# empty valid-banks mask on SpaceEx.
+# The profiles disagree (docs/hosts.md, "Input by input"): variable header 1
+# but an empty valid-banks mask on SpaceEx.
 VH = ['--control', hex(0x13 | 1 << 17), '--input', '0,0,0,0,1']
 for profile, status in [('strict', 3), ('kvm', 3), ('openvmm', 5)]:
     d = ok_json('decode', *VH, '--profile', profile, '--json')

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""The project's docs stand alone: README.md, docs/ (pages and man pages)
-and the installed headers name no file outside the repository and no issue
+"""The project's docs stand alone: README.md, docs/ (pages and man pages),
+the installed headers and the code (sources, tests, scripts, scenarios,
+profiles, examples) name no file outside the repository and no issue
 number; every relative link in a Markdown page leads to a file of the
 tree; docs/model.md names every scenario key (the cost.* keys are listed
 by `hvtlb keys cost.` and described in docs/calibration-notes.md).
@@ -33,14 +34,24 @@ def check(name, cond, detail=""):
 
 
 def files():
-    for pattern in ("README.md", "docs/*.md", "docs/man/*.scd",
-                    "include/hvtlb/*.h"):
-        yield from sorted(glob.glob(os.path.join(ROOT, pattern)))
+    for pattern in ("README.md", "BENCHMARKS.md", "docs/*.md",
+                    "docs/man/*.scd", "include/hvtlb/*.h", "meson.build",
+                    "**/meson.build", "src/**/*.[ch]", "tools/**/*.[ch]",
+                    "tests/**/*.[ch]", "tests/**/*.py", "tests/**/*.sh",
+                    "bench/**/*.py", "scripts/*", "scenarios/*.ini",
+                    "profiles/*.ini", "examples/**/*"):
+        for path in sorted(glob.glob(os.path.join(ROOT, pattern),
+                                     recursive=True)):
+            # this file names the patterns; fuzz corpora are mutated bytes
+            if (os.path.isfile(path) and
+                    os.path.abspath(path) != os.path.abspath(__file__) and
+                    "/subprojects/" not in path and "/build" not in path):
+                yield path
 
 
 for path in files():
     rel = os.path.relpath(path, ROOT)
-    with open(path) as f:
+    with open(path, errors="replace") as f:
         text = f.read()
     bad = [f"{i}: {m.group(0)}" for i, line in enumerate(text.splitlines(), 1)
            for m in [OUTSIDE.search(line)] if m]

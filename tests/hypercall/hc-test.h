@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Helpers shared by the hypercall tests: little-endian input builders that
- * follow docs/wire-format.md byte by byte (independent of the library's own
- * helpers), a
+ * follow docs/wire-format.md byte by byte (independent of the library's
+ * own helpers), a
  * small seeded generator and a decoder front end that hands the decoder an
  * allocation exactly the size of the span, so ASan sees any over-read.
  */

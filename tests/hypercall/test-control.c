@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * Names, control word and result word (docs/wire-format.md) and the fast
- * register
- * image (§9).
+ * Names, control word and result word (docs/wire-format.md: the calls,
+ * the control and result words, flags) and the fast register
+ * image (docs/wire-format.md, "Memory and fast input").
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -133,7 +133,7 @@ static void test_control_pack_fields(void **state)
 	struct hvtlb_control c = { 0 };
 	uint64_t w = 0;
 
-	/* docs/wire-format.md, "The control word": examples. */
+	/* The examples of docs/wire-format.md, "The control word". */
 	c.code = HVTLB_CALL_FLUSH_LIST;
 	c.rep_count = 1;
 	assert_int_equal(hvtlb_control_pack(&c, &w), 0);

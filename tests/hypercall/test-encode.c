@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
- * The encoder, byte for byte against docs/wire-format.md: every call's layout,
- * the
+ * The encoder, byte for byte against docs/wire-format.md (flags, input
+ * layouts, VP sets, GVA entries, memory and fast input): every call's
+ * layout, the
  * flag rules, both GVA formats, rounding outwards, the 16 MiB / 2048-page
  * splits, the top of the address space and every capacity with one past it.
  */
@@ -79,7 +80,7 @@ static void expect_einval(const struct hvtlb_call_desc *d)
 }
 
 /* ----------------------------------------------------------------- */
-/* Layouts (§6)                                                       */
+/* Layouts                                                            */
 /* ----------------------------------------------------------------- */
 
 static void test_space_layout(void **state)
@@ -267,7 +268,7 @@ static void test_vp_4095(void **state)
 }
 
 /* ----------------------------------------------------------------- */
-/* Refusals (§5, §6, header contract)                                 */
+/* Refusals (flags, layouts, header contract)                         */
 /* ----------------------------------------------------------------- */
 
 static void test_flag_rules(void **state)
@@ -386,7 +387,7 @@ static void test_vp_over_63_needs_ex(void **state)
 }
 
 /* ----------------------------------------------------------------- */
-/* GVA entries (§8)                                                   */
+/* GVA entries                                                        */
 /* ----------------------------------------------------------------- */
 
 /* Encodes a List (or ListEx with @p ext) of one range into enc. */
@@ -574,7 +575,7 @@ static void test_entries_needed(void **state)
 }
 
 /* ----------------------------------------------------------------- */
-/* Capacities (§8, §9)                                                */
+/* Capacities                                                         */
 /* ----------------------------------------------------------------- */
 
 /* A List(Ex) over @p entries 16 MiB units (simple format). */

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
  * The validation profiles, one table per profile with a row for every row
- * of docs/hosts.md and docs/wire-format.md ("The strict profile"): the defect,
- * the expected TLFS status, and on
- * success the expected effect (flush all, all VPs, no-op, ...).
+ * of docs/hosts.md ("Input by input") and docs/wire-format.md ("The strict
+ * profile"): the defect, the expected TLFS status, and on success the
+ * expected effect (flush all, all VPs, no-op, ...).
  *
- * Rows that §11 does not cover for a host (NON_GLOBAL on a List, the
- * extended flag on a Space call, a short span) use the strict rule, as the
- * decoder documents. ANY would mark a status left open; no row needs it
+ * Rows that docs/hosts.md does not cover for a host (NON_GLOBAL on a List,
+ * the extended flag on a Space call, a short span) use the strict rule, as
+ * the decoder documents. ANY would mark a status left open; no row needs it
  * now that every profile is exact on short spans.
  */
 #include <setjmp.h>
@@ -111,13 +111,13 @@ static const struct prow rows[] = {
 	{ R("NON_GLOBAL on Space", 0x2, { AS, 4, 0x2 }, 3),
 	  { OKX(X_VP1), OKX(X_VP1), OKX(X_VP1), OKX(X_VP1) } },
 
-	/* §12: unknown call code -> 2 everywhere. */
+	/* The strict profile: unknown call code -> 2 everywhere. */
 	{ R("unknown call 0x0004", 0x4, SPACE_W),
 	  { ST(2), ST(2), ST(2), ST(2) } },
 	{ R("unknown call 0x0016", 0x16, SPACEEX_W),
 	  { ST(2), ST(2), ST(2), ST(2) } },
 
-	/* §11 row 1: reserved control bits. */
+	/* docs/hosts.md, input table: reserved control bits. */
 	{ R("reserved ctl bit 27 (Space)", 0x2 | (1ULL << 27), SPACE_W),
 	  { ST(3), ST(3), OKX(X_ALLGVA | X_VP1), OKX(X_ALLGVA | X_VP1) } },
 	{ R("reserved ctl bit 44 (List)", LIST_CTL | (1ULL << 44), LIST_W),
@@ -131,13 +131,13 @@ static const struct prow rows[] = {
 	    .nested = true),
 	  { OKX(X_VP1), ST(3), OKX(X_VP1), OKX(X_VP1) } },
 
-	/* §11 row 2: variable header on a non-Ex call. */
+	/* docs/hosts.md, input table: variable header on a non-Ex call. */
 	{ R("varhead 1 on Space", 0x2 | VH(1), { AS, 0, 0x2, 0 }, 4),
 	  { ST(3), ST(3), OKX(X_ALLGVA | X_VP1), ST(3) } },
 	{ R("varhead 1 on List", LIST_CTL | VH(1), LIST_W, .fill_to = 6),
 	  { ST(3), ST(3), OKX(X_ALLGVA | X_VP1), ST(3) } },
 
-	/* §11 rows 3-5: rep fields. */
+	/* docs/hosts.md, input table: rep fields. */
 	{ R("rep count 0 on List", 0x3, SPACE_W),
 	  { ST(3), ST(3), OKX(X_ALLGVA | X_VP1), ST(3) } },
 	{ R("rep start 1 of 2 (List)", LIST_CTL | START(1), LIST_W),
@@ -163,21 +163,21 @@ static const struct prow rows[] = {
 	    { 0x20, 0, 1, 0x2 }, 4),
 	  { ST(3), ST(3), OKX(X_VP1), ST(3) } },
 
-	/* §11 row 6: varhead vs popcount(ValidBanksMask). */
+	/* docs/hosts.md, input table: varhead vs popcount(ValidBanksMask). */
 	{ R("varhead 2, popcount 1 (SpaceEx)", 0x13 | VH(2),
 	    { AS, 0, 0, 1, 0x2, 0 }, 6),
 	  { ST(3), ST(3), OKX(X_ALLGVA | X_VP1), ST(5) } },
 	{ R("varhead 0, popcount 1 (SpaceEx)", 0x13, SPACEEX_W),
 	  { ST(3), ST(3), OKX(X_ALLGVA | X_VP1), ST(5) } },
 
-	/* §11 row 7: unknown VP-set format. */
+	/* docs/hosts.md, input table: unknown VP-set format. */
 	{ R("VP-set format 2", SPACEEX_CTL, { AS, 0, 2, 1, 0x2 }, 5),
 	  { ST(5), OKX(X_ALLVP | X_ALLGVA), ST(5), ST(5) } },
 	{ R("VP-set format 2^63", SPACEEX_CTL, { AS, 0, 1ULL << 63, 1, 0x2 },
 	    5),
 	  { ST(5), OKX(X_ALLVP | X_ALLGVA), ST(5), ST(5) } },
 
-	/* §11 row 8: the empty set without ALL_PROCESSORS. */
+	/* docs/hosts.md, input table: the empty set without ALL_PROCESSORS. */
 	{ R("empty mask (Space)", 0x2, { AS, 0, 0 }, 3),
 	  { ST(5), OKX(X_ALLVP | X_ALLGVA), OKX(X_NOVP), ST(5) } },
 	{ R("empty mask (List)", LIST_CTL, { AS, 0, 0, 0x1000, 0x2000 }, 5),
@@ -190,17 +190,18 @@ static const struct prow rows[] = {
 	    5),
 	  { ST(5), OKX(X_NOVP), OKX(X_NOVP), ST(5) } },
 
-	/* §11 row 9: reserved flag bits. */
+	/* docs/hosts.md, input table: reserved flag bits. */
 	{ R("reserved flag 0x10 (Space)", 0x2, { AS, 0x10, 0x2 }, 3),
 	  { ST(5), OKX(X_VP1), OKX(X_VP1), ST(5) } },
 	{ R("reserved flag 2^63 (ListEx)", LISTEX_CTL,
 	    { AS, 1ULL << 63, 0, 1, 0x2, 0x1000, 0x2000 }, 7),
 	  { ST(5), OKX(X_LIST | X_VP1), OKX(X_ALLGVA | X_VP1), ST(5) } },
 
-	/* §12 flag rules. §11 is silent for the other hosts: these cells
-	 * follow the decoder's documented table (decode.c, from the hosts'
-	 * sources): KVM and Xen never look at these flags, OpenVMM accepts
-	 * NON_GLOBAL on a List and refuses the extended flag on a Space. */
+	/* The strict profile's flag rules. docs/hosts.md is silent for the
+	 * other hosts: these cells follow the decoder's documented table
+	 * (decode.c, from the hosts' sources): KVM and Xen never look at
+	 * these flags, OpenVMM accepts NON_GLOBAL on a List and refuses the
+	 * extended flag on a Space. */
 	{ R("NON_GLOBAL on List", LIST_CTL, { AS, 4, 0x2, 0x1000, 0x2000 }, 5),
 	  { ST(5), OKX(X_LIST | X_VP1), OKX(X_ALLGVA | X_VP1),
 	    OKX(X_LIST | X_VP1) } },
@@ -209,12 +210,12 @@ static const struct prow rows[] = {
 	{ R("extended flag on SpaceEx", SPACEEX_CTL, { AS, 8, 0, 1, 0x2 }, 5),
 	  { ST(5), OKX(X_ALLGVA | X_VP1), OKX(X_ALLGVA | X_VP1), ST(5) } },
 
-	/* Format ALL: every host but OpenVMM ("5 (ALL too)" in §11). */
+	/* Format ALL: every host but OpenVMM (docs/hosts.md, "format ALL"). */
 	{ R("VP-set format ALL", 0x13, { AS, 0, 1, 0 }, 4),
 	  { OKX(X_ALLVP | X_ALLGVA), OKX(X_ALLVP | X_ALLGVA),
 	    OKX(X_ALLVP | X_ALLGVA), ST(5) } },
 
-	/* §11 row 10: VP index beyond the VM. */
+	/* docs/hosts.md, input table: VP index beyond the VM. */
 	{ R("VP 40 on a 4-VP VM", 0x2, { AS, 0, 0x2 | (1ULL << 40) }, 3,
 	    .vp_count = 4),
 	  { OKX(X_VP1), OKX(X_VP1), OKX(X_VP1), OKX(X_VP1) } },
@@ -223,7 +224,7 @@ static const struct prow rows[] = {
 	    .vp_count = 4095),
 	  { OKX(X_VP1), OKX(X_VP1), OKX(X_VP1), OKX(X_VP1) } },
 
-	/* §11 rows 11-12: fast calls and the 112-byte budget. */
+	/* docs/hosts.md, input table: fast calls and the 112-byte budget. */
 	{ R("fast Space", 0x2 | FAST, SPACE_W),
 	  { OKX(X_VP1), OKX(X_VP1), ST(5), OKX(X_VP1) } },
 	{ R("fast List, 11 entries", 0x3 | FAST | REPS(11), LIST_W,
@@ -256,7 +257,7 @@ static const struct prow rows[] = {
 	{ R("List, 4095 entries", 0x3 | REPS(4095), LIST_W, .fill_to = 4098),
 	  { ST(4), OKX(X_ALLGVA | X_VP1), OKX(X_ALLGVA | X_VP1), ST(3) } },
 
-	/* §11 rows 13-14: where the input sits. */
+	/* docs/hosts.md, input table: where the input sits. */
 	{ R("Space crossing its page", 0x2, SPACE_W, .gpa_off = 4088),
 	  { ST(4), OKX(X_VP1), OKX(X_VP1), ST(3) } },
 	{ R("ListEx crossing its page", LISTEX_CTL, LISTEX_W, .gpa_off = 4064),

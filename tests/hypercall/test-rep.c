@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * The rep loop (docs/wire-format.md, "Rep calls"): partial completion resumes
- * from the absolute
+ * The rep loop (docs/wire-format.md, "The result word" and
+ * "Rep calls"): partial completion resumes from the absolute
  * reps completed, a failure stops, a host that makes no progress or goes
  * backwards gets -EPROTO after a bounded number of calls. The host is a
  * cmocka mock: every call is checked (control word, input, length).
@@ -74,8 +74,8 @@ static void test_rep_all_at_once(void **state)
 
 static void test_rep_resumes_absolute(void **state)
 {
-	/* docs/wire-format.md, "Rep calls": resuming a 25-rep List after 20
-	 * reps. */
+	/* docs/wire-format.md, "The control word": resuming a 25-rep List
+	 * after 20 reps. */
 	const uint64_t ctl = 0x0000001900000003ULL;
 	uint64_t r;
 

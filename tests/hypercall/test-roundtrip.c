@@ -447,8 +447,7 @@ static enum outcome check_one(size_t niv)
 		uint64_t as = d->address_space & ~0xfffULL;
 
 		CHECK(dd.flags == d->flags);
-		/* docs/wire-format.md, "Input layouts": 0 with
-		 * ALL_VIRTUAL_ADDRESS_SPACES. */
+		/* docs/wire-format.md, "Input layouts": 0 with ALL_VIRTUAL_ADDRESS_SPACES. */
 		if (d->flags & HVTLB_FLUSH_ALL_VIRTUAL_ADDRESS_SPACES)
 			as = 0;
 		CHECK(dd.address_space == as);

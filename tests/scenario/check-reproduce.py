@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 """FIDELITY TEST (suite sim): `hvtlb reproduce --json` must reproduce the
-published shapes of the two seed posts (scenarios/hyperv-16vcpu.ini,
+published shapes of seeds 000 and 001 (scenarios/hyperv-16vcpu.ini,
 kvm-128on12.ini, kvm-12on12.ini) within these targets:
   hyperv-16vcpu real ratio 1.52 +- 15%
   kvm-128on12   real ratio 1.82 +- 15% and sys ratio >= 5

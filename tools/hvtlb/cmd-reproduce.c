@@ -3,7 +3,7 @@
  * hvtlb reproduce [--json] [--iterations N] [--seed N] [--seeds N]
  *                 [--uncertainty N] [--threads N] [--dir DIR]
  *
- * Runs the three published experiments of the two seed posts (IPI
+ * Runs the three published experiments of seeds 000 and 001 (IPI
  * shootdown against the Hyper-V flush hypercall, each from its scenario
  * file) and prints the published ratios beside the simulated ones. A ratio
  * is IPI time / hypercall time. --uncertainty N also runs both strategies
@@ -29,7 +29,7 @@
 #include "sim-run.h"
 #include "uncertain.h"
 
-/* Published times in seconds (the two seed posts). */
+/* Published times in seconds (seeds 000 and 001). */
 struct published {
 	double ipi_real, ipi_sys, hv_real, hv_sys;
 };

@@ -640,8 +640,11 @@ static int run_sim(int argc, char **argv)
 		exit_code = CLI_EXIT_USAGE;
 		goto out;
 	}
-	if (b.warning[0])
-		fprintf(stderr, "hvtlb sim: warning: %s\n", b.warning);
+	for (size_t w = 0; w < SIM_BATCH_WARNINGS; w++) {
+		if (b.warning[w][0])
+			fprintf(stderr, "hvtlb sim: warning: %s\n",
+				b.warning[w]);
+	}
 	if (o->output && cli_output_open("sim", o->output)) {
 		exit_code = CLI_EXIT_USAGE;
 		goto out;

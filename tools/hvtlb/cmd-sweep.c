@@ -568,7 +568,7 @@ static void print_json_line(const struct sweep_opts *o, const struct point *p,
  * run. Returns -1 to go on, or an exit code (message printed). */
 static int configure_points(const struct sweep_opts *o, struct point *points)
 {
-	bool warned = false;
+	bool warned[SIM_BATCH_WARNINGS] = { false };
 
 	for (size_t p = 0; p < o->npoints; p++) {
 		struct point *pt = &points[p];
@@ -598,10 +598,12 @@ static int configure_points(const struct sweep_opts *o, struct point *points)
 			fprintf(stderr, "%s\n", pt->b.sc.err);
 			return CLI_EXIT_USAGE;
 		}
-		if (pt->b.warning[0] && !warned)
-			fprintf(stderr, "hvtlb sweep: warning: %s\n",
-				pt->b.warning);
-		warned |= pt->b.warning[0] != '\0';
+		for (size_t w = 0; w < SIM_BATCH_WARNINGS; w++) {
+			if (pt->b.warning[w][0] && !warned[w])
+				fprintf(stderr, "hvtlb sweep: warning: %s\n",
+					pt->b.warning[w]);
+			warned[w] |= pt->b.warning[w][0] != '\0';
+		}
 		pt->configured = 1;
 	}
 	return -1;

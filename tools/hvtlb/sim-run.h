@@ -16,6 +16,11 @@
 
 #include "scenario.h"
 
+/** How many warnings a batch keeps (struct sim_batch.warning). */
+#define SIM_BATCH_WARNINGS 2
+/** The longest warning, with its places. */
+#define SIM_BATCH_WARNING_MAX 1024
+
 /** A scenario and the results of its runs. */
 struct sim_batch {
 	struct scenario sc;
@@ -24,9 +29,11 @@ struct sim_batch {
 	struct hvtlb_sim_config cfg[SCENARIO_COMPARE_MAX];
 	struct hvtlb_sim_results *res[SCENARIO_COMPARE_MAX];
 	int run_rc[SCENARIO_COMPARE_MAX]; /**< hvtlb_sim_run()'s result */
-	/** A warning sim_batch_configure() found (a `strategy` line that
-	 *  `compare` overrides), "" if none; the caller prints it. */
-	char warning[SCENARIO_ERR_MAX];
+	/** Warnings sim_batch_configure() found, "" if none; the caller
+	 *  prints each: a `strategy` line that `compare` overrides, and
+	 *  a strategy that skips lazy CPUs in a guest that never catches
+	 *  them up (sim_batch_lazy_warning()). */
+	char warning[SIM_BATCH_WARNINGS][SIM_BATCH_WARNING_MAX];
 };
 
 /** What messages call a scenario read from standard input. */
@@ -66,7 +73,11 @@ void sim_batch_finish(struct sim_batch *b);
  * One run per strategy of `compare`, or one run: a `strategy` given on
  * the command line beats a `compare` line of the file, a `compare` given
  * on the command line beats a `strategy` line; both in the same place run
- * the compare list, and b->warning says that `strategy` is ignored. Returns 0, or -ENOENT / -EINVAL / -ERANGE (unknown key with the
+ * the compare list, and b->warning[0] says that `strategy` is ignored;
+ * b->warning[1] says when a run's strategy skips lazy CPUs
+ * (strategy.lazy_skip) in a guest without the tlb_gen catch-up
+ * (guest.tlb_gen = false), naming where each came from. Returns 0, or
+ * -ENOENT / -EINVAL / -ERANGE (unknown key with the
  * nearest one, bad value, out of range with the range, impossible
  * machine, an empty scenario file) with "file:line: message" in
  * b->sc.err.
