@@ -144,6 +144,14 @@ struct mbox_rec {
 	simtime at, done;
 };
 
+/* A flush IPI on its way to @p target, due at @p t, under queue key
+ * @p seq (guest-irq.c ipi_queue()). */
+struct ipi_out {
+	simtime t;
+	uint64_t seq;
+	uint32_t target;
+};
+
 struct lazy_rec {
 	uint64_t start, end;
 	unsigned shift;
@@ -182,6 +190,10 @@ struct vcpu {
 	simtime cur_since;
 	struct ipi_rec *pend;
 	uint32_t npend, cappend;
+	/* The flush IPIs of its last send still on their way, in the order
+	 * they arrive; only out[out_next] has its EV_IPI queued */
+	struct ipi_out *out;
+	uint32_t out_next, out_n, out_cap;
 	struct mbox_rec *mbox; /* guest.ipi_mailbox: handlers in progress */
 	uint32_t nmbox, capmbox;
 	struct hvtlb_flushq fq;
