@@ -80,7 +80,7 @@ static void op_send_ipis(void *user, const struct hvtlb_cpumask *targets,
 			  : 0;
 	v->ack_seq++;
 	v->ack_wait = 0;
-	chain = ipi_send_begin(v);
+	chain = send_begin(v);
 	for (uint32_t c = hvtlb_cpumask_next(targets, 0); c < HVTLB_MAX_CPUS;
 	     c = hvtlb_cpumask_next(targets, c + 1)) {
 		struct vcpu *tv = vm_vcpu(s, v, c);
@@ -121,11 +121,11 @@ static void op_send_ipis(void *user, const struct hvtlb_cpumask *targets,
 			tv->cappend = nc;
 		}
 		tv->pend[tv->npend++] = q;
-		ipi_queue(s, v, chain, tv, q.arrive);
+		send_queue(s, v, chain, q.arrive, EV_IPI, tv->gid, 0);
 		v->ack_wait++;
 		n++;
 	}
-	ipi_send_end(s, v, chain);
+	send_end(s, v, chain);
 	s->r->ipis_sent += n;
 	s->r->ipis[HVTLB_SIM_IPI_FLUSH] += n;
 	if (n && !s->c->ipiv) {

@@ -163,73 +163,10 @@ void lazy_apply(struct sim *s, struct vcpu *v)
 	v->lz_min_epoch = UINT64_MAX;
 }
 
-/*
- * One send reaches up to every vCPU of the VM; each IPI is an EV_IPI.
- * Queued together they fill the event queue (a 64-vCPU VM with every
- * vCPU flushing holds thousands), and every pop pays for its depth.
- * Instead the sender keeps its IPIs in arrival order and only the first
- * is queued; each, when popped, queues the next under the key (time,
- * sequence) it was given at the send, which orders it after the one
- * just popped: events pop in exactly the order of queueing them all at
- * once. An IPI that cannot join the chain in key order (the sender's
- * last send has not fully arrived, or it arrives before the chain's
- * last) is queued at once.
- */
-bool ipi_send_begin(struct vcpu *from)
-{
-	if (from->out_next != from->out_n)
-		return false;
-	from->out_next = from->out_n = 0;
-	return true;
-}
-
-void ipi_queue(struct sim *s, struct vcpu *from, bool chain,
-	       struct vcpu *target, simtime at)
-{
-	if (!chain || (from->out_n && at < from->out[from->out_n - 1].t)) {
-		ev_push(s, at, EV_IPI, target->gid, 0);
-		return;
-	}
-	if (from->out_n == from->out_cap) {
-		uint32_t nc = from->out_cap ? from->out_cap * 2 : 4;
-		struct ipi_out *p = realloc(from->out, nc * sizeof(*p));
-
-		if (!p) {
-			s->failed = true;
-			return;
-		}
-		from->out = p;
-		from->out_cap = nc;
-	}
-	from->out[from->out_n++] =
-		(struct ipi_out){ at, s->q.seq++, target->gid };
-}
-
-static void ipi_chain_push(struct sim *s, struct vcpu *from)
-{
-	const struct ipi_out *o = &from->out[from->out_next];
-
-	ev_push_seq(s, o->t, o->seq, EV_IPI, o->target, from->gid + 1ULL);
-}
-
-void ipi_send_end(struct sim *s, struct vcpu *from, bool chain)
-{
-	if (chain && from->out_n)
-		ipi_chain_push(s, from);
-}
-
-/* EV_IPI: an IPI reaches a vCPU; a halted one wakes to take it. (arg:
- * the sender + 1 when the IPI is one of its chain, else 0) */
+/* EV_IPI: an IPI reaches a vCPU; a halted one wakes to take it. */
 void guest_on_ipi(struct sim *s, const struct event *e)
 {
 	struct vcpu *v = &s->v[e->obj];
-
-	if (e->arg) {
-		struct vcpu *from = &s->v[e->arg - 1];
-
-		if (++from->out_next < from->out_n)
-			ipi_chain_push(s, from);
-	}
 
 	if (v->hs == H_RUNNING)
 		vcpu_take_ipis(s, v);

@@ -62,13 +62,6 @@ void lazy_apply(struct sim *s, struct vcpu *v);
 /* A target acknowledges shootdown @p seq of vCPU @p from, arriving at
  * @p at. */
 void ack_post(struct sim *s, uint32_t from, uint32_t seq, simtime at);
-/* The flush IPIs of one send of @p from: ipi_send_begin() (which says
- * whether they may be chained), ipi_queue() for each, in the order they
- * arrive (@p at not decreasing), then ipi_send_end(). */
-bool ipi_send_begin(struct vcpu *from);
-void ipi_queue(struct sim *s, struct vcpu *from, bool chain,
-	       struct vcpu *target, simtime at);
-void ipi_send_end(struct sim *s, struct vcpu *from, bool chain);
 void guest_on_ipi(struct sim *s, const struct event *e);
 void guest_on_ack(struct sim *s, const struct event *e);
 
