@@ -1,14 +1,19 @@
 // SPDX-License-Identifier: MIT
 /*
- * Simulator benchmarks (host time, wall clock: this is a benchmark, not
- * library code).
+ * Simulator benchmarks (this is a benchmark, not library code).
  *
- *   bench-sim flushes      simulated target flushes per host second
+ *   bench-sim flushes      simulated target flushes per second of host
+ *                          CPU time
  *   bench-sim threads      the same 64-vCPU-per-VM scenario, threads 1 vs 2
+ *                          (wall clock: the point is the second core)
  *   bench-sim seed000 [N]  seed 000 (32 threads x N mmap/munmap on 16
- *                          vCPUs; N = 100000 by default), ipi and hyperv
+ *                          vCPUs; N = 100000 by default), ipi and hyperv,
+ *                          host CPU time
  *
- * Each prints one line per measurement: name, host seconds, figures.
+ * Host CPU time is the process's (CLOCK_PROCESS_CPUTIME_ID, user + sys)
+ * around hvtlb_sim_run(): on a shared machine it does not count the time
+ * other jobs hold the core. Each prints one line per measurement: name,
+ * host seconds, figures.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,11 +22,11 @@
 
 #include <hvtlb/sim.h>
 
-static double now_s(void)
+static double clock_s(clockid_t id)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(id, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
@@ -43,14 +48,18 @@ static void apply(struct hvtlb_sim_config *c, const char *const *kv)
 	}
 }
 
+/* Runs @p c; *cpu: process CPU seconds, *wall (if not NULL): wall clock. */
 static struct hvtlb_sim_results *timed(const struct hvtlb_sim_config *c,
-				       double *secs)
+				       double *cpu, double *wall)
 {
 	struct hvtlb_sim_results *r = NULL;
-	double t0 = now_s();
+	double w0 = clock_s(CLOCK_MONOTONIC);
+	double t0 = clock_s(CLOCK_PROCESS_CPUTIME_ID);
 	int rc = hvtlb_sim_run(c, &r);
 
-	*secs = now_s() - t0;
+	*cpu = clock_s(CLOCK_PROCESS_CPUTIME_ID) - t0;
+	if (wall)
+		*wall = clock_s(CLOCK_MONOTONIC) - w0;
 	if (rc) {
 		fprintf(stderr, "run failed: %d\n", rc);
 		exit(1);
@@ -67,7 +76,8 @@ static int cmp_double(const void *a, const void *b)
 
 #define REPS 5
 
-/* Goal: >= 2 million simulated target flushes per host second. */
+/* Goal: >= 5 million simulated target flushes per second of host CPU
+ * time, one host thread. */
 static int bench_flushes(void)
 {
 	static const char *const strategies[] = { "ipi", "hyperv" };
@@ -84,6 +94,7 @@ static int bench_flushes(void)
 				     "vm.vcpus=64",
 				     "machine.pcpus=64",
 				     "workload.iterations=2000",
+				     "threads=1",
 				     NULL };
 		double secs[REPS];
 		uint64_t flushes = 0, events = 0;
@@ -92,7 +103,7 @@ static int bench_flushes(void)
 		hvtlb_sim_config_init(&c);
 		apply(&c, kv);
 		for (int k = 0; k < REPS; k++) {
-			struct hvtlb_sim_results *r = timed(&c, &secs[k]);
+			struct hvtlb_sim_results *r = timed(&c, &secs[k], NULL);
 
 			flushes = r->target_flushes;
 			events = r->events;
@@ -101,14 +112,14 @@ static int bench_flushes(void)
 		qsort(secs, REPS, sizeof(secs[0]), cmp_double);
 		double rate = (double)flushes / secs[REPS / 2] / 1e6;
 
-		printf("flushes %-7s host %.3f s (median of %d)  target "
+		printf("flushes %-7s host CPU %.3f s (median of %d)  target "
 		       "flushes "
 		       "%llu  %.2f M target flushes/s  %.2f M events/s\n",
 		       strategies[i], secs[REPS / 2], REPS,
 		       (unsigned long long)flushes, rate,
 		       (double)events / secs[REPS / 2] / 1e6);
-		if (rate < 2.0) {
-			printf("flushes %s: below the 2 M/s goal\n",
+		if (rate < 5.0) {
+			printf("flushes %s: below the 5 M/s goal\n",
 			       strategies[i]);
 			rc = 1;
 		}
@@ -141,7 +152,9 @@ static int bench_threads(void)
 			hvtlb_sim_config_init(&c);
 			apply(&c, kv);
 			c.threads = th;
-			struct hvtlb_sim_results *r = timed(&c, &t[th][k]);
+			double cpu;
+			struct hvtlb_sim_results *r =
+				timed(&c, &cpu, &t[th][k]);
 
 			real = r->real_s;
 			hvtlb_sim_results_destroy(r);
@@ -158,7 +171,8 @@ static int bench_threads(void)
 	return sp >= 1.5 ? 0 : 1;
 }
 
-/* Goal: both strategies of the full-size seed 000 in <= 60 s host. */
+/* Goal: both strategies of the full-size seed 000 in <= 6 s of host CPU
+ * time, one host thread. */
 static int bench_seed000(const char *iters)
 {
 	static const char *const strategies[] = { "ipi", "hyperv" };
@@ -181,6 +195,7 @@ static int bench_seed000(const char *iters)
 				     "strategy.concurrent=0",
 				     "guest.tlb_gen=0",
 				     "tlb.pcid=0",
+				     "threads=1",
 				     NULL };
 		double secs;
 
@@ -188,18 +203,19 @@ static int bench_seed000(const char *iters)
 		snprintf(it, sizeof(it), "workload.iterations=%s", iters);
 		hvtlb_sim_config_init(&c);
 		apply(&c, kv);
-		struct hvtlb_sim_results *r = timed(&c, &secs);
+		struct hvtlb_sim_results *r = timed(&c, &secs, NULL);
 
 		total += secs;
-		printf("seed000 %-7s host %.3f s  real %.3f s  sys %.3f s  "
+		printf("seed000 %-7s host CPU %.3f s  real %.3f s  sys %.3f s  "
 		       "shootdowns %llu  target flushes %llu\n",
 		       strategies[i], secs, r->real_s, r->sys_s,
 		       (unsigned long long)r->shootdowns,
 		       (unsigned long long)r->target_flushes);
 		hvtlb_sim_results_destroy(r);
 	}
-	printf("seed000 both strategies: %.3f s host (goal <= 60 s)\n", total);
-	return total <= 60 ? 0 : 1;
+	printf("seed000 both strategies: %.3f s host CPU (goal <= 6 s)\n",
+	       total);
+	return total <= 6 ? 0 : 1;
 }
 
 int main(int argc, char **argv)

@@ -67,7 +67,7 @@ static void op_send_ipis(void *user, const struct hvtlb_cpumask *targets,
 	uint32_t n = 0, drop = HVTLB_MAX_CPUS;
 	simtime send = s->c->ipiv ? 0 : cyc(s, SIM_COST_ipi_send);
 	simtime deliver, spin = 0;
-	bool early = ack_early(s, f);
+	bool early = ack_early(s, f), chain;
 
 	if (!t)
 		return;
@@ -80,6 +80,7 @@ static void op_send_ipis(void *user, const struct hvtlb_cpumask *targets,
 			  : 0;
 	v->ack_seq++;
 	v->ack_wait = 0;
+	chain = send_begin(v);
 	for (uint32_t c = hvtlb_cpumask_next(targets, 0); c < HVTLB_MAX_CPUS;
 	     c = hvtlb_cpumask_next(targets, c + 1)) {
 		struct vcpu *tv = vm_vcpu(s, v, c);
@@ -120,10 +121,11 @@ static void op_send_ipis(void *user, const struct hvtlb_cpumask *targets,
 			tv->cappend = nc;
 		}
 		tv->pend[tv->npend++] = q;
-		ev_push(s, q.arrive, EV_IPI, tv->gid, 0);
+		send_queue(s, v, chain, q.arrive, EV_IPI, tv->gid, 0);
 		v->ack_wait++;
 		n++;
 	}
+	send_end(s, v, chain);
 	s->r->ipis_sent += n;
 	s->r->ipis[HVTLB_SIM_IPI_FLUSH] += n;
 	if (n && !s->c->ipiv) {

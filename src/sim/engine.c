@@ -143,6 +143,8 @@ static void run_events(struct sim *s)
 		}
 		s->now = e.t;
 		s->r->events++;
+		if (e.kind > EV_KIND_MASK)
+			send_popped(s, &e);
 		dispatch(s, &e);
 		s->failed |= s->q.failed;
 	}

@@ -30,6 +30,11 @@ enum ev_kind {
 	EV_LONG_SPIN, /* a spinning guest notifies the hypervisor */
 };
 
+/* kind: an enum ev_kind; above EV_SENDER_SHIFT, the vCPU (global id + 1)
+ * whose send chain it belongs to (send-chain.c), or 0 */
+#define EV_SENDER_SHIFT 8
+#define EV_KIND_MASK ((1u << EV_SENDER_SHIFT) - 1)
+
 struct event {
 	simtime t;
 	uint64_t seq;

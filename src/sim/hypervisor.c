@@ -105,6 +105,7 @@ static void hv_post(struct sim *s, struct vcpu *v, const uint8_t *vps,
 {
 	simtime kick = cyc(s, SIM_COST_kick), self = 0;
 	uint32_t ntargets = 0;
+	bool chain = send_begin(v);
 
 	v->ack_seq++;
 	v->ack_wait = 0;
@@ -128,13 +129,14 @@ static void hv_post(struct sim *s, struct vcpu *v, const uint8_t *vps,
 			continue;
 		}
 		if (tv->hs == H_RUNNING) {
-			ev_push(s, s->now + kick, EV_KICK, tv->gid,
-				((uint64_t)v->gid << 32) | v->ack_seq |
-					((uint64_t)vmm << 63));
+			send_queue(s, v, chain, s->now + kick, EV_KICK, tv->gid,
+				   ((uint64_t)v->gid << 32) | v->ack_seq |
+					   ((uint64_t)vmm << 63));
 			v->ack_wait++;
 		}
 		/* Not running: serviced before its next entry. */
 	}
+	send_end(s, v, chain);
 	t_work(cur_task(v), per_target * ntargets + self, ACCT_SYS);
 	if (s->c->fault == HVTLB_SIM_FAULT_NO_WAIT ||
 	    (s->c->fault == HVTLB_SIM_FAULT_HOST_NO_WAIT && !vmm)) {

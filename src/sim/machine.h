@@ -182,6 +182,10 @@ struct vcpu {
 	simtime cur_since;
 	struct ipi_rec *pend;
 	uint32_t npend, cappend;
+	/* The events of its last send (flush IPIs, kicks) still on their
+	 * way, in key order; only out[out_next] is queued (send-chain.c) */
+	struct event *out;
+	uint32_t out_next, out_n, out_cap;
 	struct mbox_rec *mbox; /* guest.ipi_mailbox: handlers in progress */
 	uint32_t nmbox, capmbox;
 	struct hvtlb_flushq fq;
@@ -425,5 +429,15 @@ void trace_shootdown(struct sim *s, struct task *t, simtime t0,
 		     const struct hvtlb_flush_outcome *out);
 /* The thread's mode in the trace becomes @p a. */
 void trace_mode(struct sim *s, struct task *t, enum acct a);
+
+/* send-chain.c: the events of one send of @p from (flush IPIs, kicks):
+ * send_begin() says whether they may be chained; send_queue() for each,
+ * in the order they are due; send_end() queues the first. */
+bool send_begin(struct vcpu *from);
+void send_queue(struct sim *s, struct vcpu *from, bool chain, simtime t,
+		enum ev_kind k, uint32_t obj, uint64_t arg);
+void send_end(struct sim *s, struct vcpu *from, bool chain);
+/* An event of a chain was popped: queues the next; @p e gets its kind. */
+void send_popped(struct sim *s, struct event *e);
 
 #endif

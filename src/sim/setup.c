@@ -275,6 +275,7 @@ void sim_teardown(struct sim *s)
 				hvtlb_flushq_finish(&v->fq);
 			tlb_finish(&v->tlb);
 			free(v->pend);
+			free(v->out);
 			free(v->mbox);
 			free(v->lz);
 		}
