@@ -390,9 +390,9 @@ static void zap_and_flush(struct task *t, uint32_t slot, uint32_t first,
 			  uint32_t n, enum zap_how how)
 {
 	bool free_slot = how == ZAP_MUNMAP;
-	bool whole = first == 0 && n == t->s->mm[t->mm].pages;
 	struct sim *s = t->s;
 	struct mm *m = &s->mm[t->mm];
+	bool whole = first == 0 && n == m->pages;
 	struct vcpu *v;
 	uint64_t base = (uint64_t)slot * m->pages;
 	uint64_t va = slot_va(m, slot) + ((uint64_t)first << m->shift);

@@ -18,7 +18,8 @@
  *   owner does, then wait: guest.lock_spin_cycles, lock_spin_owner;
  * - the flush wait notifies the hypervisor of long spins when CPUID
  *   recommends it (KiIpiWaitForRequestBarrier): guest.long_spin_notify;
- * - processor groups of 64 (processor-groups.md): guest.group_size.
+ * - processor groups of 64 (Win32 docs, "Processor Groups"):
+ *   guest.group_size.
  *
  * The initiator raises to SYNCH_LEVEL, sends, flushes locally while the
  * IPIs fly and spins until the targets are done, never blocking: that is
