@@ -351,6 +351,10 @@ static void hammer_thread(struct vcpu *v)
 			if (now_ns() > w->deadline)
 				atomic_store(&w->stop, true);
 		}
+		/* Serve what was posted after the last entry: on a loaded
+		 * host the initiator may finish before this thread first
+		 * runs, and its posts must still be flushed. */
+		hvtlb_vcpu_sync_service(v->vs);
 		return;
 	}
 	for (it = 0; it < w->iters; it++) {
