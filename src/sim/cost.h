@@ -105,33 +105,51 @@
 	  "Documentation/virt/kvm/halt-polling.rst; a KVM profile sets its "   \
 	  "200 us default)")                                                   \
 	F(X, cstate_c1_exit_us, 2, 1, 2, UNIFORM, "us",                        \
-	  "exit latency of C1, the host's shallowest idle state after "        \
-	  "polling: Linux drivers/idle/intel_idle.c hsw_cstates (Haswell-EP, " \
-	  "the assumed host) 2 us; no measurement: range 1-2 us, down to "     \
-	  "about the measured C1E exit (1.7 us, below; assumed)")              \
+	  "exit latency a wake-up from C1, the host's shallowest idle state "  \
+	  "after polling, pays: no measurement; chosen 2 us, the worst case "  \
+	  "the kernel's table declares (cstate_c1_declared_exit_us); range "   \
+	  "1-2 us, down to about the measured C1E exit (1.7 us, below; "       \
+	  "assumed)")                                                          \
+	F(X, cstate_c1_declared_exit_us, 2, 2, 2, EXACT, "us",                 \
+	  "exact: exit latency of C1 in Linux drivers/idle/intel_idle.c "      \
+	  "hsw_cstates (Haswell-EP, the assumed host), the worst case the "    \
+	  "menu governor compares with its prediction (Documentation/admin-"   \
+	  "guide/pm/cpuidle.rst: the maximum time to the first instruction "   \
+	  "after a wake-up)")                                                  \
 	F(X, cstate_c1_residency_us, 2, 2, 2, EXACT, "us",                     \
 	  "exact: target residency of C1 in intel_idle hsw_cstates, the "      \
 	  "value the menu governor compares its prediction with")              \
-	F(X, cstate_c1e_exit_us, 10, 1.7, 10, UNIFORM, "us",                   \
-	  "exit latency of C1E: intel_idle hsw_cstates 10 us (the kernel "     \
-	  "table's worst case); range 1.7-10 us: 1.74-1.76 us measured on a "  \
+	F(X, cstate_c1e_exit_us, 1.76, 1.7, 10, UNIFORM, "us",                 \
+	  "exit latency a wake-up from C1E pays: 1.74-1.76 us measured on a "  \
 	  "Haswell Celeron G1840 (Richard L. Sites, KUtrace, "                 \
-	  "postproc/rawtoevent.cc, MWAIT notes) up to the table")              \
+	  "postproc/rawtoevent.cc, MWAIT notes), chosen 1.76; range 1.7 up "   \
+	  "to the 10 us worst case of the kernel's table "                     \
+	  "(cstate_c1e_declared_exit_us)")                                     \
+	F(X, cstate_c1e_declared_exit_us, 10, 10, 10, EXACT, "us",             \
+	  "exact: exit latency of C1E in intel_idle hsw_cstates, the worst "   \
+	  "case the menu governor compares with its prediction")               \
 	F(X, cstate_c1e_residency_us, 20, 20, 20, EXACT, "us",                 \
 	  "exact: target residency of C1E in intel_idle hsw_cstates")          \
-	F(X, cstate_c3_exit_us, 33, 3.7, 33, UNIFORM, "us",                    \
-	  "exit latency of C3: intel_idle hsw_cstates 33 us; range 3.7-33 "    \
-	  "us: 3.75-4.0 us measured on a Haswell Celeron (KUtrace "            \
-	  "rawtoevent.cc, MWAIT notes) up to the table")                       \
+	F(X, cstate_c3_exit_us, 4, 3.7, 33, UNIFORM, "us",                     \
+	  "exit latency a wake-up from C3 pays: 3.75-4.0 us measured on a "    \
+	  "Haswell Celeron (KUtrace rawtoevent.cc, MWAIT notes), chosen 4; "   \
+	  "range 3.7 up to the 33 us worst case of the kernel's table "        \
+	  "(cstate_c3_declared_exit_us)")                                      \
+	F(X, cstate_c3_declared_exit_us, 33, 33, 33, EXACT, "us",              \
+	  "exact: exit latency of C3 in intel_idle hsw_cstates, the worst "    \
+	  "case the menu governor compares with its prediction")               \
 	F(X, cstate_c3_residency_us, 100, 100, 100, EXACT, "us",               \
 	  "exact: target residency of C3 in intel_idle hsw_cstates")           \
-	F(X, cstate_exit_us, 133, 0, 133, UNIFORM, "us",                       \
-	  "exit latency of the deepest idle state, C6: Linux "                 \
-	  "drivers/idle/intel_idle.c hsw_cstates (Haswell-EP, the assumed "    \
-	  "host) 133 us, the kernel table's worst case; measured C6 exits "    \
-	  "are lower (13.3-13.9 us on a Haswell Celeron, KUtrace "             \
-	  "rawtoevent.cc); range 0 (C-states disabled, as latency-tuned "      \
-	  "hosts run) to 133")                                                 \
+	F(X, cstate_exit_us, 13.9, 0, 133, UNIFORM, "us",                      \
+	  "exit latency a wake-up from the deepest idle state, C6, pays: "     \
+	  "13.3-13.9 us measured on a Haswell Celeron (KUtrace "               \
+	  "rawtoevent.cc), chosen 13.9; range 0 (C-states disabled, as "       \
+	  "latency-tuned hosts run) up to the 133 us worst case of the "       \
+	  "kernel's table (cstate_declared_exit_us)")                          \
+	F(X, cstate_declared_exit_us, 133, 133, 133, EXACT, "us",              \
+	  "exact: exit latency of C6 in intel_idle hsw_cstates (Haswell-EP, "  \
+	  "the assumed host), the worst case the menu governor compares "      \
+	  "with its prediction")                                               \
 	F(X, cstate_residency_us, 400, 20, 400, LOG, "us",                     \
 	  "target residency of C6: intel_idle hsw_cstates 400 us; range 20 "   \
 	  "(C1E's) to 400: with hypervisor.idle_governor = residency, a pCPU " \

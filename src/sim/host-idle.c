@@ -8,11 +8,13 @@
  * The idle state (hypervisor.idle_governor = menu) is chosen when a pCPU
  * runs out of vCPUs, by Linux's menu governor (idle-menu.c) from the
  * host's state table (POLL, then intel_idle's hsw_cstates C1, C1E, C3,
- * C6: cost.cstate_*), the time to the pCPU's next timer event (the
+ * C6 with the worst-case exit latencies the table declares:
+ * cost.cstate_*_declared_exit_us), the time to the pCPU's next timer event (the
  * earliest guest timer of a vCPU halted there, as KVM arms an hrtimer
  * for a blocked vCPU's APIC timer, else cost.idle_timer_us) and the
  * idle periods it measured before. The first wake-up pays that state's
- * exit latency and tells the governor how long the period lasted; a
+ * actual exit latency (cost.cstate_*_exit_us: measured, below the
+ * declared worst case) and tells the governor how long the period lasted; a
  * second wake-up before the exit is over waits for it. KVM's halt
  * polling (cost.halt_poll_us) keeps the pCPU busy before it goes idle.
  *
@@ -42,6 +44,12 @@ static unsigned to_us(const struct sim *s, simtime c)
 
 void host_idle_setup(struct sim *s)
 {
+	static const enum sim_cost declared[] = {
+		SIM_COST_cstate_c1_declared_exit_us,
+		SIM_COST_cstate_c1e_declared_exit_us,
+		SIM_COST_cstate_c3_declared_exit_us,
+		SIM_COST_cstate_declared_exit_us,
+	};
 	static const enum sim_cost exit[] = {
 		SIM_COST_cstate_c1_exit_us,
 		SIM_COST_cstate_c1e_exit_us,
@@ -59,14 +67,16 @@ void host_idle_setup(struct sim *s)
 	s->cstates[0] = (struct idle_state){ 0, 0, true };
 	s->cstate_exit_cyc[0] = 0;
 	for (unsigned i = 0; i < 4; i++) {
-		double e = s->cost[exit[i]], r = s->cost[res[i]];
+		double d = s->cost[declared[i]], r = s->cost[res[i]];
 
+		/* the governor decides on the table's worst case; a
+		 * wake-up pays the state's own exit latency */
 		s->cstates[i + 1] = (struct idle_state){
-			(unsigned)lround(e),
+			(unsigned)lround(d),
 			(unsigned)lround(r),
 			false,
 		};
-		s->cstate_exit_cyc[i + 1] = us_to_cyc(s, e);
+		s->cstate_exit_cyc[i + 1] = us_to_cyc(s, s->cost[exit[i]]);
 	}
 	s->ncstates = 5;
 	s->idle_timer = us_to_cyc(s, s->cost[SIM_COST_idle_timer_us]);

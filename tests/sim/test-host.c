@@ -359,22 +359,28 @@ static simtime idle_wake_after(struct sim *s, unsigned n, double us)
 }
 
 /*
- * The idle state is chosen when the pCPU goes idle and its exit latency
- * is paid by the wake-up: after short idle periods (50 us) a wake costs
- * halt_wake + C1E's 10 us, after long ones (1 ms) + C6's 133 us. The
- * older rule (idle_governor = residency) charges C6 by the length of the
- * period itself: nothing at 50 us, 133 us at 1 ms.
+ * The idle state is chosen when the pCPU goes idle, from the worst-case
+ * exit latencies the state table declares, and a wake-up pays the
+ * state's own exit latency. With both equal to the table (C1E 10 us, C6
+ * 133 us): after short idle periods (50 us) a wake costs halt_wake +
+ * 10 us, after long ones (1 ms) + 133 us. The older rule (idle_governor
+ * = residency) charges C6 by the length of the period itself: nothing at
+ * 50 us, 133 us at 1 ms.
  */
 static void test_idle_wake(void **state)
 {
-	const char *menu[] = { "machine.pcpus=1",      "vm.vcpus=1",
-			       "workload.threads=1",   "cost.cpu_mhz=2400",
-			       "cost.halt_wake=12000", NULL };
+	const char *menu[] = {
+		"machine.pcpus=1",	   "vm.vcpus=1",
+		"workload.threads=1",	   "cost.cpu_mhz=2400",
+		"cost.halt_wake=12000",	   "cost.cstate_c1e_exit_us=10",
+		"cost.cstate_exit_us=133", NULL
+	};
 	const char *resid[] = { "machine.pcpus=1",
 				"vm.vcpus=1",
 				"workload.threads=1",
 				"cost.cpu_mhz=2400",
 				"cost.halt_wake=12000",
+				"cost.cstate_exit_us=133",
 				"hypervisor.idle_governor=residency",
 				NULL };
 	struct rig *g = rig_new(menu);
@@ -389,6 +395,40 @@ static void test_idle_wake(void **state)
 	s = &g->s;
 	assert_int_equal(idle_wake_after(s, 3, 50), 12000);
 	assert_int_equal(idle_wake_after(s, 3, 1000), 12000 + 133 * 2400);
+	rig_free(g);
+}
+
+/*
+ * The governor decides on the declared worst case, the wake-up pays the
+ * actual exit: with the shipped values (C1E 1.76 us, C6 13.9 us paid;
+ * 10 and 133 us declared) the same periods cost halt_wake + 1.76 us and
+ * + 13.9 us. Declaring C6's exit longer than the 1 ms prediction makes
+ * the governor stop at C3 (declared 33 us), and the wake pays C3's 4 us.
+ */
+static void test_idle_declared_vs_paid(void **state)
+{
+	const char *paid[] = { "machine.pcpus=1",      "vm.vcpus=1",
+			       "workload.threads=1",   "cost.cpu_mhz=2400",
+			       "cost.halt_wake=12000", NULL };
+	const char *deep[] = { "machine.pcpus=1",
+			       "vm.vcpus=1",
+			       "workload.threads=1",
+			       "cost.cpu_mhz=2400",
+			       "cost.halt_wake=12000",
+			       "cost.cstate_declared_exit_us=2000",
+			       NULL };
+	struct rig *g = rig_new(paid);
+	struct sim *s = &g->s;
+
+	(void)state;
+	assert_int_equal(idle_wake_after(s, 12, 50),
+			 12000 + us_to_cyc(s, 1.76));
+	assert_int_equal(idle_wake_after(s, 40, 1000),
+			 12000 + us_to_cyc(s, 13.9));
+	rig_free(g);
+	g = rig_new(deep);
+	s = &g->s;
+	assert_int_equal(idle_wake_after(s, 40, 1000), 12000 + us_to_cyc(s, 4));
 	rig_free(g);
 }
 
@@ -591,6 +631,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_menu_select),
 		cmocka_unit_test(test_menu_bimodal),
 		cmocka_unit_test(test_idle_wake),
+		cmocka_unit_test(test_idle_declared_vs_paid),
 		cmocka_unit_test(test_haltpoll_limit),
 		cmocka_unit_test(test_poll_resume),
 		cmocka_unit_test(test_directed_yield),
