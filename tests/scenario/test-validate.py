@@ -74,6 +74,29 @@ check("--quick applies ci (tiny-ratio changes, tiny-value has none)",
       rc == 0 and q["tiny-ratio"]["simulated"] !=
       cases["tiny-ratio"]["simulated"] and q["tiny-value"]["simulated"] ==
       cases["tiny-value"]["simulated"], err)
+# --set: in every run, after the file and ci, before the runs' own lines
+rc, setq, err = run(CASES, "--uncertainty", "12", "--json", "--set",
+                    "workload.iterations=10", "--set", "workload.threads=4")
+sq = json.loads(setq) if rc == 0 else {"cases": [], "set": None}
+ss = {c["id"]: c for c in sq["cases"]}
+check("--set applies to every run (the ci lines as --set give --quick)",
+      rc == 0 and ss["tiny-ratio"]["simulated"] ==
+      q["tiny-ratio"]["simulated"] != cases["tiny-ratio"]["simulated"] and
+      sq["set"] == ["workload.iterations=10", "workload.threads=4"], err)
+check("without --set the JSON says so", doc.get("set") == [], doc.get("set"))
+rc, sets, err = run(CASES, "--uncertainty", "12", "--json", "--set",
+                    "strategy=hyperv")
+sc = {c["id"]: c for c in json.loads(sets)["cases"]} if rc == 0 else {}
+check("--set comes before the runs' own lines (a and b still differ)",
+      rc == 0 and sc["tiny-ratio"]["simulated"] ==
+      cases["tiny-ratio"]["simulated"], err)
+rc, out, err = run(CASES, "--uncertainty", "2", "--set", "vm.vcpuz=4")
+check("--set with an unknown key: exit 2, named", rc == 2 and
+      "--set 'vm.vcpuz=4'" in err and "unknown key" in err, err)
+rc, table, err = run(CASES, "--uncertainty", "4", "--set",
+                     "workload.iterations=10")
+check("table: the header names the --set", rc == 0 and
+      "--set workload.iterations=10" in table.splitlines()[0], table)
 rc, table, err = run(CASES, "--uncertainty", "4")
 check("table: a row per case and the summary line", rc == 0 and
       "\ntiny-ratio " in table and "\ntiny-value " in table and

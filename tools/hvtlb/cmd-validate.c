@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: MIT
 /*
  * hvtlb validate [--uncertainty N] [--json] [--quick] [--seed N]
- *                [--threads N] [PATH]...
+ *                [--set KEY=VALUE]... [--threads N] [PATH]...
  *
  * Runs every validation case (validation.h): each case's runs a and b on
  * the same N draws of their uncertain parameters, the quantity (a ratio
  * or a value) per draw, and its p5 / p50 / p95 band beside the published
  * value. PATH is a case file or a directory of them; without one, the
  * validation/ directory of the data directory (datadir.h). --quick
- * applies each case's `ci` overrides. All runs of all cases share one
+ * applies each case's `ci` overrides; --set changes a key in every run
+ * of every case (after the file and ci, before the runs' own lines, so
+ * a case's a and b still differ as written). All runs of all cases share one
  * pool of --threads host threads; the output does not depend on it.
  * Exit: 0 every case ran; 1 a run failed; 2 a bad command line or case
  * file (the other cases still run and print).
@@ -34,11 +36,14 @@
 
 #define DEFAULT_DRAWS 64u
 #define DRAWS_MAX 100000u
+#define SETS_MAX 32u
 
 static const char usage_text[] =
 	"usage: hvtlb validate [--uncertainty N] [--json] [--quick] [--seed "
 	"N]\n"
-	"                      [--threads N] [-o FILE] [-q] [PATH]...\n"
+	"                      [--set KEY=VALUE]... [--threads N] [-o FILE] "
+	"[-q]\n"
+	"                      [PATH]...\n"
 	"\n"
 	"Runs each validation case (a scenario with a [validation] section:\n"
 	"a published measurement and the two runs a and b that reproduce it)\n"
@@ -52,6 +57,9 @@ static const char usage_text[] =
 	"  --quick      apply each case's `ci` overrides (a smaller run)\n"
 	"  --seed N     seed of the draws and of the runs (default: the "
 	"case's)\n"
+	"  --set KEY=VALUE  in every run of every case, after the file and\n"
+	"               `ci`, before the runs' own lines (e.g. to see the\n"
+	"               table with a mechanism switched off); repeatable\n"
 	"  --threads N  runs at once (default: CPUs online)\n"
 	"  --json       {\"cases\":[...],\"summary\":{...}}\n"
 	"  -o, --output FILE  write to FILE (a new file, renamed into place)\n"
@@ -63,6 +71,8 @@ struct vopts {
 	bool json, quick;
 	bool paths; /* cases or directories named on the command line */
 	const char *seed;
+	const char *sets[SETS_MAX]; /* --set, in command-line order */
+	size_t nsets;
 	unsigned threads;
 };
 
@@ -156,11 +166,19 @@ static int add_dir(struct vlist *l, const char *dir)
 	return rc;
 }
 
-enum { OPT_UNCERTAINTY = 256, OPT_SEED, OPT_THREADS, OPT_JSON, OPT_QUICK };
+enum {
+	OPT_UNCERTAINTY = 256,
+	OPT_SEED,
+	OPT_SET,
+	OPT_THREADS,
+	OPT_JSON,
+	OPT_QUICK
+};
 
 static const struct option options[] = {
 	{ "uncertainty", required_argument, NULL, OPT_UNCERTAINTY },
 	{ "seed", required_argument, NULL, OPT_SEED },
+	{ "set", required_argument, NULL, OPT_SET },
 	{ "threads", required_argument, NULL, OPT_THREADS },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "quick", no_argument, NULL, OPT_QUICK },
@@ -192,6 +210,13 @@ static int parse_args(struct vopts *o, struct vlist *l, int argc, char **argv)
 				    &n))
 				return CLI_EXIT_USAGE;
 			o->seed = optarg;
+			break;
+		case OPT_SET:
+			if (o->nsets == SETS_MAX)
+				return cli_usage_error("validate",
+						       "more than %u --set",
+						       SETS_MAX);
+			o->sets[o->nsets++] = optarg;
 			break;
 		case OPT_THREADS:
 			if (cli_u64("validate", "--threads", optarg, 1,
@@ -231,7 +256,7 @@ static int parse_args(struct vopts *o, struct vlist *l, int argc, char **argv)
 }
 
 /* Configures one run (a or b) of @p r's case in @p b, whose scenario is
- * loaded: the file, then ci (--quick), --seed, then @p overrides. */
+ * loaded: the file, then ci (--quick), --seed, --set, then @p overrides. */
 static int load_run(const struct vopts *o, struct vrun *r, struct sim_batch *b,
 		    const struct scenario_setting *overrides)
 {
@@ -242,6 +267,8 @@ static int load_run(const struct vopts *o, struct vrun *r, struct sim_batch *b,
 		rc = vcase_add_overrides(&b->sc, r->c.ci);
 	if (!rc && o->seed)
 		rc = scenario_add_option(&b->sc, "--seed", "seed", o->seed);
+	for (size_t i = 0; !rc && i < o->nsets; i++)
+		rc = scenario_add_override(&b->sc, o->sets[i]);
 	if (!rc)
 		rc = vcase_add_overrides(&b->sc, overrides);
 	if (!rc && b->sc.ncompare) {
@@ -379,8 +406,11 @@ static void print_table(const struct vopts *o, const struct vlist *l,
 			const struct summary *s)
 {
 	printf("validation cases: published value against the simulated band "
-	       "(p5 / p50 / p95 over %llu draws%s)\n\n",
+	       "(p5 / p50 / p95 over %llu draws%s",
 	       (unsigned long long)o->draws, o->quick ? ", --quick" : "");
+	for (size_t i = 0; i < o->nsets; i++)
+		printf(", --set %s", o->sets[i]);
+	printf(")\n\n");
 	printf("%-28s %-5s %-20s %9s %9s %9s %9s %6s %7s  %s\n", "case", "kind",
 	       "quantity", "published", "p5", "p50", "p95", "inside", "rel.err",
 	       "sign (band excludes 1?)");
@@ -429,7 +459,8 @@ static void json_band(const char *name, const struct band *b)
 	       b->p50, b->p95);
 }
 
-static void print_json(const struct vlist *l, const struct summary *s)
+static void print_json(const struct vopts *o, const struct vlist *l,
+		       const struct summary *s)
 {
 	printf("{\"cases\":[");
 	for (size_t i = 0; i < l->n; i++) {
@@ -477,8 +508,14 @@ static void print_json(const struct vlist *l, const struct summary *s)
 		printf("%.6g", s->median_rel_error);
 	else
 		printf("null");
-	printf(",\"ratios\":%zu,\"decides_sign\":%zu,\"sign_right\":%zu}}\n",
+	printf(",\"ratios\":%zu,\"decides_sign\":%zu,\"sign_right\":%zu},"
+	       "\"set\":[",
 	       s->ratios, s->decided, s->right);
+	for (size_t i = 0; i < o->nsets; i++) {
+		printf("%s", i ? "," : "");
+		json_string(stdout, o->sets[i]);
+	}
+	printf("]}\n");
 }
 
 /* Every job of every case that loaded, in case order, in one pool. */
@@ -553,7 +590,7 @@ static int run_validate(int argc, char **argv)
 		goto out;
 	}
 	if (o.json)
-		print_json(&l, &s);
+		print_json(&o, &l, &s);
 	else
 		print_table(&o, &l, &s);
 	rc = worst;
