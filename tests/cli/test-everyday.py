@@ -360,6 +360,21 @@ shipped = sorted(n[:-4] for n in os.listdir(os.path.join(ROOT, "scenarios"))
 check("scenarios: every shipped file with its title",
       rc == 0 and [s["name"] for s in sc] == shipped and
       all(s["title"] for s in sc), out[:200])
+with tempfile.TemporaryDirectory() as d:
+    # A data directory whose scenario name needs escaping in JSON.
+    os.mkdir(os.path.join(d, "scenarios"))
+    with open(os.path.join(d, "scenarios", 'odd"name\\.ini'), "w") as f:
+        f.write('title = a "quoted" title\n')
+    p = subprocess.run([HVTLB, "scenarios", "--json"], capture_output=True,
+                       text=True, timeout=60,
+                       env={**os.environ, "HVTLB_DATA_DIR": d})
+    try:
+        odd = json.loads(p.stdout)
+    except ValueError:
+        odd = None
+    check("scenarios --json: a name with '\"' and '\\' is escaped",
+          p.returncode == 0 and odd and odd[0]["name"] == 'odd"name\\' and
+          odd[0]["title"] == 'a "quoted" title', p.stdout[:200])
 rc, out, err = run("scenarios")
 check("scenarios: a text line each", rc == 0 and
       len(out.splitlines()) == len(shipped) and

@@ -118,8 +118,9 @@ static int run_scenarios(int argc, char **argv)
 			sc.title = NULL;
 		}
 		if (json) {
-			printf("%s{\"name\":\"%.*s\",\"file\":", i ? "," : "",
-			       len, names[i]);
+			printf("%s{\"name\":", i ? "," : "");
+			json_string(stdout, names[i]);
+			printf(",\"file\":");
 			json_string(stdout, path);
 			printf(",\"title\":");
 			json_string(stdout, sc.title);
