@@ -20,7 +20,9 @@
  * p5/p50/p95 columns per metric, a JSON line "bands", and each series of
  * the plot a shaded p5..p95 band. SIGINT (Ctrl-C) stops the sweep: every
  * row finished by then is written (out of grid order if need be), -o
- * FILE is renamed into place, and the exit status is 130.
+ * FILE is renamed into place, and the exit status is 130. A run that
+ * asked for no fault and reports oracle violations fails the sweep (exit
+ * 1), as it fails `hvtlb sim`.
  */
 #include <errno.h>
 #include <math.h>
@@ -679,6 +681,24 @@ struct stream {
 	int rc;		/* CLI_EXIT_FAIL once a run failed */
 };
 
+/* Oracle violations in a run that asked for no fault make the sweep fail,
+ * as they make `hvtlb sim` fail: printed, and 1 for the exit status. */
+static int point_violations(const struct point *pt, size_t p, size_t run)
+{
+	const struct hvtlb_sim_results *res = pt->b.res[run];
+
+	if (pt->b.run_rc[run] || !res || !res->violations ||
+	    pt->b.cfg[run].fault != HVTLB_SIM_FAULT_NONE)
+		return 0;
+	fprintf(stderr,
+		"hvtlb sweep: point %zu, %s: oracle violations without a "
+		"fault: %llu latent, %llu used\n",
+		p, sim_strategy_name(res),
+		(unsigned long long)res->latent_violations,
+		(unsigned long long)res->used_violations);
+	return 1;
+}
+
 static void write_point(struct stream *st, size_t p)
 {
 	struct point *pt = &st->points[p];
@@ -691,7 +711,7 @@ static void write_point(struct stream *st, size_t p)
 	}
 	for (size_t run = 0; run < pt->b.nruns; run++) {
 		build_row(st->o, pt, run, r);
-		if (r->error[0])
+		if (r->error[0] || point_violations(pt, p, run))
 			st->rc = CLI_EXIT_FAIL;
 		if (st->o->shard_n)
 			print_json_line(st->o, pt, p, run, r);
