@@ -10,16 +10,25 @@
  * arrays. Time is in guest cycles (simtime).
  *
  * Which file does what (src/sim/):
+ *   config.c       scenario keys (sim-keys.h) and their checks
+ *   cost.c         the cost table (cost.h) and its accessors
  *   event.c        the event queue: (time, sequence) order
+ *   send-chain.c   one vCPU's send to many (flush IPIs, kicks), queued one
+ *                  event at a time
  *   host-sched.c   pCPUs: entering and leaving vCPUs, slices, wake-ups;
  *   host-fifo.c,   the run-queue policies (FIFO, Linux CFS)
  *   host-cfs.c
  *   host-idle.c    halted vCPUs: wake latency, halt polling, idle states
+ *   idle-menu.c    the menu idle governor (Linux 4.15) that picks them
  *   host-ple.c     pause-loop exits and directed yield
  *   long-spin.c    a Hyper-V guest's long-spin notification
  *   hypervisor.c   the hypervisor side of the guest's flush calls: decode,
  *                  flush queues, kicks, deferred flushes at entry
  *   backend.c      the hvtlb_backend_ops the guest's strategies call
+ *   flushq.c,      the per-vCPU flush queue and the KVM preempted byte;
+ *   vcpu-sync.c    the request/kick/acknowledge protocol (public API)
+ *   guest-os.c     the guest OS models by name: guest-os-linux.c,
+ *                  guest-os-windows.c
  *   guest-sched.c  guest threads: scheduling, ticks, timers
  *   guest-acct.c   their user and sys time, reported and consumed
  *   guest-irq.c    interrupts a vCPU takes: flush IPIs, acknowledgements,
@@ -27,6 +36,7 @@
  *   guest-lock.c   the address-space lock (mmap_lock, an rwsem)
  *   guest-mm.c     memory access, page faults, mmap/munmap/madvise and the
  *                  shootdown they issue
+ *   tlb.c          a set-associative TLB of one or two levels
  *   vcpu-tlb.c     flushing a vCPU's TLB (counted and traced)
  *   oracle.c       stale translations: used ones, and latent ones left
  *                  behind by a completed flush
@@ -36,6 +46,9 @@
  *   stats.c        VM-exit counters, the shootdown latency histogram
  *   hist.c         the histogram's log-linear buckets and quantiles
  *   trace.c        the trace hooks and names
+ *   coro.c         the guest threads' coroutines
+ *   rng.c          the seeded random streams
+ *   results.c      results: freeing them, the JSON writer
  *   setup.c        building and freeing a machine from its config
  *   engine.c       the event loop, partitions, merging the results
  */
