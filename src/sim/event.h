@@ -65,6 +65,7 @@ static inline bool ev_less(const struct event *a, const struct event *b)
 void evq_heap_push(struct evq *q, const struct event *e);
 struct event evq_heap_pop(struct evq *q);
 
+#ifndef HVTLB_SIM_EVQ_NAIVE
 /* Queues an event at @p t (not before @p now) under a key taken earlier
  * (q->seq++): it is popped exactly where an event pushed at that moment
  * would have been. */
@@ -89,12 +90,6 @@ static inline void evq_push_seq(struct evq *q, simtime now, simtime t,
 	}
 }
 
-static inline void evq_push(struct evq *q, simtime now, simtime t,
-			    enum ev_kind k, uint32_t obj, uint64_t arg)
-{
-	evq_push_seq(q, now, t, q->seq++, k, obj, arg);
-}
-
 static inline bool evq_pending(const struct evq *q)
 {
 	return q->held || q->n;
@@ -116,6 +111,22 @@ static inline struct event evq_pop(struct evq *q)
 		return q->hold;
 	}
 	return evq_heap_pop(q);
+}
+
+#else
+/* bench-sim's baseline (bench/sim/evq-naive.c): the same operations on an
+ * unsorted array, the earliest found by a linear scan. Same pop order. */
+void evq_push_seq(struct evq *q, simtime now, simtime t, uint64_t seq,
+		  enum ev_kind k, uint32_t obj, uint64_t arg);
+bool evq_pending(const struct evq *q);
+simtime evq_next_time(const struct evq *q);
+struct event evq_pop(struct evq *q);
+#endif
+
+static inline void evq_push(struct evq *q, simtime now, simtime t,
+			    enum ev_kind k, uint32_t obj, uint64_t arg)
+{
+	evq_push_seq(q, now, t, q->seq++, k, obj, arg);
 }
 
 void evq_finish(struct evq *q);
