@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
  * The naive event queue of bench-sim's baseline: the engine compiled with
- * HVTLB_SIM_EVQ_NAIVE keeps its events in an unsorted array (struct evq's
- * heap[0..n), no held event), appends each push and finds the earliest
- * (time, sequence) key by a linear scan. Keys are unique, so events pop
- * in exactly the order of the heap in src/sim/event.c.
+ * HVTLB_SIM_EVQ_NAIVE keeps every event unsorted in struct evq's far
+ * array (nfar of them; no held event, no near array), appends each push
+ * and finds the earliest (time, sequence) key by a linear scan. Keys are
+ * unique, so events pop in exactly the order of src/sim/event.c.
  */
 #include <stdlib.h>
 
@@ -14,8 +14,8 @@ static size_t earliest(const struct evq *q)
 {
 	size_t m = 0;
 
-	for (size_t i = 1; i < q->n; i++)
-		if (ev_less(&q->heap[i], &q->heap[m]))
+	for (size_t i = 1; i < q->nfar; i++)
+		if (ev_less(&q->far[i], &q->far[m]))
 			m = i;
 	return m;
 }
@@ -25,35 +25,35 @@ void evq_push_seq(struct evq *q, simtime now, simtime t, uint64_t seq,
 {
 	struct event e = { t < now ? now : t, seq, k, obj, arg };
 
-	if (q->n == q->cap) {
-		size_t n = q->cap ? q->cap * 2 : 1024;
-		struct event *h = realloc(q->heap, n * sizeof(*h));
+	if (q->nfar == q->far_cap) {
+		size_t n = q->far_cap ? q->far_cap * 2 : 1024;
+		struct event *a = realloc(q->far, n * sizeof(*a));
 
-		if (!h) {
+		if (!a) {
 			q->failed = true;
 			return;
 		}
-		q->heap = h;
-		q->cap = n;
+		q->far = a;
+		q->far_cap = n;
 	}
-	q->heap[q->n++] = e;
+	q->far[q->nfar++] = e;
 }
 
 bool evq_pending(const struct evq *q)
 {
-	return q->n != 0;
+	return q->nfar != 0;
 }
 
 simtime evq_next_time(const struct evq *q)
 {
-	return q->n ? q->heap[earliest(q)].t : SIM_NEVER;
+	return q->nfar ? q->far[earliest(q)].t : SIM_NEVER;
 }
 
 struct event evq_pop(struct evq *q)
 {
 	size_t m = earliest(q);
-	struct event e = q->heap[m];
+	struct event e = q->far[m];
 
-	q->heap[m] = q->heap[--q->n];
+	q->far[m] = q->far[--q->nfar];
 	return e;
 }
