@@ -47,8 +47,8 @@ struct event {
  * The queued events: one held event, the earliest of all when present (an
  * event pushed ahead of everything else, typically the segment a task
  * just started on its vCPU, waits there and is popped at once), the
- * earliest EVQ_NEAR events after it in an array sorted latest first, and
- * the rest, all later than those, in a binary min-heap.
+ * earliest of the others, at most EVQ_NEAR, in an array sorted latest
+ * first, and the rest, all later than those, in a binary min-heap.
  *
  * A run of a few dozen vCPUs keeps 5 to 50 events queued and most are due
  * soon: a pop takes the array's last element, a push walks back from
