@@ -317,13 +317,16 @@ int main(int argc, char **argv)
 {
 	if (argc < 2)
 		goto usage;
-	load_naive();
-	if (!strcmp(argv[1], "flushes"))
+	if (!strcmp(argv[1], "flushes")) {
+		load_naive();
 		return bench_flushes();
+	}
 	if (!strcmp(argv[1], "threads"))
 		return bench_threads();
-	if (!strcmp(argv[1], "seed000"))
+	if (!strcmp(argv[1], "seed000")) {
+		load_naive();
 		return bench_seed000(argc > 2 ? argv[2] : "100000");
+	}
 usage:
 	fprintf(stderr, "usage: bench-sim flushes|threads|seed000 [N]\n");
 	return 2;
