@@ -1,47 +1,37 @@
 // SPDX-License-Identifier: MIT
 /* The event queue (event.h). */
 #include <stdlib.h>
+#include <string.h>
 
 #include "sim/event.h"
 
-void evq_heap_push(struct evq *q, const struct event *e)
+static void heap_push(struct event *h, size_t n, const struct event *e)
 {
-	if (q->n == q->cap) {
-		size_t n = q->cap ? q->cap * 2 : 1024;
-		struct event *h = realloc(q->heap, n * sizeof(*h));
-
-		if (!h) {
-			q->failed = true;
-			return;
-		}
-		q->heap = h;
-		q->cap = n;
-	}
-	size_t i = q->n++;
+	size_t i = n;
 
 	while (i > 0) {
 		size_t p = (i - 1) / 2;
 
-		if (!ev_less(e, &q->heap[p]))
+		if (!ev_less(e, &h[p]))
 			break;
-		q->heap[i] = q->heap[p];
+		h[i] = h[p];
 		i = p;
 	}
-	q->heap[i] = *e;
+	h[i] = *e;
 }
 
 /*
- * Floyd's bottom-up deletion: the hole left by the top goes down to a leaf
- * along the smaller children (one compare per level, not two), then the
- * last event climbs from there. The last event usually belongs near the
- * bottom, so it climbs little; the order is the same as a classic pop.
+ * Floyd's bottom-up deletion from the heap h[0..n]: the hole left by the
+ * top goes down to a leaf along the smaller children (one compare per
+ * level, not two), then h[n] climbs from there. The last event usually
+ * belongs near the bottom, so it climbs little; the order is the same as
+ * a classic pop.
  */
-struct event evq_heap_pop(struct evq *q)
+static struct event heap_pop(struct event *h, size_t n)
 {
-	struct event top = q->heap[0];
-	struct event last = q->heap[--q->n];
-	struct event *h = q->heap;
-	size_t i = 0, n = q->n;
+	struct event top = h[0];
+	struct event last = h[n];
+	size_t i = 0;
 
 	if (!n)
 		return top;
@@ -67,10 +57,64 @@ struct event evq_heap_pop(struct evq *q)
 	return top;
 }
 
+/* Queues @p e in the heap. */
+static void far_push(struct evq *q, const struct event *e)
+{
+	if (q->nfar == q->far_cap) {
+		size_t n = q->far_cap ? q->far_cap * 2 : 1024;
+		struct event *h = realloc(q->far, n * sizeof(*h));
+
+		if (!h) {
+			q->failed = true;
+			return;
+		}
+		q->far = h;
+		q->far_cap = n;
+	}
+	heap_push(q->far, q->nfar++, e);
+}
+
+void evq_insert(struct evq *q, const struct event *e)
+{
+	size_t i;
+
+	if (q->nfar && !ev_less(e, &q->far[0])) {
+		far_push(q, e);
+		return;
+	}
+	if (!q->ev) {
+		q->ev = malloc((EVQ_NEAR + 1) * sizeof(*q->ev));
+		if (!q->ev) {
+			q->failed = true;
+			return;
+		}
+	}
+	for (i = q->n; i > 0 && ev_less(&q->ev[i - 1], e); i--)
+		q->ev[i] = q->ev[i - 1];
+	q->ev[i] = *e;
+	if (++q->n <= EVQ_NEAR)
+		return;
+	/* Full: its later half goes to the heap. */
+	for (i = 0; i < EVQ_NEAR / 2; i++)
+		far_push(q, &q->ev[i]);
+	q->n -= EVQ_NEAR / 2;
+	memmove(q->ev, &q->ev[EVQ_NEAR / 2], q->n * sizeof(*e));
+}
+
+void evq_refill(struct evq *q)
+{
+	size_t m = q->nfar < EVQ_NEAR / 2 ? q->nfar : EVQ_NEAR / 2;
+
+	for (size_t i = m; i > 0; i--)
+		q->ev[i - 1] = heap_pop(q->far, --q->nfar);
+	q->n = m;
+}
+
 void evq_finish(struct evq *q)
 {
-	free(q->heap);
-	q->heap = NULL;
-	q->n = q->cap = 0;
+	free(q->ev);
+	free(q->far);
+	q->ev = q->far = NULL;
+	q->n = q->nfar = q->far_cap = 0;
 	q->held = false;
 }

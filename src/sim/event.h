@@ -43,14 +43,27 @@ struct event {
 	uint64_t arg;
 };
 
-/* A min-heap on (t, seq) plus one held event, the earliest of all when
- * present: an event pushed ahead of everything else (typically the
- * segment a task just started on its vCPU) waits there and is popped
- * without touching the heap; the order is exactly the heap's. */
+/*
+ * The queued events: one held event, the earliest of all when present (an
+ * event pushed ahead of everything else, typically the segment a task
+ * just started on its vCPU, waits there and is popped at once), the
+ * earliest of the others, at most EVQ_NEAR, in an array sorted latest
+ * first, and the rest, all later than those, in a binary min-heap.
+ *
+ * A run of a few dozen vCPUs keeps 5 to 50 events queued and most are due
+ * soon: a pop takes the array's last element, a push walks back from
+ * there and shifts the few later ones. The heap keeps a large machine's
+ * far events (slices, ticks) at log n each; when the array runs empty,
+ * the heap's earliest refill it. Events pop in (t, seq) order; keys are
+ * unique.
+ */
+#define EVQ_NEAR 128
+
 struct evq {
-	uint64_t seq; /* the next key */
-	struct event *heap;
-	size_t n, cap;
+	uint64_t seq;	   /* the next key */
+	struct event *ev;  /* the near events, latest first: n of them */
+	struct event *far; /* the heap: nfar events, later than ev[] */
+	size_t n, nfar, far_cap;
 	struct event hold; /* the earliest event, if held */
 	bool held;
 	bool failed; /* out of memory: an event was lost */
@@ -61,10 +74,13 @@ static inline bool ev_less(const struct event *a, const struct event *b)
 	return a->t < b->t || (a->t == b->t && a->seq < b->seq);
 }
 
-/* The heap's halves of evq_push_seq() and evq_pop() (event.c). */
-void evq_heap_push(struct evq *q, const struct event *e);
-struct event evq_heap_pop(struct evq *q);
+/* The slower halves of evq_push_seq() and evq_pop() (event.c): queue
+ * @p e in the array or the heap; move the heap's earliest to the empty
+ * array. */
+void evq_insert(struct evq *q, const struct event *e);
+void evq_refill(struct evq *q);
 
+#ifndef HVTLB_SIM_EVQ_NAIVE
 /* Queues an event at @p t (not before @p now) under a key taken earlier
  * (q->seq++): it is popped exactly where an event pushed at that moment
  * would have been. */
@@ -76,23 +92,17 @@ static inline void evq_push_seq(struct evq *q, simtime now, simtime t,
 
 	if (q->held) {
 		if (ev_less(&e, &q->hold)) {
-			evq_heap_push(q, &q->hold);
+			evq_insert(q, &q->hold);
 			q->hold = e;
 		} else {
-			evq_heap_push(q, &e);
+			evq_insert(q, &e);
 		}
-	} else if (!q->n || ev_less(&e, &q->heap[0])) {
+	} else if (!q->n || ev_less(&e, &q->ev[q->n - 1])) {
 		q->hold = e;
 		q->held = true;
 	} else {
-		evq_heap_push(q, &e);
+		evq_insert(q, &e);
 	}
-}
-
-static inline void evq_push(struct evq *q, simtime now, simtime t,
-			    enum ev_kind k, uint32_t obj, uint64_t arg)
-{
-	evq_push_seq(q, now, t, q->seq++, k, obj, arg);
 }
 
 static inline bool evq_pending(const struct evq *q)
@@ -105,7 +115,7 @@ static inline simtime evq_next_time(const struct evq *q)
 {
 	if (q->held)
 		return q->hold.t;
-	return q->n ? q->heap[0].t : SIM_NEVER;
+	return q->n ? q->ev[q->n - 1].t : SIM_NEVER;
 }
 
 /* Pops the earliest event; the queue must not be empty. */
@@ -115,7 +125,27 @@ static inline struct event evq_pop(struct evq *q)
 		q->held = false;
 		return q->hold;
 	}
-	return evq_heap_pop(q);
+	struct event e = q->ev[--q->n];
+
+	if (!q->n && q->nfar)
+		evq_refill(q);
+	return e;
+}
+
+#else
+/* bench-sim's baseline (bench/sim/evq-naive.c): the same operations on an
+ * unsorted array, the earliest found by a linear scan. Same pop order. */
+void evq_push_seq(struct evq *q, simtime now, simtime t, uint64_t seq,
+		  enum ev_kind k, uint32_t obj, uint64_t arg);
+bool evq_pending(const struct evq *q);
+simtime evq_next_time(const struct evq *q);
+struct event evq_pop(struct evq *q);
+#endif
+
+static inline void evq_push(struct evq *q, simtime now, simtime t,
+			    enum ev_kind k, uint32_t obj, uint64_t arg)
+{
+	evq_push_seq(q, now, t, q->seq++, k, obj, arg);
 }
 
 void evq_finish(struct evq *q);
