@@ -138,13 +138,13 @@ static int cmp_double(const void *a, const void *b)
 static struct hvtlb_sim_results *paired(const struct hvtlb_sim_config *c,
 					bool naive_first, double cpu[2])
 {
-	const struct engine *order[2] = { &lib_engine, &naive_engine };
+	const struct engine *engines[2] = { &lib_engine, &naive_engine };
 	struct hvtlb_sim_results *r[2];
 
 	for (int j = 0; j < 2; j++) {
 		int e = naive_first ? 1 - j : j;
 
-		r[e] = timed(order[e], c, &cpu[e], NULL);
+		r[e] = timed(engines[e], c, &cpu[e], NULL);
 	}
 	if (!same_results(r[0], r[1])) {
 		fprintf(stderr, "the baseline's results differ\n");

@@ -6,8 +6,6 @@
  * and finds the earliest (time, sequence) key by a linear scan. Keys are
  * unique, so events pop in exactly the order of src/sim/event.c.
  */
-#include <stdlib.h>
-
 #include "sim/event.h"
 
 static size_t earliest(const struct evq *q)
@@ -25,18 +23,8 @@ void evq_push_seq(struct evq *q, simtime now, simtime t, uint64_t seq,
 {
 	struct event e = { t < now ? now : t, seq, k, obj, arg };
 
-	if (q->nfar == q->far_cap) {
-		size_t n = q->far_cap ? q->far_cap * 2 : 1024;
-		struct event *a = realloc(q->far, n * sizeof(*a));
-
-		if (!a) {
-			q->failed = true;
-			return;
-		}
-		q->far = a;
-		q->far_cap = n;
-	}
-	q->far[q->nfar++] = e;
+	if (evq_far_reserve(q))
+		q->far[q->nfar++] = e;
 }
 
 bool evq_pending(const struct evq *q)

@@ -57,8 +57,7 @@ static struct event heap_pop(struct event *h, size_t n)
 	return top;
 }
 
-/* Queues @p e in the heap. */
-static void far_push(struct evq *q, const struct event *e)
+bool evq_far_reserve(struct evq *q)
 {
 	if (q->nfar == q->far_cap) {
 		size_t n = q->far_cap ? q->far_cap * 2 : 1024;
@@ -66,12 +65,19 @@ static void far_push(struct evq *q, const struct event *e)
 
 		if (!h) {
 			q->failed = true;
-			return;
+			return false;
 		}
 		q->far = h;
 		q->far_cap = n;
 	}
-	heap_push(q->far, q->nfar++, e);
+	return true;
+}
+
+/* Queues @p e in the heap. */
+static void far_push(struct evq *q, const struct event *e)
+{
+	if (evq_far_reserve(q))
+		heap_push(q->far, q->nfar++, e);
 }
 
 void evq_insert(struct evq *q, const struct event *e)

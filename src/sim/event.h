@@ -80,6 +80,10 @@ static inline bool ev_less(const struct event *a, const struct event *b)
 void evq_insert(struct evq *q, const struct event *e);
 void evq_refill(struct evq *q);
 
+/* Room for one more event in q->far (grown by doubling); false, with
+ * q->failed set, when memory runs out. */
+bool evq_far_reserve(struct evq *q);
+
 #ifndef HVTLB_SIM_EVQ_NAIVE
 /* Queues an event at @p t (not before @p now) under a key taken earlier
  * (q->seq++): it is popped exactly where an event pushed at that moment
