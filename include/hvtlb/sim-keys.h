@@ -112,6 +112,12 @@
 	  "and waits to run: KVM >= 5.3 (commit d73eb57b80b9, vcpu->ready); "  \
 	  "false: only to a vCPU preempted while running (vcpu->preempted), "  \
 	  "otherwise the spinner keeps its pCPU")                              \
+	X(PLE_BOOST_IRQ, "hypervisor.ple_boost_irq", BOOL, ple_boost_irq,      \
+	  "false", 0, 0, "",                                                   \
+	  "a vCPU preempted in user mode is a directed-yield candidate when "  \
+	  "an interrupt is pending for it: KVM >= 5.13 (commit 52acd22faa1a, " \
+	  "kvm_arch_dy_has_pending_interrupt) on a host with APICv (posted "   \
+	  "interrupts); false: before 5.13, or no APICv")                      \
 	X(DIRECTED_YIELD, "hypervisor.directed_yield", BOOL, directed_yield,   \
 	  "true", 0, 0, "",                                                    \
 	  "a pause-loop exit runs KVM's kvm_vcpu_on_spin (2018): the VM's "    \

@@ -303,6 +303,7 @@ struct hvtlb_sim_config {
 	bool ipiv;
 	bool ple;
 	bool ple_boost_ready;
+	bool ple_boost_irq;
 	bool directed_yield;
 	uint32_t ple_window_grow;
 	uint32_t ple_window_shrink;

@@ -31,6 +31,12 @@
  *   046ddeed0461): vCPUs woken from halt that wait for a pCPU
  *   (vcpu->ready) are candidates too, and only preempted candidates must
  *   have been preempted in kernel mode.
+ * - hypervisor.ple_boost_irq (Linux 5.13, commit 52acd22faa1a): a
+ *   preempted candidate that was not in kernel mode still qualifies when
+ *   an interrupt is pending for it (kvm_arch_dy_has_pending_interrupt():
+ *   on x86, APICv active and the posted-interrupt descriptor's
+ *   notification bit set), since the spinner may be waiting for that
+ *   interrupt to be handled.
  *
  * hypervisor.directed_yield = false keeps the engine's older model: a
  * fixed window armed only while other vCPUs wait on the spinner's pCPU;
@@ -118,6 +124,17 @@ void arm_ple(struct sim *s, struct vcpu *v)
 	ev_push(s, start + v->ple_window, EV_PLE, v->gid, ++v->ple_token);
 }
 
+/* kvm_arch_dy_has_pending_interrupt(): an interrupt (a flush or a
+ * reschedule IPI) reached @p v while it waits for its pCPU; it takes it
+ * when it runs again. */
+static bool dy_pending_irq(const struct sim *s, const struct vcpu *v)
+{
+	for (uint32_t i = 0; i < v->npend; i++)
+		if (v->pend[i].arrive <= s->now)
+			return true;
+	return false;
+}
+
 /* kvm_vcpu_on_spin()'s filter for candidate @p v of spinner @p me;
  * looking at an in-spin-loop candidate flips its dy_eligible. */
 static bool dy_candidate(struct sim *s, const struct vcpu *me, struct vcpu *v)
@@ -127,7 +144,8 @@ static bool dy_candidate(struct sim *s, const struct vcpu *me, struct vcpu *v)
 	if (v == me || v->hs != H_READY || (!ready && !v->preempted))
 		return false;
 	/* yield_to_kernel_mode: the spinner is in kernel mode */
-	if ((!ready || v->preempted) && !v->preempted_in_kernel)
+	if ((!ready || v->preempted) && !v->preempted_in_kernel &&
+	    !(s->c->ple_boost_irq && v->preempted && dy_pending_irq(s, v)))
 		return false;
 	if (v->in_spin_loop) {
 		bool eligible = v->dy_eligible;

@@ -588,6 +588,60 @@ static void test_directed_yield(void **state)
 	rig_free(g);
 }
 
+/* A flush IPI from vCPU 0 reaching vCPU @p vid at @p arrive. */
+static void put_irq(struct sim *s, uint32_t vid, simtime arrive)
+{
+	struct vcpu *v = &s->v[vid];
+
+	v->pend = calloc(1, sizeof(*v->pend));
+	assert_non_null(v->pend);
+	v->cappend = 1;
+	v->npend = 1;
+	v->pend[0] = (struct ipi_rec){ .arrive = arrive,
+				       .from = 0,
+				       .seq = s->v[0].ack_seq,
+				       .asid = s->mm[0].id,
+				       .kind = IPI_FLUSH,
+				       .r = { .all = true } };
+}
+
+/*
+ * KVM 5.13's exception (ple_boost_irq): vCPU 3, preempted in user mode,
+ * qualifies once the spinner's flush IPI has reached it; the round-robin
+ * from the last boosted (0) meets it before vCPU 5. Before the IPI
+ * arrives, or without the switch, vCPU 5 is boosted as in 2018.
+ */
+static void test_dy_pending_irq(void **state)
+{
+	const char *irq[] = { DY_RIG, "hypervisor.ple_boost_ready=false",
+			      "hypervisor.ple_boost_irq=true", NULL };
+	const char *y2018[] = { DY_RIG, "hypervisor.ple_boost_ready=false",
+				NULL };
+	const struct {
+		const char **kv;
+		double arrive_ms;
+		uint32_t boosted;
+	} c[] = {
+		{ irq, 0.9, 3 },   /* reached vCPU 3: it qualifies */
+		{ irq, 1.1, 5 },   /* still on its way */
+		{ y2018, 0.9, 5 }, /* before 5.13 */
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
+		struct rig *g = rig_new(c[i].kv);
+		struct sim *s = &g->s;
+
+		dy_state(s);
+		put_irq(s, 3, ms(s, c[i].arrive_ms));
+		ple_exit(s, &s->v[0]);
+		assert_int_equal(s->vm_boosted[0], c[i].boosted);
+		assert_int_equal(s->p[1].cur, c[i].boosted);
+		assert_int_equal(s->p[0].cur, 2);
+		rig_free(g);
+	}
+}
+
 /*
  * A candidate that yielded from its own spin loop is eligible every
  * other time it is looked at (dy_eligible): the first exit finds none
@@ -636,6 +690,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_poll_resume),
 		cmocka_unit_test(test_directed_yield),
 		cmocka_unit_test(test_dy_eligible),
+		cmocka_unit_test(test_dy_pending_irq),
 	};
 
 	if (argc > 1)
