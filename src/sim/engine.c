@@ -186,6 +186,12 @@ static int run_part(struct part *pt)
 	if (rc)
 		goto out;
 	run_events(s);
+	if (s->c->strategy.kind == HVTLB_STRATEGY_LAZY)
+		slog(s, HVTLB_SIM_LOG_DEBUG,
+		     "lazy: %llu ticks waited for a free slot, %llu for an "
+		     "epoch in madvise",
+		     (unsigned long long)s->slot_waits,
+		     (unsigned long long)s->epoch_waits);
 	if (s->failed) {
 		rc = -EPROTO;
 		slog(s, HVTLB_SIM_LOG_ERROR, "simulation failed");

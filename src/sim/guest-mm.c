@@ -281,6 +281,7 @@ static uint32_t alloc_slot(struct task *t)
 		if (m->nfree)
 			return m->free_stack[--m->nfree];
 		/* Everything waits for lazy invalidations: wait a tick. */
+		s->slot_waits++;
 		unlock_write(t);
 		sleep_timer(s, t, s->tick);
 		lock_write(t);
@@ -506,8 +507,10 @@ static void zap_and_flush(struct task *t, uint32_t slot, uint32_t first,
 		if (flush_deferred(s, &out)) {
 			/* madvise: the range is refaulted at once, so the
 			 * call returns only when every CPU applied it. */
-			while (!lazy_epoch_done(s, t->vm, out.reuse_epoch))
+			while (!lazy_epoch_done(s, t->vm, out.reuse_epoch)) {
+				s->epoch_waits++;
 				sleep_timer(s, t, s->tick);
+			}
 			oracle_flush_done(s, &of);
 		}
 		mark_zapped_flushed(t, m, slot);

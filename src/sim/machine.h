@@ -341,6 +341,9 @@ struct sim {
 	bool timed_out;
 	bool failed;
 	uint64_t lazy_epoch;
+	/* lazy strategy, for the log at the end of a run: ticks slept in
+	 * mmap with no free slot, and in madvise for the lazy epoch */
+	uint64_t slot_waits, epoch_waits;
 	const struct host_policy *sched; /* hypervisor.cfs: host_cfs */
 	uint64_t hist[HIST_BUCKETS];
 	simtime lat_max;
