@@ -2,11 +2,18 @@
 /*
  * Growing a process's slot pool (lazy strategy only). An munmap under
  * lazy coherence keeps its range out of reuse until every CPU has applied
- * the posted invalidation (the quarantine, guest-mm.c); a real process
- * whose mmap finds every freed range still waiting gets another virtual
- * address, it does not wait. Here that address is a new slot appended
+ * the posted invalidation (the quarantine, guest-mm.c). Nothing in LATR
+ * makes mmap wait for that: in its prototype (Kumar et al., ASPLOS 2018;
+ * Linux 4.10 at github.com/sslab-gatech/latr, CONFIG_LAZY_MEM_FREE)
+ * munmap clears the PTEs and parks the unmapped areas and their pages on
+ * per-process lazy lists that a kernel thread frees later, and mmap just
+ * takes another free range of the address space. So a process whose
+ * mmap finds every freed slot still waiting gets a new slot, appended
  * after the existing ones (and after the workload's reserved slots, which
  * keep their indexes), with everything indexed by slot grown to match.
+ * (The prototype holds back the pages, not the range, which it detaches
+ * at once; keeping the range out of reuse too is the stricter rule: no
+ * stale translation of the old mapping can serve a new one.)
  *
  * Bounded by what a process may map: Linux refuses an mmap beyond
  * vm.max_map_count mappings (DEFAULT_MAX_MAP_COUNT, USHRT_MAX - 5, in
