@@ -689,7 +689,10 @@ struct hvtlb_sim_results {
  * Deterministic: the same config (seed included) gives byte-identical
  * results whatever c->threads. Reentrant. Returns 0; -ERANGE for an invalid
  * config; -ENOMEM; -ETIME when virtual time passed engine.max_virtual_s;
- * -EPROTO when a strategy failed (a bug).
+ * -ENOSPC when a process needed more mappings than one may hold (the lazy
+ * strategy, whose freed ranges wait for their flush: vm.max_map_count's
+ * default, 65530, or the 47-bit user address space); -EPROTO when a
+ * strategy failed (a bug).
  */
 int hvtlb_sim_run(const struct hvtlb_sim_config *c,
 		  struct hvtlb_sim_results **out);

@@ -55,22 +55,66 @@
 enum { MML_LOCK, MML_TLB_GEN, MML_CPUMASK, MML_COUNT };
 enum { VML_ZONE, VML_LRU, VML_COUNT };
 
-struct contention {
-	struct cline *mm;  /* nmms x MML_COUNT */
-	struct cline *vma; /* nmms x nslots */
+/* Per process, sized from its slots (they grow with mm_grow_slots()). */
+struct ct_mm {
+	struct cline *vma; /* per slot: its VMA lock */
+	uint64_t *anon;	   /* per PTE: an anonymous page of the process */
 	uint32_t nslots;
-	struct cline *vm;  /* vms x VML_COUNT */
-	uint64_t *bits;	   /* reader bitmaps of the read lines */
-	uint32_t *pcp;	   /* per vCPU: pages on its per-CPU free list */
-	uint32_t *lru;	   /* per vCPU: pages in its LRU add batch */
-	uint64_t *anon;	   /* per mm, per PTE: an anonymous page of it */
-	size_t anon_words; /* per mm */
+};
+
+struct contention {
+	struct cline *mm; /* nmms x MML_COUNT */
+	struct ct_mm *pm; /* nmms */
+	struct cline *vm; /* vms x VML_COUNT */
+	uint64_t *bits;	  /* reader bitmaps of the read lines */
+	uint32_t *pcp;	  /* per vCPU: pages on its per-CPU free list */
+	uint32_t *lru;	  /* per vCPU: pages in its LRU add batch */
 	uint32_t socket_pcpus;
 };
 
 static void cline_init(struct cline *l)
 {
 	l->owner = l->owner_pcpu = NONE_ID;
+}
+
+static size_t anon_words(const struct mm *m, uint32_t nslots)
+{
+	return ((size_t)nslots * m->pages + 63) / 64;
+}
+
+int ct_mm_grow(struct sim *s, uint32_t mm, uint32_t nslots)
+{
+	struct ct_mm *pm;
+	const struct mm *m = &s->mm[mm];
+	size_t old_w, new_w;
+	struct cline *vma;
+	uint64_t *anon;
+
+	if (!s->ct)
+		return 0;
+	pm = &s->ct->pm[mm];
+	if (nslots <= pm->nslots)
+		return 0;
+	old_w = pm->anon ? anon_words(m, pm->nslots) : 0;
+	new_w = anon_words(m, nslots);
+	/* no pointer into these is held across a task switch: each hook
+	 * indexes them afresh */
+	vma = realloc(pm->vma, (size_t)nslots * sizeof(*vma));
+	if (!vma)
+		return -ENOMEM;
+	pm->vma = vma;
+	anon = realloc(pm->anon, (new_w ? new_w : 1) * sizeof(*anon));
+	if (!anon)
+		return -ENOMEM;
+	pm->anon = anon;
+	for (uint32_t i = pm->nslots; i < nslots; i++) {
+		vma[i] = (struct cline){ 0 };
+		cline_init(&vma[i]);
+	}
+	for (size_t w = old_w; w < new_w; w++)
+		anon[w] = 0;
+	pm->nslots = nslots;
+	return 0;
 }
 
 int contention_setup(struct sim *s)
@@ -86,20 +130,17 @@ int contention_setup(struct sim *s)
 	if (!ct)
 		return -ENOMEM;
 	s->ct = ct;
-	ct->nslots = s->nmms ? s->mm[0].nslots : 0;
 	ct->mm = calloc((size_t)s->nmms * MML_COUNT, sizeof(*ct->mm));
-	ct->vma = calloc((size_t)s->nmms * ct->nslots + 1, sizeof(*ct->vma));
+	ct->pm = calloc((size_t)s->nmms + 1, sizeof(*ct->pm));
 	ct->vm = calloc((size_t)nvm * VML_COUNT + 1, sizeof(*ct->vm));
 	ct->bits = calloc((size_t)s->nmms * 2 * words + 1, sizeof(*ct->bits));
 	ct->pcp = calloc(s->nvcpus + 1, sizeof(*ct->pcp));
 	ct->lru = calloc(s->nvcpus + 1, sizeof(*ct->lru));
-	ct->anon_words =
-		s->nmms ? ((size_t)ct->nslots * s->mm[0].pages + 63) / 64 : 0;
-	ct->anon =
-		calloc((size_t)s->nmms * ct->anon_words + 1, sizeof(*ct->anon));
-	if (!ct->mm || !ct->vma || !ct->vm || !ct->bits || !ct->pcp ||
-	    !ct->lru || !ct->anon)
+	if (!ct->mm || !ct->pm || !ct->vm || !ct->bits || !ct->pcp || !ct->lru)
 		return -ENOMEM;
+	for (uint32_t i = 0; i < s->nmms; i++)
+		if (ct_mm_grow(s, i, s->mm[i].nslots))
+			return -ENOMEM;
 	nl = (size_t)s->nmms * MML_COUNT;
 	for (size_t i = 0; i < nl; i++)
 		cline_init(&ct->mm[i]);
@@ -109,8 +150,6 @@ int contention_setup(struct sim *s)
 		ct->mm[i * MML_COUNT + MML_CPUMASK].readers =
 			&ct->bits[(size_t)(2 * i + 1) * words];
 	}
-	for (size_t i = 0; i < (size_t)s->nmms * ct->nslots; i++)
-		cline_init(&ct->vma[i]);
 	for (size_t i = 0; i < (size_t)nvm * VML_COUNT; i++)
 		cline_init(&ct->vm[i]);
 	ct->socket_pcpus = s->pcpus_total / c->sockets;
@@ -126,12 +165,15 @@ void contention_teardown(struct sim *s)
 	if (!ct)
 		return;
 	free(ct->mm);
-	free(ct->vma);
+	for (uint32_t i = 0; ct->pm && i < s->nmms; i++) {
+		free(ct->pm[i].vma);
+		free(ct->pm[i].anon);
+	}
+	free(ct->pm);
 	free(ct->vm);
 	free(ct->bits);
 	free(ct->pcp);
 	free(ct->lru);
-	free(ct->anon);
 	free(ct);
 	s->ct = NULL;
 }
@@ -261,10 +303,8 @@ void ct_vma_lock(struct task *t, uint32_t slot)
 {
 	struct sim *s = t->s;
 
-	if (s->ct && slot < s->ct->nslots)
-		charge(t, cl_write(s,
-				   &s->ct->vma[(size_t)t->mm * s->ct->nslots +
-					       slot],
+	if (s->ct && slot < s->ct->pm[t->mm].nslots)
+		charge(t, cl_write(s, &s->ct->pm[t->mm].vma[slot],
 				   &s->v[t->vcpu]));
 }
 
@@ -311,7 +351,7 @@ simtime ct_page_alloc(struct sim *s, const struct vcpu *v, uint32_t mm,
 
 	if (!ct)
 		return 0;
-	a = &ct->anon[(size_t)mm * ct->anon_words];
+	a = ct->pm[mm].anon;
 	a[idx / 64] |= 1ULL << (idx % 64);
 	if (!ct->pcp[v->gid]) {
 		/* rmqueue_bulk: refill the per-CPU list under zone->lock */
@@ -342,7 +382,7 @@ uint32_t ct_zap_anon(struct sim *s, uint32_t mm, uint64_t base,
 
 	if (!ct)
 		return 0;
-	a = &ct->anon[(size_t)mm * ct->anon_words];
+	a = ct->pm[mm].anon;
 	for (uint32_t i = 0; i < n; i++) {
 		uint64_t idx = base + zidx[i], bit = 1ULL << (idx % 64);
 

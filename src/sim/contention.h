@@ -35,6 +35,9 @@ struct cline {
 /* Sets up s->ct when machine.contention is on (0 or -ENOMEM). */
 int contention_setup(struct sim *s);
 void contention_teardown(struct sim *s);
+/* Process @p mm now has @p nslots slots: its per-slot lines and per-PTE
+ * bits follow (0 or -ENOMEM, the old arrays left intact). */
+int ct_mm_grow(struct sim *s, uint32_t mm, uint32_t nslots);
 
 /* The primitives: the cycles the access costs @p v beyond an uncontended
  * one, from now. A write (an atomic read-modify-write): waits for the

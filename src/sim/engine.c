@@ -33,6 +33,7 @@
 #include "sim/lock.h"
 #include "sim/machine.h"
 #include "sim/stats.h"
+#include "sim/workload.h"
 
 void slog(struct sim *s, enum hvtlb_sim_log_level lv, const char *fmt, ...)
 {
@@ -155,6 +156,27 @@ static void run_events(struct sim *s)
 				   TR_NONE, s->v[i].run_start, 2, 0);
 }
 
+/* The lazy strategy's waits and slot pools, at DEBUG level (the tests
+ * read them). */
+static void log_lazy(struct sim *s)
+{
+	uint32_t start = workload_reserved_slots(s->c);
+
+	slog(s, HVTLB_SIM_LOG_DEBUG,
+	     "lazy: %llu ticks waited for a free slot, %llu for an epoch in "
+	     "madvise",
+	     (unsigned long long)s->slot_waits,
+	     (unsigned long long)s->epoch_waits);
+	for (uint32_t i = 0; i < s->nmms; i++) {
+		const struct mm *m = &s->mm[i];
+
+		if (m->nslots != m->rbase + start)
+			slog(s, HVTLB_SIM_LOG_DEBUG,
+			     "lazy: process %u grew from %u to %u slots", m->id,
+			     m->rbase + start, m->nslots);
+	}
+}
+
 static int run_part(struct part *pt)
 {
 	const struct hvtlb_sim_config *c = pt->c;
@@ -186,8 +208,10 @@ static int run_part(struct part *pt)
 	if (rc)
 		goto out;
 	run_events(s);
+	if (s->c->strategy.kind == HVTLB_STRATEGY_LAZY)
+		log_lazy(s);
 	if (s->failed) {
-		rc = -EPROTO;
+		rc = s->fail_rc ? s->fail_rc : -EPROTO;
 		slog(s, HVTLB_SIM_LOG_ERROR, "simulation failed");
 		goto out;
 	}

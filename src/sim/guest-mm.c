@@ -5,6 +5,7 @@
  * system calls that map, unmap and zap (mmap, munmap, madvise) with the
  * shootdown each zap needs, issued through the vCPU's strategy.
  */
+#include <errno.h>
 #include <string.h>
 
 #include "sim/backend.h"
@@ -260,6 +261,31 @@ static void quarantine_done(struct task *t, struct mm *m, const struct qslot *q)
 	mark_zapped_flushed(t, m, q->slot);
 }
 
+/* Growing the pool failed with @p rc: the run fails, with why. */
+static void slot_pool_failed(struct sim *s, const struct task *t, int rc)
+{
+	const struct mm *m = &s->mm[t->mm];
+
+	if (rc == -ENOSPC)
+		slog(s, HVTLB_SIM_LOG_ERROR,
+		     "process %u: mmap needs a mapping beyond the %u a process "
+		     "may hold (vm.max_map_count, or the user address space), "
+		     "all mapped or waiting for their lazy flush",
+		     m->id, m->nslots);
+	else
+		slog(s, HVTLB_SIM_LOG_ERROR,
+		     "process %u: no memory to grow its %u slots", m->id,
+		     m->nslots);
+	s->fail_rc = rc;
+	s->failed = true;
+}
+
+/* A free slot of @p t's process for its mmap, or NONE_ID when the run
+ * failed. Under the lazy strategy a munmap's slot waits in quarantine
+ * until its lazy flush is complete; with nothing free, the pool grows (a
+ * real process gets another address: LATR keeps the freed range, not the
+ * mmap, waiting). The other strategies free a slot at munmap; with none
+ * free they wait a tick for another thread's munmap. */
 static uint32_t alloc_slot(struct task *t)
 {
 	struct sim *s = t->s;
@@ -280,7 +306,15 @@ static uint32_t alloc_slot(struct task *t)
 		}
 		if (m->nfree)
 			return m->free_stack[--m->nfree];
-		/* Everything waits for lazy invalidations: wait a tick. */
+		if (s->c->strategy.kind == HVTLB_STRATEGY_LAZY) {
+			int rc = mm_grow_slots(s, t->mm);
+
+			if (!rc)
+				continue;
+			slot_pool_failed(s, t, rc);
+			return NONE_ID;
+		}
+		s->slot_waits++;
 		unlock_write(t);
 		sleep_timer(s, t, s->tick);
 		lock_write(t);
@@ -294,6 +328,10 @@ void do_mmap(struct task *t, uint32_t *slot)
 	t->debt += cyc(s, SIM_COST_syscall);
 	lock_write(t);
 	*slot = alloc_slot(t);
+	/* The run failed: this task must not go on with no slot (the engine
+	 * stops before it would be woken). */
+	while (*slot == NONE_ID)
+		t_block(t);
 	s->mm[t->mm].live[*slot] = 1;
 	t_work(t, cyc(s, SIM_COST_mmap), ACCT_SYS);
 	unlock_write(t);
@@ -506,8 +544,10 @@ static void zap_and_flush(struct task *t, uint32_t slot, uint32_t first,
 		if (flush_deferred(s, &out)) {
 			/* madvise: the range is refaulted at once, so the
 			 * call returns only when every CPU applied it. */
-			while (!lazy_epoch_done(s, t->vm, out.reuse_epoch))
+			while (!lazy_epoch_done(s, t->vm, out.reuse_epoch)) {
+				s->epoch_waits++;
 				sleep_timer(s, t, s->tick);
+			}
 			oracle_flush_done(s, &of);
 		}
 		mark_zapped_flushed(t, m, slot);

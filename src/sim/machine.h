@@ -108,7 +108,12 @@ struct mm {
 	uint32_t vm;
 	unsigned shift;
 	uint32_t pages; /* per slot */
+	/* slots of every per-slot array below; only the lazy strategy grows
+	 * them (mm_grow_slots()), appending after the reserved ones */
 	uint32_t nslots;
+	/* the workload's reserved slots: rbase .. rbase + reserved - 1, fixed
+	 * at setup (a growth appends past them) */
+	uint32_t rbase;
 	struct pte *pte;
 	/* per slot: the pages (0..pages-1) made present since its last zap,
 	 * in plist[slot * pages ...], pn[slot] of them; a zap visits only
@@ -341,6 +346,10 @@ struct sim {
 	bool timed_out;
 	bool failed;
 	uint64_t lazy_epoch;
+	/* lazy strategy, for the log at the end of a run: ticks slept in
+	 * mmap with no free slot, and in madvise for the lazy epoch */
+	uint64_t slot_waits, epoch_waits;
+	int fail_rc; /* why the run failed, when not -EPROTO */
 	const struct host_policy *sched; /* hypervisor.cfs: host_cfs */
 	uint64_t hist[HIST_BUCKETS];
 	simtime lat_max;

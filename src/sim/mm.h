@@ -5,6 +5,12 @@
 
 #include "sim/machine.h"
 
+/* What a process may map (mm-grow.c): Linux's default vm.max_map_count
+ * (DEFAULT_MAX_MAP_COUNT), and the end of x86-64's 4-level user address
+ * space (TASK_SIZE_MAX). */
+#define MM_MAX_MAP_COUNT 65530u
+#define MM_TASK_SIZE_MAX ((1ULL << 47) - 4096)
+
 /* Guest-virtual address of the first page of slot @p slot. */
 static inline uint64_t slot_va(const struct mm *m, uint32_t slot)
 {
@@ -39,6 +45,15 @@ void do_reclaim(struct task *t, uint32_t slot);
 void do_madvise_range(struct task *t, uint32_t slot, uint32_t first,
 		      uint32_t n);
 struct oracle_flush;
+
+/* The most slots process @p m may have (MM_MAX_MAP_COUNT, or fewer when
+ * its slots would pass MM_TASK_SIZE_MAX). */
+uint32_t mm_max_slots(const struct mm *m);
+/* Grows process @p mmi's slot pool (lazy strategy: mmap when every freed
+ * slot still waits for its lazy flush) and everything indexed by slot;
+ * the new slots go on its free stack. 0, -ENOSPC when it has
+ * mm_max_slots() already, or -ENOMEM (nothing lost: the run fails). */
+int mm_grow_slots(struct sim *s, uint32_t mmi);
 
 /* Issues @p req from @p t's vCPU through its strategy (the built-in one,
  * or config.flush_fn) and records the shootdown: count, latency, trace.

@@ -199,19 +199,26 @@ static bool lazy_rec_hits(const struct vcpu *o, uint64_t va, unsigned shift,
 	return false;
 }
 
-/* @p o is out of guest mode and a flush that drops the entry runs before
- * it next runs guest code. */
+/* A flush that drops the entry runs before @p o next runs a guest
+ * thread: @p o is out of guest mode with one pending, or it has no thread
+ * (in guest mode or not) and a lazy invalidation of the entry waits for
+ * its next context switch. An idle vCPU in guest mode counts: the lazy
+ * strategy does not wait for a vCPU that was halted when the
+ * invalidation was posted, and one woken since into its idle loop still
+ * holds the entry when the flush completes, but it applies it before a
+ * thread runs (guest_schedule(), then oracle_resume() checks). */
 static bool pending_hits(struct sim *s, struct vcpu *o, uint64_t va,
 			 unsigned shift, uint32_t asid)
 {
+	if (o->lz && lazy_rec_hits(o, va, shift, asid))
+		return true;
 	if (o->hs == H_RUNNING)
 		return false;
 	/* KVM flushes the whole guest context at entry, globals too. */
 	if (o->steal & HVTLB_KVM_VCPU_FLUSH_TLB)
 		return true;
 	return queued_hits(o, va, shift, !asid) ||
-	       ipi_hits(s, o, va, shift, asid) ||
-	       (o->lz && lazy_rec_hits(o, va, shift, asid));
+	       ipi_hits(s, o, va, shift, asid);
 }
 
 /* @p o owes the flush: remembers the entry until it next runs a thread
@@ -270,17 +277,18 @@ static bool lazy_catches_up(const struct sim *s, const struct vcpu *o,
 	return !f->freed && s->c->tlb_gen && o->mm_gen < s->mm[f->mm].tlb_gen;
 }
 
-/* @p o is out of guest mode and a flush of all its non-global entries of
- * address space @p asid runs before it next runs guest code. */
+/* A flush of all @p o's non-global entries of address space @p asid runs
+ * before it next runs a guest thread (as pending_hits()). */
 static bool pending_all(struct sim *s, struct vcpu *o, uint32_t asid)
 {
 	struct hvtlb_flushq_batch b;
 
+	/* as pending_hits(): a lazy flush of everything, idle or not */
+	if (o->lz && o->cur == NONE_ID && o->lz_all)
+		return true;
 	if (o->hs == H_RUNNING)
 		return false;
 	if (o->steal & HVTLB_KVM_VCPU_FLUSH_TLB)
-		return true;
-	if (o->lz && o->cur == NONE_ID && o->lz_all)
 		return true;
 	for (uint32_t i = 0; i < o->npend; i++) {
 		const struct ipi_rec *q = &o->pend[i];

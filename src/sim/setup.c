@@ -167,6 +167,7 @@ static int setup_mms(struct sim *s)
 		m->shift = c->wl_page_shift;
 		m->pages = workload_slot_pages(c);
 		m->nslots = nslots;
+		m->rbase = nslots - reserved;
 		m->writer = NONE_ID;
 		m->pte = calloc((size_t)nslots * m->pages, sizeof(*m->pte));
 		m->plist = calloc((size_t)nslots * m->pages, sizeof(*m->plist));
@@ -183,9 +184,9 @@ static int setup_mms(struct sim *s)
 		    !m->fillers)
 			return -ENOMEM;
 		m->nfree = 0;
-		for (uint32_t k = nslots - reserved; k-- > shared;)
+		for (uint32_t k = m->rbase; k-- > shared;)
 			m->free_stack[m->nfree++] = k; /* lowest on top */
-		for (uint32_t k = nslots - reserved; k < nslots; k++) {
+		for (uint32_t k = m->rbase; k < nslots; k++) {
 			/* written before the run: present, never zapped */
 			for (uint32_t p = 0; p < m->pages; p++)
 				m->pte[(size_t)k * m->pages + p].gen = 1;

@@ -122,11 +122,7 @@ int ensemble_first_failure(const struct ensemble *e, char *err, size_t errlen)
 			else
 				snprintf(where, sizeof(where), "nominal");
 			snprintf(err, errlen, "%s (%s) failed: %s", e->names[r],
-				 where,
-				 j->rc == -ETIME ? "virtual time limit "
-						   "(engine.max_virtual_s) "
-						   "reached"
-						 : strerror(-j->rc));
+				 where, sim_run_strerror(j->rc));
 			return j->rc;
 		}
 	}

@@ -511,14 +511,23 @@ int sim_scenario_load(struct scenario *sc, const char *path)
 	return rc;
 }
 
+const char *sim_run_strerror(int rc)
+{
+	if (rc == -ETIME)
+		return "virtual time limit (engine.max_virtual_s) reached";
+	if (rc == -ENOSPC)
+		return "a process needed more mappings than one may hold "
+		       "(vm.max_map_count or the user address space; lazy "
+		       "strategy: freed ranges still waiting for their flush)";
+	return strerror(-rc);
+}
+
 int sim_batch_run_one_report(struct sim_batch *b, size_t i)
 {
 	snprintf(b->sc.err, sizeof(b->sc.err), "%s: run %zu (%s) failed: %s",
 		 b->sc.path ? b->sc.path : "scenario", i + 1,
 		 b->strategy[i] ? b->strategy[i] : "as configured",
-		 b->run_rc[i] == -ETIME ? "virtual time limit "
-					  "(engine.max_virtual_s) reached"
-					: strerror(-b->run_rc[i]));
+		 sim_run_strerror(b->run_rc[i]));
 	return b->run_rc[i];
 }
 

@@ -96,6 +96,8 @@ int sim_batch_run(struct sim_batch *b);
 
 /** Writes run @p i's failure to b->sc.err; returns its code. */
 int sim_batch_run_one_report(struct sim_batch *b, size_t i);
+/* Why hvtlb_sim_run() returned @p rc (negative errno), for a message. */
+const char *sim_run_strerror(int rc);
 
 /**
  * Runs run @p i alone (sim_batch_run() runs them all through it). On

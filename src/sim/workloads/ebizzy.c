@@ -148,7 +148,7 @@ static void ebizzy_op(struct task *t, uint32_t *heap, uint64_t i)
 	struct sim *s = t->s;
 	struct mm *m = &s->mm[t->mm];
 	/* rand_num() is 0: chunk 0, the first reserved slot */
-	uint32_t src = m->nslots - s->c->wl_ebizzy_chunks;
+	uint32_t src = m->rbase;
 	uint32_t dst = *heap;
 	bool mapped = copy_mapped(s, m);
 
