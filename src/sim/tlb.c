@@ -36,14 +36,6 @@ static inline uint32_t present_bit(uint64_t key)
 	return 1u << (h >> 59);
 }
 
-/* No entry holds @p key's address, by the filter @p present. A filter
- * with every bit set (a TLB that holds many addresses) answers no at
- * once. */
-static inline bool surely_absent(uint32_t present, uint64_t key)
-{
-	return present != UINT32_MAX && !(present & present_bit(key));
-}
-
 /* Levels in use: the STLB has no sets when there is none. */
 static inline uint32_t tlb_nlevels(const struct tlb *t)
 {
@@ -145,7 +137,7 @@ static struct tlb_entry *find(const struct tlb *t, struct tlb_level *l,
 
 int tlb_lookup(struct tlb *t, uint64_t key, uint64_t vpn, uint32_t *gen)
 {
-	if (surely_absent(t->present, key))
+	if (!(t->present & present_bit(key)))
 		return 0; /* no entry holds the address */
 	for (uint32_t i = 0; i < tlb_nlevels(t); i++) {
 		struct tlb_entry *e = find(t, &t->lv[i], key, vpn);
@@ -163,7 +155,7 @@ int tlb_lookup(struct tlb *t, uint64_t key, uint64_t vpn, uint32_t *gen)
 
 int tlb_probe(struct tlb *t, uint64_t key, uint64_t vpn, uint32_t *gen)
 {
-	if (surely_absent(t->present, key))
+	if (!(t->present & present_bit(key)))
 		return 0; /* no entry holds the address */
 	for (uint32_t i = 0; i < tlb_nlevels(t); i++) {
 		struct tlb_entry *e = find(t, &t->lv[i], key, vpn);
@@ -201,9 +193,7 @@ void tlb_fill(struct tlb *t, uint64_t key, uint64_t vpn, uint32_t gen,
 	      bool global)
 {
 	uint32_t epoch = global ? t->gepoch | EPOCH_GLOBAL : t->epoch;
-
-	if (t->present != UINT32_MAX)
-		t->present |= present_bit(key);
+	t->present |= present_bit(key);
 	if (global) {
 		key &= ~KEY_ASID_MASK;
 		t->global = true;
@@ -230,13 +220,13 @@ static void level_inval(struct tlb_level *l, uint64_t key, uint64_t vpn,
 	}
 }
 
-static void inval_one(struct tlb *t, uint32_t present, uint64_t va,
-		      unsigned shift, uint32_t asid, uint64_t mask)
+static void inval_one(struct tlb *t, uint64_t va, unsigned shift, uint32_t asid,
+		      uint64_t mask)
 {
 	uint64_t key = tlb_key(va, shift, asid);
 	uint64_t vpn = va >> shift;
 
-	if (surely_absent(present, key))
+	if (!(t->present & present_bit(key)))
 		return;
 	for (uint32_t l = 0; l < tlb_nlevels(t); l++)
 		level_inval(&t->lv[l], key, vpn, mask);
@@ -254,22 +244,21 @@ void tlb_invalidate(struct tlb *t, uint64_t va, uint64_t n, unsigned shift,
 	uint64_t mask = asid == ~0u ? ~KEY_ASID_MASK : ~0ULL;
 	uint32_t a = asid == ~0u ? 0 : asid;
 	uint64_t last2m = ~0ULL, last1g = ~0ULL;
-	uint32_t present = t->present; /* no INVLPG changes it */
 
 	for (uint64_t i = 0; i < n; i++) {
 		uint64_t p = va + (i << shift);
 		uint64_t p2m = p & ~((1ULL << 21) - 1);
 		uint64_t p1g = p & ~((1ULL << 30) - 1);
 
-		inval_one(t, present, p, 12, a, mask);
+		inval_one(t, p, 12, a, mask);
 		if (!t->large)
 			continue;
 		if (p2m != last2m) {
-			inval_one(t, present, p2m, 21, a, mask);
+			inval_one(t, p2m, 21, a, mask);
 			last2m = p2m;
 		}
 		if (p1g != last1g) {
-			inval_one(t, present, p1g, 30, a, mask);
+			inval_one(t, p1g, 30, a, mask);
 			last1g = p1g;
 		}
 	}
