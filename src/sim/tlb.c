@@ -27,15 +27,6 @@
 #define EPOCH_GLOBAL (1u << 31)
 #define EPOCH_MASK (EPOCH_GLOBAL - 1)
 
-/* The bit of struct tlb's filter for @p key: its page size and address,
- * whatever its ASID (an INVLPG drops a global entry from any ASID). */
-static inline uint32_t present_bit(uint64_t key)
-{
-	uint64_t h = (key & ~KEY_ASID_MASK) * 0x9e3779b97f4a7c15ULL;
-
-	return 1u << (h >> 59);
-}
-
 /* Levels in use: the STLB has no sets when there is none. */
 static inline uint32_t tlb_nlevels(const struct tlb *t)
 {
@@ -86,7 +77,6 @@ int tlb_init(struct tlb *t, const struct hvtlb_sim_config *c)
 	t->lv[0].e = t->lv[1].e = NULL;
 	t->lv[0].victim = t->lv[1].victim = NULL;
 	t->lv[0].sets = t->lv[1].sets = 0;
-	t->present = 0;
 	if (level_init(&t->lv[0], c->l1_sets, c->l1_ways))
 		return -ENOMEM;
 	if (c->tlb_levels > 1 && level_init(&t->lv[1], c->l2_sets, c->l2_ways))
@@ -137,8 +127,6 @@ static struct tlb_entry *find(const struct tlb *t, struct tlb_level *l,
 
 int tlb_lookup(struct tlb *t, uint64_t key, uint64_t vpn, uint32_t *gen)
 {
-	if (!(t->present & present_bit(key)))
-		return 0; /* no entry holds the address */
 	for (uint32_t i = 0; i < tlb_nlevels(t); i++) {
 		struct tlb_entry *e = find(t, &t->lv[i], key, vpn);
 
@@ -155,8 +143,6 @@ int tlb_lookup(struct tlb *t, uint64_t key, uint64_t vpn, uint32_t *gen)
 
 int tlb_probe(struct tlb *t, uint64_t key, uint64_t vpn, uint32_t *gen)
 {
-	if (!(t->present & present_bit(key)))
-		return 0; /* no entry holds the address */
 	for (uint32_t i = 0; i < tlb_nlevels(t); i++) {
 		struct tlb_entry *e = find(t, &t->lv[i], key, vpn);
 
@@ -193,7 +179,7 @@ void tlb_fill(struct tlb *t, uint64_t key, uint64_t vpn, uint32_t gen,
 	      bool global)
 {
 	uint32_t epoch = global ? t->gepoch | EPOCH_GLOBAL : t->epoch;
-	t->present |= present_bit(key);
+
 	if (global) {
 		key &= ~KEY_ASID_MASK;
 		t->global = true;
@@ -226,8 +212,6 @@ static void inval_one(struct tlb *t, uint64_t va, unsigned shift, uint32_t asid,
 	uint64_t key = tlb_key(va, shift, asid);
 	uint64_t vpn = va >> shift;
 
-	if (!(t->present & present_bit(key)))
-		return;
 	for (uint32_t l = 0; l < tlb_nlevels(t); l++)
 		level_inval(&t->lv[l], key, vpn, mask);
 }
@@ -286,12 +270,8 @@ void tlb_flush_all(struct tlb *t, bool global)
 		clear_class(t, false);
 		t->epoch = 1;
 	}
-	if (!global) {
-		if (!t->global) /* no global entry is live: none is */
-			t->present = 0;
+	if (!global)
 		return;
-	}
-	t->present = 0;
 	t->large = false; /* nothing is live any more */
 	t->global = false;
 	t->gepoch = (t->gepoch + 1) & EPOCH_MASK;

@@ -34,12 +34,6 @@ struct tlb {
 	/* a global entry may be live (set by a global fill, cleared by a
 	 * flush of everything including globals) */
 	bool global;
-	/* One bit per hash of (page size, address): set by every fill,
-	 * cleared only when every entry is dead. A clear bit means no entry
-	 * of any level holds that address, so a lookup of it misses and an
-	 * INVLPG of it has nothing to drop, without reading the sets. (32
-	 * bits fill the padding before lv: struct tlb keeps its size.) */
-	uint32_t present;
 	struct tlb_level lv[2]; /* lv[1].sets == 0: no STLB */
 };
 

@@ -593,95 +593,6 @@ static uint64_t xs_next(uint64_t *x)
 
 #define PICK(x, arr) (arr)[xs_next(x) % (sizeof(arr) / sizeof((arr)[0]))]
 
-/* Every live entry of @p t, one per call, as a checksum of its fields. */
-static bool tlb_sum_entry(void *data, const struct tlb_seen *e)
-{
-	uint64_t *sum = data;
-
-	uint64_t fields = (uint64_t)e->shift << 56 | (uint64_t)e->asid << 40 |
-			  (uint64_t)e->global << 39 | e->gen;
-
-	*sum = *sum * 31 + (e->va ^ fields);
-	return false;
-}
-
-static uint64_t tlb_sum(const struct tlb *t)
-{
-	uint64_t sum = 0;
-
-	tlb_find(t, tlb_sum_entry, &sum);
-	return sum;
-}
-
-/*
- * The address filter (struct tlb's present bits) only skips work: a TLB
- * whose filter says "maybe" for every address before each operation must
- * answer every lookup and probe alike and hold the same live entries,
- * after seeded random fills (global or not, three page sizes, two ASIDs,
- * addresses from a pool eight times the filter so that bits collide),
- * INVLPGs from one or any ASID, and full flushes with and without the
- * globals, on a small two-level TLB that evicts often.
- */
-static void test_tlb_filter(void **state)
-{
-	static const unsigned shifts[] = { 12, 12, 12, 21, 30 };
-	struct hvtlb_sim_config c;
-	struct tlb t, ref;
-	uint64_t x = 0x7e57f11e5ULL;
-
-	(void)state;
-	hvtlb_sim_config_init(&c);
-	c.tlb_levels = 2;
-	c.l1_sets = 4;
-	c.l1_ways = 2;
-	c.l2_sets = 8;
-	c.l2_ways = 3;
-	assert_int_equal(tlb_init(&t, &c), 0);
-	assert_int_equal(tlb_init(&ref, &c), 0);
-	for (unsigned step = 0; step < 200000; step++) {
-		unsigned shift = PICK(&x, shifts), op = xs_next(&x) % 16;
-		uint64_t va = (xs_next(&x) % 256) << shift;
-		uint32_t asid = 1 + (uint32_t)(xs_next(&x) % 2);
-		uint64_t key = tlb_key(va, shift, asid);
-		uint32_t gen = 0, rgen = 0;
-
-		ref.present = ~0u;
-		if (op < 6) {
-			bool global = xs_next(&x) % 8 == 0;
-
-			tlb_fill(&t, key, va >> shift, step, global);
-			tlb_fill(&ref, key, va >> shift, step, global);
-		} else if (op < 12) {
-			uint32_t a = xs_next(&x) % 4 ? asid : ~0u;
-
-			tlb_invalidate(&t, va, 1, 12, a);
-			tlb_invalidate(&ref, va, 1, 12, a);
-		} else if (op < 13) {
-			bool global = xs_next(&x) % 2;
-
-			tlb_flush_all(&t, global);
-			tlb_flush_all(&ref, global);
-		} else if (op < 15) {
-			int hit = tlb_lookup(&t, key, va >> shift, &gen);
-
-			assert_int_equal(
-				hit, tlb_lookup(&ref, key, va >> shift, &rgen));
-			assert_int_equal(gen, rgen);
-		} else {
-			int hit = tlb_probe(&t, key, va >> shift, &gen);
-
-			assert_int_equal(
-				hit, tlb_probe(&ref, key, va >> shift, &rgen));
-			assert_int_equal(gen, rgen);
-		}
-		if (step % 64 == 0)
-			assert_true(tlb_sum(&t) == tlb_sum(&ref));
-	}
-	assert_true(tlb_sum(&t) == tlb_sum(&ref));
-	tlb_finish(&t);
-	tlb_finish(&ref);
-}
-
 static void test_random_configs(void **state)
 {
 	static const char *const strat[] = { "ipi",	  "hyperv",
@@ -1839,7 +1750,6 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_kernel_pages),
 		cmocka_unit_test(test_tlb_global),
 		cmocka_unit_test(test_tlb_large),
-		cmocka_unit_test(test_tlb_filter),
 		cmocka_unit_test(test_no_violations),
 		cmocka_unit_test(test_windows_no_violations),
 		cmocka_unit_test(test_random_configs),
