@@ -51,42 +51,54 @@ static unsigned which_bucket(unsigned us)
 	return 5;
 }
 
-/* get_typical_interval(): the average of the recent intervals if they
- * repeat, else UINT32_MAX. */
-static unsigned typical_interval(const struct menu_gov *g)
+/* @p a / @p b, in a 32-bit division when @p a fits (the same quotient;
+ * a 64-bit division takes several times longer on x86). */
+static inline uint64_t div_small(uint64_t a, unsigned b)
 {
-	uint64_t thresh = UINT32_MAX;
+	if (a <= UINT32_MAX)
+		return (uint32_t)a / b;
+	return a / b;
+}
 
+/*
+ * get_typical_interval(). Each pass of the kernel's loop keeps the
+ * intervals up to a threshold and the next one lowers it below the
+ * largest kept, so the intervals of a pass are a prefix of the sorted
+ * ones: their sum and sum of squares shrink as the largest drop out.
+ * The variance is the kernel's sum of (x - avg)^2 expanded as
+ * sum(x^2) - 2 avg sum(x) + n avg^2, which is the same number in 64-bit
+ * unsigned arithmetic (equal modulo 2^64, as the kernel's sum is).
+ */
+unsigned menu_typical_us(const struct menu_gov *g)
+{
+	const unsigned *x = g->sorted;
+	uint64_t sum = 0, squares = 0;
+	unsigned n = MENU_INTERVALS;
+
+	for (unsigned i = 0; i < n; i++) {
+		sum += x[i];
+		squares += (uint64_t)x[i] * x[i];
+	}
 	for (;;) {
-		uint64_t sum = 0, variance = 0, avg;
-		unsigned max = 0, divisor = 0;
+		uint64_t avg = div_small(sum, n), variance;
+		unsigned max = x[n - 1];
 
-		for (unsigned i = 0; i < MENU_INTERVALS; i++) {
-			if (g->intervals[i] <= thresh) {
-				sum += g->intervals[i];
-				divisor++;
-				if (g->intervals[i] > max)
-					max = g->intervals[i];
-			}
-		}
-		avg = sum / divisor;
-		for (unsigned i = 0; i < MENU_INTERVALS; i++) {
-			if (g->intervals[i] <= thresh) {
-				int64_t d =
-					(int64_t)g->intervals[i] - (int64_t)avg;
-
-				variance += (uint64_t)(d * d);
-			}
-		}
-		variance /= divisor;
+		variance = squares - 2 * avg * sum + n * avg * avg;
+		variance = div_small(variance, n);
 		if (variance <= UINT64_MAX / 36 &&
 		    ((avg * avg > variance * 36 &&
-		      divisor * 4 >= MENU_INTERVALS * 3) ||
+		      n * 4 >= MENU_INTERVALS * 3) ||
 		     variance <= 400))
 			return (unsigned)avg;
-		if (divisor * 4 <= MENU_INTERVALS * 3)
+		if (n * 4 <= MENU_INTERVALS * 3)
 			return UINT32_MAX;
-		thresh = max - 1;
+		/* drop every interval equal to the largest (n > 6 here;
+		 * not all of them are equal, or the variance is 0) */
+		while (x[n - 1] == max) {
+			n--;
+			sum -= max;
+			squares -= (uint64_t)max * max;
+		}
 	}
 }
 
@@ -105,7 +117,7 @@ unsigned menu_select(struct menu_gov *g, const struct idle_state *st,
 	scaled = (uint64_t)next_timer_us * g->correction[g->bucket];
 	predicted = (unsigned)((scaled + RESOLUTION * DECAY / 2) /
 			       (RESOLUTION * DECAY));
-	expected = typical_interval(g);
+	expected = menu_typical_us(g);
 	if (expected > next_timer_us)
 		expected = next_timer_us;
 	if (n > 1 && st[0].polling) {
@@ -130,6 +142,24 @@ unsigned menu_select(struct menu_gov *g, const struct idle_state *st,
 	return idx;
 }
 
+/* Replaces one interval @p old of the ascending @p x by @p new. */
+static void sorted_replace(unsigned *x, unsigned old, unsigned new)
+{
+	unsigned i = 0;
+
+	while (x[i] != old)
+		i++;
+	while (i > 0 && x[i - 1] > new) {
+		x[i] = x[i - 1];
+		i--;
+	}
+	while (i + 1 < MENU_INTERVALS && x[i + 1] < new) {
+		x[i] = x[i + 1];
+		i++;
+	}
+	x[i] = new;
+}
+
 void menu_update(struct menu_gov *g, const struct idle_state *st, unsigned idx,
 		 unsigned residency_us)
 {
@@ -144,11 +174,11 @@ void menu_update(struct menu_gov *g, const struct idle_state *st, unsigned idx,
 	factor = g->correction[g->bucket];
 	factor -= factor / DECAY;
 	if (g->next_timer_us > 0 && measured < MAX_INTERESTING)
-		factor += (unsigned)((uint64_t)RESOLUTION * measured /
-				     g->next_timer_us);
+		factor += RESOLUTION * measured / g->next_timer_us; /* < 2^26 */
 	else
 		factor += RESOLUTION;
 	g->correction[g->bucket] = factor;
+	sorted_replace(g->sorted, g->intervals[g->ptr], measured);
 	g->intervals[g->ptr] = measured;
 	g->ptr = (g->ptr + 1) % MENU_INTERVALS;
 }

@@ -30,6 +30,8 @@ struct menu_gov {
 	unsigned correction[MENU_BUCKETS];
 	unsigned intervals[MENU_INTERVALS];
 	unsigned ptr;
+	/* the same intervals in ascending order, for menu_typical_us() */
+	unsigned sorted[MENU_INTERVALS];
 };
 
 /* menu_enable_device: unity correction factors, no history. */
@@ -43,6 +45,13 @@ void menu_init(struct menu_gov *g);
 unsigned menu_select(struct menu_gov *g, const struct idle_state *st,
 		     unsigned n, unsigned next_timer_us,
 		     unsigned latency_req_us);
+
+/*
+ * get_typical_interval(): the average of the recent idle intervals when
+ * they repeat (the largest dropped as outliers, down to six), else
+ * UINT32_MAX.
+ */
+unsigned menu_typical_us(const struct menu_gov *g);
 
 /*
  * menu_update: the CPU stayed @p residency_us in state @p idx (from entry

@@ -282,6 +282,79 @@ static void test_menu_select(void **state)
 	assert_int_equal(menu_select(&g, hsw, 5, 10000, 0), 0);
 }
 
+/* get_typical_interval() as the kernel writes it: passes over the
+ * history in ring order, each dropping the intervals above a threshold. */
+static unsigned typical_by_passes(const unsigned *iv)
+{
+	uint64_t thresh = UINT32_MAX;
+
+	for (;;) {
+		uint64_t sum = 0, variance = 0, avg;
+		unsigned max = 0, divisor = 0;
+
+		for (unsigned i = 0; i < MENU_INTERVALS; i++) {
+			if (iv[i] <= thresh) {
+				sum += iv[i];
+				divisor++;
+				if (iv[i] > max)
+					max = iv[i];
+			}
+		}
+		avg = sum / divisor;
+		for (unsigned i = 0; i < MENU_INTERVALS; i++) {
+			if (iv[i] <= thresh) {
+				uint64_t d = (uint64_t)iv[i] - avg;
+
+				variance += d * d;
+			}
+		}
+		variance /= divisor;
+		if (variance <= UINT64_MAX / 36 &&
+		    ((avg * avg > variance * 36 &&
+		      divisor * 4 >= MENU_INTERVALS * 3) ||
+		     variance <= 400))
+			return (unsigned)avg;
+		if (divisor * 4 <= MENU_INTERVALS * 3)
+			return UINT32_MAX;
+		thresh = max - 1;
+	}
+}
+
+/*
+ * menu_typical_us() works on the history kept sorted: it must give the
+ * kernel's answer for every history. Seeded random idle periods, drawn
+ * from a few magnitudes with many repeats (ties among the largest, which
+ * drop together), around the 20 us spread and up to 2^32 - 1 (sums of
+ * squares that wrap 64 bits), each fed through menu_update().
+ */
+static void test_menu_typical(void **state)
+{
+	static const unsigned scale[] = { 3, 40, 1000, 100000, UINT32_MAX };
+	struct menu_gov g;
+	uint64_t x = 0x5eed0fe5ULL;
+	unsigned repeats = 0;
+
+	(void)state;
+	menu_init(&g);
+	for (unsigned i = 0; i < 500000; i++) {
+		unsigned us, typ, st = 0;
+
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		us = (unsigned)((x >> 8) % ((uint64_t)scale[x % 5] + 1));
+		if ((x >> 40) % 4 == 0)
+			us = g.intervals[(x >> 44) % MENU_INTERVALS];
+		g.next_timer_us = UINT32_MAX; /* no clamp of the period */
+		menu_update(&g, hsw, st, us);
+		typ = menu_typical_us(&g);
+		assert_int_equal(typ, typical_by_passes(g.intervals));
+		repeats += typ != UINT32_MAX;
+	}
+	/* both answers were exercised */
+	assert_true(repeats > 1000 && repeats < 499000);
+}
+
 /* @p rounds of the idle periods @p us[0..n-1] (next timer 10 ms); the
  * deepest state picked in the last round and the shallowest, by
  * reference. */
@@ -683,6 +756,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_cfs_buddies),
 		cmocka_unit_test(test_cfs_wakeup),
 		cmocka_unit_test(test_menu_select),
+		cmocka_unit_test(test_menu_typical),
 		cmocka_unit_test(test_menu_bimodal),
 		cmocka_unit_test(test_idle_wake),
 		cmocka_unit_test(test_idle_declared_vs_paid),
