@@ -143,9 +143,11 @@ static bool dy_candidate(struct sim *s, const struct vcpu *me, struct vcpu *v)
 
 	if (v == me || v->hs != H_READY || (!ready && !v->preempted))
 		return false;
-	/* yield_to_kernel_mode: the spinner is in kernel mode */
-	if ((!ready || v->preempted) && !v->preempted_in_kernel &&
-	    !(s->c->ple_boost_irq && v->preempted && dy_pending_irq(s, v)))
+	/* yield_to_kernel_mode: the spinner is in kernel mode, so a
+	 * preempted candidate must have been too (before 5.3 every candidate
+	 * is a preempted one), or, since 5.13, have an interrupt pending */
+	if (v->preempted && !v->preempted_in_kernel &&
+	    !(s->c->ple_boost_irq && dy_pending_irq(s, v)))
 		return false;
 	if (v->in_spin_loop) {
 		bool eligible = v->dy_eligible;
