@@ -12,6 +12,7 @@
  * globals, drops them.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 #include "sim/tlb.h"
@@ -33,21 +34,23 @@ static inline uint32_t tlb_nlevels(const struct tlb *t)
 	return t->lv[1].sets ? 2 : 1;
 }
 
-static inline bool entry_live(const struct tlb *t, const struct tlb_entry *e)
+static inline struct tlb_meta *level_meta(const struct tlb_level *l)
 {
-	if (!e->key)
-		return false;
-	if (e->epoch & EPOCH_GLOBAL)
-		return (e->epoch & EPOCH_MASK) == t->gepoch;
-	return e->epoch == t->epoch;
+	return (struct tlb_meta *)(l->key + (size_t)l->sets * l->ways);
 }
 
-/* The entry translates @p key (from any ASID when it is global). */
-static inline bool entry_matches(const struct tlb_entry *e, uint64_t key)
+/* Entry @p i of level @p l is valid and of its class's current epoch. */
+static inline bool entry_live(const struct tlb *t, const struct tlb_level *l,
+			      size_t i)
 {
-	if (e->epoch & EPOCH_GLOBAL)
-		return e->key == (key & ~KEY_ASID_MASK);
-	return e->key == key;
+	uint32_t epoch;
+
+	if (!l->key[i])
+		return false;
+	epoch = level_meta(l)[i].epoch;
+	if (epoch & EPOCH_GLOBAL)
+		return (epoch & EPOCH_MASK) == t->gepoch;
+	return epoch == t->epoch;
 }
 
 uint64_t tlb_key(uint64_t va, unsigned shift, uint32_t asid)
@@ -63,9 +66,10 @@ static int level_init(struct tlb_level *l, uint32_t sets, uint32_t ways)
 {
 	l->sets = sets;
 	l->ways = ways;
-	l->e = calloc((size_t)sets * ways, sizeof(*l->e));
+	l->key = calloc((size_t)sets * ways,
+			sizeof(*l->key) + sizeof(struct tlb_meta));
 	l->victim = calloc(sets, sizeof(*l->victim));
-	return l->e && l->victim ? 0 : -ENOMEM;
+	return l->key && l->victim ? 0 : -ENOMEM;
 }
 
 int tlb_init(struct tlb *t, const struct hvtlb_sim_config *c)
@@ -74,7 +78,7 @@ int tlb_init(struct tlb *t, const struct hvtlb_sim_config *c)
 	t->gepoch = 1;
 	t->large = false;
 	t->global = false;
-	t->lv[0].e = t->lv[1].e = NULL;
+	t->lv[0].key = t->lv[1].key = NULL;
 	t->lv[0].victim = t->lv[1].victim = NULL;
 	t->lv[0].sets = t->lv[1].sets = 0;
 	if (level_init(&t->lv[0], c->l1_sets, c->l1_ways))
@@ -86,12 +90,12 @@ int tlb_init(struct tlb *t, const struct hvtlb_sim_config *c)
 
 size_t tlb_bytes(const struct hvtlb_sim_config *c)
 {
-	size_t b = (size_t)c->l1_sets * c->l1_ways * sizeof(struct tlb_entry) +
+	size_t entry = sizeof(uint64_t) + sizeof(struct tlb_meta);
+	size_t b = (size_t)c->l1_sets * c->l1_ways * entry +
 		   c->l1_sets * sizeof(uint32_t);
 
 	if (c->tlb_levels > 1)
-		b += (size_t)c->l2_sets * c->l2_ways *
-			     sizeof(struct tlb_entry) +
+		b += (size_t)c->l2_sets * c->l2_ways * entry +
 		     c->l2_sets * sizeof(uint32_t);
 	return b;
 }
@@ -99,9 +103,9 @@ size_t tlb_bytes(const struct hvtlb_sim_config *c)
 void tlb_finish(struct tlb *t)
 {
 	for (int i = 0; i < 2; i++) {
-		free(t->lv[i].e);
+		free(t->lv[i].key);
 		free(t->lv[i].victim);
-		t->lv[i].e = NULL;
+		t->lv[i].key = NULL;
 		t->lv[i].victim = NULL;
 	}
 }
@@ -113,28 +117,43 @@ static inline uint32_t set_of(const struct tlb_level *l, uint64_t vpn)
 	return (uint32_t)(h >> 40) & (l->sets - 1);
 }
 
-static struct tlb_entry *find(const struct tlb *t, struct tlb_level *l,
-			      uint64_t key, uint64_t vpn)
+/* The live entry of level @p l that translates @p key (from any ASID
+ * when it is global): its index, or NULL_ENTRY. */
+#define NULL_ENTRY SIZE_MAX
+
+static size_t find(const struct tlb *t, const struct tlb_level *l,
+		   uint64_t key, uint64_t vpn)
 {
-	struct tlb_entry *s = &l->e[(size_t)set_of(l, vpn) * l->ways];
+	size_t base = (size_t)set_of(l, vpn) * l->ways;
+	const uint64_t *k = &l->key[base];
+	const struct tlb_meta *m = &level_meta(l)[base];
+	uint64_t gkey = key & ~KEY_ASID_MASK;
 
 	for (uint32_t w = 0; w < l->ways; w++) {
-		if (entry_matches(&s[w], key) && entry_live(t, &s[w]))
-			return &s[w];
+		if (k[w] != key && k[w] != gkey)
+			continue;
+		/* a global entry matches by gkey, another by key */
+		if (m[w].epoch & EPOCH_GLOBAL ? k[w] != gkey : k[w] != key)
+			continue;
+		if (entry_live(t, l, base + w))
+			return base + w;
 	}
-	return NULL;
+	return NULL_ENTRY;
 }
 
 int tlb_lookup(struct tlb *t, uint64_t key, uint64_t vpn, uint32_t *gen)
 {
 	for (uint32_t i = 0; i < tlb_nlevels(t); i++) {
-		struct tlb_entry *e = find(t, &t->lv[i], key, vpn);
+		const struct tlb_level *l = &t->lv[i];
+		size_t e = find(t, l, key, vpn);
 
-		if (e) {
-			*gen = e->gen;
+		if (e != NULL_ENTRY) {
+			const struct tlb_meta *m = &level_meta(l)[e];
+
+			*gen = m->gen;
 			if (i > 0) /* into L1 */
-				tlb_fill(t, key, vpn, e->gen,
-					 e->epoch & EPOCH_GLOBAL);
+				tlb_fill(t, key, vpn, m->gen,
+					 m->epoch & EPOCH_GLOBAL);
 			return (int)i + 1;
 		}
 	}
@@ -144,10 +163,11 @@ int tlb_lookup(struct tlb *t, uint64_t key, uint64_t vpn, uint32_t *gen)
 int tlb_probe(struct tlb *t, uint64_t key, uint64_t vpn, uint32_t *gen)
 {
 	for (uint32_t i = 0; i < tlb_nlevels(t); i++) {
-		struct tlb_entry *e = find(t, &t->lv[i], key, vpn);
+		const struct tlb_level *l = &t->lv[i];
+		size_t e = find(t, l, key, vpn);
 
-		if (e) {
-			*gen = e->gen;
+		if (e != NULL_ENTRY) {
+			*gen = level_meta(l)[e].gen;
 			return (int)i + 1;
 		}
 	}
@@ -158,21 +178,22 @@ static void level_fill(const struct tlb *t, struct tlb_level *l, uint32_t epoch,
 		       uint64_t key, uint64_t vpn, uint32_t gen)
 {
 	uint32_t set = set_of(l, vpn);
-	struct tlb_entry *s = &l->e[(size_t)set * l->ways];
+	size_t base = (size_t)set * l->ways;
+	uint64_t *k = &l->key[base];
+	struct tlb_meta *m = &level_meta(l)[base];
 	uint32_t w;
 
 	for (w = 0; w < l->ways; w++) {
-		if ((s[w].key == key && s[w].epoch == epoch) ||
-		    !entry_live(t, &s[w]))
+		if ((k[w] == key && m[w].epoch == epoch) ||
+		    !entry_live(t, l, base + w))
 			break;
 	}
 	if (w == l->ways) {
 		w = l->victim[set];
 		l->victim[set] = (w + 1) % l->ways;
 	}
-	s[w].key = key;
-	s[w].gen = gen;
-	s[w].epoch = epoch;
+	k[w] = key;
+	m[w] = (struct tlb_meta){ gen, epoch };
 }
 
 void tlb_fill(struct tlb *t, uint64_t key, uint64_t vpn, uint32_t gen,
@@ -187,7 +208,7 @@ void tlb_fill(struct tlb *t, uint64_t key, uint64_t vpn, uint32_t gen,
 	if (key & (3ULL << KEY_SIZE_SHIFT))
 		t->large = true;
 	level_fill(t, &t->lv[0], epoch, key, vpn, gen);
-	if (tlb_nlevels(t) > 1 && !find(t, &t->lv[1], key, vpn))
+	if (tlb_nlevels(t) > 1 && find(t, &t->lv[1], key, vpn) == NULL_ENTRY)
 		level_fill(t, &t->lv[1], epoch, key, vpn, gen);
 }
 
@@ -196,13 +217,15 @@ void tlb_fill(struct tlb *t, uint64_t key, uint64_t vpn, uint32_t gen,
 static void level_inval(struct tlb_level *l, uint64_t key, uint64_t vpn,
 			uint64_t mask)
 {
-	struct tlb_entry *s = &l->e[(size_t)set_of(l, vpn) * l->ways];
+	size_t base = (size_t)set_of(l, vpn) * l->ways;
+	uint64_t *k = &l->key[base];
+	const struct tlb_meta *m = &level_meta(l)[base];
 	uint64_t gkey = key & ~KEY_ASID_MASK;
 
 	for (uint32_t w = 0; w < l->ways; w++) {
-		if ((s[w].key & mask) == (key & mask) ||
-		    ((s[w].epoch & EPOCH_GLOBAL) && s[w].key == gkey))
-			s[w].key = 0;
+		if ((k[w] & mask) == (key & mask) ||
+		    (k[w] == gkey && (m[w].epoch & EPOCH_GLOBAL)))
+			k[w] = 0;
 	}
 }
 
@@ -252,14 +275,13 @@ void tlb_invalidate(struct tlb *t, uint64_t va, uint64_t n, unsigned shift,
 static void clear_class(struct tlb *t, bool global)
 {
 	for (uint32_t l = 0; l < tlb_nlevels(t); l++) {
-		size_t n = (size_t)t->lv[l].sets * t->lv[l].ways;
+		struct tlb_level *lv = &t->lv[l];
+		const struct tlb_meta *m = level_meta(lv);
+		size_t n = (size_t)lv->sets * lv->ways;
 
-		for (size_t i = 0; i < n; i++) {
-			struct tlb_entry *e = &t->lv[l].e[i];
-
-			if (!(e->epoch & EPOCH_GLOBAL) == !global)
-				e->key = 0;
-		}
+		for (size_t i = 0; i < n; i++)
+			if (!(m[i].epoch & EPOCH_GLOBAL) == !global)
+				lv->key[i] = 0;
 	}
 }
 
@@ -285,15 +307,17 @@ bool tlb_find(const struct tlb *t,
 	      bool (*match)(void *data, const struct tlb_seen *e), void *data)
 {
 	for (uint32_t l = 0; l < tlb_nlevels(t); l++) {
-		size_t n = (size_t)t->lv[l].sets * t->lv[l].ways;
+		const struct tlb_level *lv = &t->lv[l];
+		const struct tlb_meta *m = level_meta(lv);
+		size_t n = (size_t)lv->sets * lv->ways;
 
 		for (size_t i = 0; i < n; i++) {
-			const struct tlb_entry *e = &t->lv[l].e[i];
+			uint64_t key = lv->key[i];
 
-			if (!entry_live(t, e))
+			if (!entry_live(t, lv, i))
 				continue;
-			unsigned size = (e->key >> KEY_SIZE_SHIFT) & 3;
-			uint64_t va = (e->key & 0xffffffffffffULL) << 12;
+			unsigned size = (key >> KEY_SIZE_SHIFT) & 3;
+			uint64_t va = (key & 0xffffffffffffULL) << 12;
 			struct tlb_seen seen = {
 				.shift = size == 2   ? 30
 					 : size == 1 ? 21
@@ -302,10 +326,10 @@ bool tlb_find(const struct tlb *t,
 				 * the address canonical again */
 				.va = va & (1ULL << 59) ? va | 0xfff0ULL << 48
 							: va,
-				.asid = (uint32_t)((e->key & KEY_ASID_MASK) >>
+				.asid = (uint32_t)((key & KEY_ASID_MASK) >>
 						   KEY_ASID_SHIFT),
-				.global = e->epoch & EPOCH_GLOBAL,
-				.gen = e->gen,
+				.global = m[i].epoch & EPOCH_GLOBAL,
+				.gen = m[i].gen,
 			};
 
 			if (match(data, &seen))

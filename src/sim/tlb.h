@@ -13,16 +13,19 @@
 
 #include <hvtlb/sim.h>
 
-struct tlb_entry {
-	uint64_t key;	/* 0 = invalid; a global entry's has no ASID */
+/* An entry is its key (0 = invalid; a global entry's has no ASID) and
+ * this. The keys are kept apart: an invalidation or a lookup reads a
+ * set's keys and only a match's epoch. */
+struct tlb_meta {
 	uint32_t gen;	/* page-table generation it was filled from */
 	uint32_t epoch; /* bit 31: global; bits 30:0: epoch of its class */
 };
 
 struct tlb_level {
 	uint32_t sets, ways;
-	struct tlb_entry *e; /* sets * ways */
-	uint32_t *victim;    /* per set, round robin */
+	/* sets * ways keys, then as many struct tlb_meta (one block) */
+	uint64_t *key;
+	uint32_t *victim; /* per set, round robin */
 };
 
 struct tlb {
