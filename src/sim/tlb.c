@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "sim/tlb.h"
 
@@ -64,10 +65,17 @@ uint64_t tlb_key(uint64_t va, unsigned shift, uint32_t asid)
 
 static int level_init(struct tlb_level *l, uint32_t sets, uint32_t ways)
 {
+	/* sets and ways are at most 65536 and 64 (config.c): no overflow */
+	size_t bytes = (size_t)sets * ways *
+		       (sizeof(*l->key) + sizeof(struct tlb_meta));
+
 	l->sets = sets;
 	l->ways = ways;
-	l->key = calloc((size_t)sets * ways,
-			sizeof(*l->key) + sizeof(struct tlb_meta));
+	/* On a cache line, so that a set's keys span as few as they can. */
+	bytes = (bytes + 63) & ~(size_t)63;
+	l->key = aligned_alloc(64, bytes);
+	if (l->key)
+		memset(l->key, 0, bytes);
 	l->victim = calloc(sets, sizeof(*l->victim));
 	return l->key && l->victim ? 0 : -ENOMEM;
 }
