@@ -29,6 +29,13 @@
 #define EPOCH_GLOBAL (1u << 31)
 #define EPOCH_MASK (EPOCH_GLOBAL - 1)
 
+/* victim[set]: bit 31 is clear when every key of the set is 0 (a filled
+ * set sets it, an invalidation that leaves the set empty clears it): a
+ * lookup or an INVLPG skips such a set without reading its keys. Most
+ * sets of a guest that maps and unmaps a page at a time are empty. The
+ * low bits are the way to evict next. */
+#define SET_USED (1u << 31)
+
 /* Levels in use: the STLB has no sets when there is none. */
 static inline uint32_t tlb_nlevels(const struct tlb *t)
 {
@@ -132,11 +139,14 @@ static inline uint32_t set_of(const struct tlb_level *l, uint64_t vpn)
 static size_t find(const struct tlb *t, const struct tlb_level *l,
 		   uint64_t key, uint64_t vpn)
 {
-	size_t base = (size_t)set_of(l, vpn) * l->ways;
+	uint32_t set = set_of(l, vpn);
+	size_t base = (size_t)set * l->ways;
 	const uint64_t *k = &l->key[base];
 	const struct tlb_meta *m = &level_meta(l)[base];
 	uint64_t gkey = key & ~KEY_ASID_MASK;
 
+	if (!(l->victim[set] & SET_USED))
+		return NULL_ENTRY;
 	for (uint32_t w = 0; w < l->ways; w++) {
 		if (k[w] != key && k[w] != gkey)
 			continue;
@@ -197,9 +207,10 @@ static void level_fill(const struct tlb *t, struct tlb_level *l, uint32_t epoch,
 			break;
 	}
 	if (w == l->ways) {
-		w = l->victim[set];
+		w = l->victim[set] & ~SET_USED;
 		l->victim[set] = (w + 1) % l->ways;
 	}
+	l->victim[set] |= SET_USED;
 	k[w] = key;
 	m[w] = (struct tlb_meta){ gen, epoch };
 }
@@ -225,16 +236,22 @@ void tlb_fill(struct tlb *t, uint64_t key, uint64_t vpn, uint32_t gen,
 static void level_inval(struct tlb_level *l, uint64_t key, uint64_t vpn,
 			uint64_t mask)
 {
-	size_t base = (size_t)set_of(l, vpn) * l->ways;
+	uint32_t set = set_of(l, vpn);
+	size_t base = (size_t)set * l->ways;
 	uint64_t *k = &l->key[base];
 	const struct tlb_meta *m = &level_meta(l)[base];
-	uint64_t gkey = key & ~KEY_ASID_MASK;
+	uint64_t gkey = key & ~KEY_ASID_MASK, left = 0;
 
+	if (!(l->victim[set] & SET_USED))
+		return;
 	for (uint32_t w = 0; w < l->ways; w++) {
 		if ((k[w] & mask) == (key & mask) ||
 		    (k[w] == gkey && (m[w].epoch & EPOCH_GLOBAL)))
 			k[w] = 0;
+		left |= k[w];
 	}
+	if (!left)
+		l->victim[set] &= ~SET_USED;
 }
 
 static void inval_one(struct tlb *t, uint64_t va, unsigned shift, uint32_t asid,

@@ -25,7 +25,9 @@ struct tlb_level {
 	uint32_t sets, ways;
 	/* sets * ways keys, then as many struct tlb_meta (one block) */
 	uint64_t *key;
-	uint32_t *victim; /* per set, round robin */
+	/* per set: the next way to evict (round robin), and SET_USED (tlb.c)
+	 * when a key of the set may be non-zero */
+	uint32_t *victim;
 };
 
 struct tlb {
