@@ -136,8 +136,8 @@ static inline uint32_t set_of(const struct tlb_level *l, uint64_t vpn)
  * when it is global): its index, or NULL_ENTRY. */
 #define NULL_ENTRY SIZE_MAX
 
-static size_t find(const struct tlb *t, const struct tlb_level *l,
-		   uint64_t key, uint64_t vpn)
+static size_t find(const struct tlb *t, const struct tlb_level *l, uint64_t key,
+		   uint64_t vpn)
 {
 	uint32_t set = set_of(l, vpn);
 	size_t base = (size_t)set * l->ways;

@@ -71,8 +71,8 @@ static void ref_init(struct ref_tlb *t, const struct hvtlb_sim_config *c)
 	for (uint32_t i = 0; i < t->nlevels; i++) {
 		t->lv[i].sets = sets[i];
 		t->lv[i].ways = ways[i];
-		t->lv[i].e = calloc((size_t)sets[i] * ways[i],
-				    sizeof(*t->lv[i].e));
+		t->lv[i].e =
+			calloc((size_t)sets[i] * ways[i], sizeof(*t->lv[i].e));
 		t->lv[i].victim = calloc(sets[i], sizeof(uint32_t));
 		assert_non_null(t->lv[i].e);
 		assert_non_null(t->lv[i].victim);
@@ -100,8 +100,8 @@ static struct ref_entry *ref_find(struct ref_tlb *t, struct ref_level *l,
 
 /* The first way that holds the same entry or a dead one, else the next
  * victim in turn. */
-static void ref_level_fill(struct ref_tlb *t, struct ref_level *l,
-			   uint64_t key, uint64_t vpn, uint32_t gen, bool global)
+static void ref_level_fill(struct ref_tlb *t, struct ref_level *l, uint64_t key,
+			   uint64_t vpn, uint32_t gen, bool global)
 {
 	uint32_t set = ref_set(l, vpn);
 	struct ref_entry *s = &l->e[(size_t)set * l->ways];
@@ -221,8 +221,11 @@ static void ref_seen(const struct ref_tlb *t, struct seen_list *out)
 			out->e[out->n++] = (struct tlb_seen){
 				.va = va & (1ULL << 59) ? va | 0xfff0ULL << 48
 							: va,
-				.shift = size == 2 ? 30 : size == 1 ? 21 : 12,
-				.asid = (uint32_t)((e->key & KEY_ASID_MASK) >> 50),
+				.shift = size == 2   ? 30
+					 : size == 1 ? 21
+						     : 12,
+				.asid = (uint32_t)((e->key & KEY_ASID_MASK) >>
+						   50),
 				.global = e->global,
 				.gen = e->gen,
 			};
@@ -294,14 +297,14 @@ static void run_sequence(const struct hvtlb_sim_config *c, uint64_t seed,
 			tlb_fill(&t, key, va >> shift, gen, global);
 			ref_fill(&r, key, va >> shift, gen, global);
 		} else if (op < 70) {
-			assert_int_equal(tlb_lookup(&t, key, va >> shift, &g1),
-					 ref_lookup(&r, key, va >> shift, &g2,
-						    true));
+			assert_int_equal(
+				tlb_lookup(&t, key, va >> shift, &g1),
+				ref_lookup(&r, key, va >> shift, &g2, true));
 			assert_int_equal(g1, g2);
 		} else if (op < 80) {
-			assert_int_equal(tlb_probe(&t, key, va >> shift, &g1),
-					 ref_lookup(&r, key, va >> shift, &g2,
-						    false));
+			assert_int_equal(
+				tlb_probe(&t, key, va >> shift, &g1),
+				ref_lookup(&r, key, va >> shift, &g2, false));
 			assert_int_equal(g1, g2);
 		} else if (op < 97) {
 			uint64_t n = xs_next(&x) % 4 + 1;
