@@ -42,20 +42,28 @@ static inline uint32_t tlb_nlevels(const struct tlb *t)
 	return t->lv[1].sets ? 2 : 1;
 }
 
-static inline struct tlb_meta *level_meta(const struct tlb_level *l)
+/* A set's ways: their keys, then their generations and epochs, side by
+ * side in one block (tlb.h). */
+struct tlb_set {
+	uint64_t *k;
+	struct tlb_meta *m;
+};
+
+static inline struct tlb_set set_at(const struct tlb_level *l, uint32_t set)
 {
-	return (struct tlb_meta *)(l->key + (size_t)l->sets * l->ways);
+	uint64_t *k = l->key + (size_t)set * l->ways * 2;
+
+	return (struct tlb_set){ k, (struct tlb_meta *)(k + l->ways) };
 }
 
-/* Entry @p i of level @p l is valid and of its class's current epoch. */
-static inline bool entry_live(const struct tlb *t, const struct tlb_level *l,
-			      size_t i)
+/* Way @p w of @p s is valid and of its class's current epoch. */
+static inline bool entry_live(const struct tlb *t, struct tlb_set s, uint32_t w)
 {
 	uint32_t epoch;
 
-	if (!l->key[i])
+	if (!s.k[w])
 		return false;
-	epoch = level_meta(l)[i].epoch;
+	epoch = s.m[w].epoch;
 	if (epoch & EPOCH_GLOBAL)
 		return (epoch & EPOCH_MASK) == t->gepoch;
 	return epoch == t->epoch;
@@ -76,9 +84,12 @@ static int level_init(struct tlb_level *l, uint32_t sets, uint32_t ways)
 	size_t bytes = (size_t)sets * ways *
 		       (sizeof(*l->key) + sizeof(struct tlb_meta));
 
+	_Static_assert(sizeof(struct tlb_meta) == sizeof(*l->key),
+		       "set_at() lays a set out in 2 * ways keys' room");
 	l->sets = sets;
 	l->ways = ways;
-	/* On a cache line, so that a set's keys span as few as they can. */
+	/* On a cache line: a 4-way set is one line, a 12-way set three, and
+	 * an INVLPG reads the first one and a half. */
 	bytes = (bytes + 63) & ~(size_t)63;
 	l->key = aligned_alloc(64, bytes);
 	if (l->key)
@@ -133,41 +144,35 @@ static inline uint32_t set_of(const struct tlb_level *l, uint64_t vpn)
 }
 
 /* The live entry of level @p l that translates @p key (from any ASID
- * when it is global): its index, or NULL_ENTRY. */
-#define NULL_ENTRY SIZE_MAX
-
-static size_t find(const struct tlb *t, const struct tlb_level *l, uint64_t key,
-		   uint64_t vpn)
+ * when it is global), or NULL. */
+static const struct tlb_meta *
+find(const struct tlb *t, const struct tlb_level *l, uint64_t key, uint64_t vpn)
 {
 	uint32_t set = set_of(l, vpn);
-	size_t base = (size_t)set * l->ways;
-	const uint64_t *k = &l->key[base];
-	const struct tlb_meta *m = &level_meta(l)[base];
+	struct tlb_set s = set_at(l, set);
 	uint64_t gkey = key & ~KEY_ASID_MASK;
 
 	if (!(l->victim[set] & SET_USED))
-		return NULL_ENTRY;
+		return NULL;
 	for (uint32_t w = 0; w < l->ways; w++) {
-		if (k[w] != key && k[w] != gkey)
+		if (s.k[w] != key && s.k[w] != gkey)
 			continue;
 		/* a global entry matches by gkey, another by key */
-		if (m[w].epoch & EPOCH_GLOBAL ? k[w] != gkey : k[w] != key)
+		if (s.m[w].epoch & EPOCH_GLOBAL ? s.k[w] != gkey
+						: s.k[w] != key)
 			continue;
-		if (entry_live(t, l, base + w))
-			return base + w;
+		if (entry_live(t, s, w))
+			return &s.m[w];
 	}
-	return NULL_ENTRY;
+	return NULL;
 }
 
 int tlb_lookup(struct tlb *t, uint64_t key, uint64_t vpn, uint32_t *gen)
 {
 	for (uint32_t i = 0; i < tlb_nlevels(t); i++) {
-		const struct tlb_level *l = &t->lv[i];
-		size_t e = find(t, l, key, vpn);
+		const struct tlb_meta *m = find(t, &t->lv[i], key, vpn);
 
-		if (e != NULL_ENTRY) {
-			const struct tlb_meta *m = &level_meta(l)[e];
-
+		if (m) {
 			*gen = m->gen;
 			if (i > 0) /* into L1 */
 				tlb_fill(t, key, vpn, m->gen,
@@ -181,11 +186,10 @@ int tlb_lookup(struct tlb *t, uint64_t key, uint64_t vpn, uint32_t *gen)
 int tlb_probe(struct tlb *t, uint64_t key, uint64_t vpn, uint32_t *gen)
 {
 	for (uint32_t i = 0; i < tlb_nlevels(t); i++) {
-		const struct tlb_level *l = &t->lv[i];
-		size_t e = find(t, l, key, vpn);
+		const struct tlb_meta *m = find(t, &t->lv[i], key, vpn);
 
-		if (e != NULL_ENTRY) {
-			*gen = level_meta(l)[e].gen;
+		if (m) {
+			*gen = m->gen;
 			return (int)i + 1;
 		}
 	}
@@ -196,14 +200,12 @@ static void level_fill(const struct tlb *t, struct tlb_level *l, uint32_t epoch,
 		       uint64_t key, uint64_t vpn, uint32_t gen)
 {
 	uint32_t set = set_of(l, vpn);
-	size_t base = (size_t)set * l->ways;
-	uint64_t *k = &l->key[base];
-	struct tlb_meta *m = &level_meta(l)[base];
+	struct tlb_set s = set_at(l, set);
 	uint32_t w;
 
 	for (w = 0; w < l->ways; w++) {
-		if ((k[w] == key && m[w].epoch == epoch) ||
-		    !entry_live(t, l, base + w))
+		if ((s.k[w] == key && s.m[w].epoch == epoch) ||
+		    !entry_live(t, s, w))
 			break;
 	}
 	if (w == l->ways) {
@@ -211,8 +213,8 @@ static void level_fill(const struct tlb *t, struct tlb_level *l, uint32_t epoch,
 		l->victim[set] = (w + 1) % l->ways;
 	}
 	l->victim[set] |= SET_USED;
-	k[w] = key;
-	m[w] = (struct tlb_meta){ gen, epoch };
+	s.k[w] = key;
+	s.m[w] = (struct tlb_meta){ gen, epoch };
 }
 
 void tlb_fill(struct tlb *t, uint64_t key, uint64_t vpn, uint32_t gen,
@@ -227,7 +229,7 @@ void tlb_fill(struct tlb *t, uint64_t key, uint64_t vpn, uint32_t gen,
 	if (key & (3ULL << KEY_SIZE_SHIFT))
 		t->large = true;
 	level_fill(t, &t->lv[0], epoch, key, vpn, gen);
-	if (tlb_nlevels(t) > 1 && find(t, &t->lv[1], key, vpn) == NULL_ENTRY)
+	if (tlb_nlevels(t) > 1 && !find(t, &t->lv[1], key, vpn))
 		level_fill(t, &t->lv[1], epoch, key, vpn, gen);
 }
 
@@ -237,18 +239,16 @@ static void level_inval(struct tlb_level *l, uint64_t key, uint64_t vpn,
 			uint64_t mask)
 {
 	uint32_t set = set_of(l, vpn);
-	size_t base = (size_t)set * l->ways;
-	uint64_t *k = &l->key[base];
-	const struct tlb_meta *m = &level_meta(l)[base];
+	struct tlb_set s = set_at(l, set);
 	uint64_t gkey = key & ~KEY_ASID_MASK, left = 0;
 
 	if (!(l->victim[set] & SET_USED))
 		return;
 	for (uint32_t w = 0; w < l->ways; w++) {
-		if ((k[w] & mask) == (key & mask) ||
-		    (k[w] == gkey && (m[w].epoch & EPOCH_GLOBAL)))
-			k[w] = 0;
-		left |= k[w];
+		if ((s.k[w] & mask) == (key & mask) ||
+		    (s.k[w] == gkey && (s.m[w].epoch & EPOCH_GLOBAL)))
+			s.k[w] = 0;
+		left |= s.k[w];
 	}
 	if (!left)
 		l->victim[set] &= ~SET_USED;
@@ -300,13 +300,15 @@ void tlb_invalidate(struct tlb *t, uint64_t va, uint64_t n, unsigned shift,
 static void clear_class(struct tlb *t, bool global)
 {
 	for (uint32_t l = 0; l < tlb_nlevels(t); l++) {
-		struct tlb_level *lv = &t->lv[l];
-		const struct tlb_meta *m = level_meta(lv);
-		size_t n = (size_t)lv->sets * lv->ways;
+		const struct tlb_level *lv = &t->lv[l];
 
-		for (size_t i = 0; i < n; i++)
-			if (!(m[i].epoch & EPOCH_GLOBAL) == !global)
-				lv->key[i] = 0;
+		for (uint32_t set = 0; set < lv->sets; set++) {
+			struct tlb_set s = set_at(lv, set);
+
+			for (uint32_t w = 0; w < lv->ways; w++)
+				if (!(s.m[w].epoch & EPOCH_GLOBAL) == !global)
+					s.k[w] = 0;
+		}
 	}
 }
 
@@ -328,37 +330,43 @@ void tlb_flush_all(struct tlb *t, bool global)
 	}
 }
 
+/* A live entry as tlb_find() shows it. */
+static struct tlb_seen seen_of(uint64_t key, const struct tlb_meta *m)
+{
+	unsigned size = (key >> KEY_SIZE_SHIFT) & 3;
+	uint64_t va = (key & 0xffffffffffffULL) << 12;
+
+	return (struct tlb_seen){
+		.shift = size == 2   ? 30
+			 : size == 1 ? 21
+				     : 12,
+		/* the key keeps 48 bits of va >> 12: make the address
+		 * canonical again */
+		.va = va & (1ULL << 59) ? va | 0xfff0ULL << 48 : va,
+		.asid = (uint32_t)((key & KEY_ASID_MASK) >> KEY_ASID_SHIFT),
+		.global = m->epoch & EPOCH_GLOBAL,
+		.gen = m->gen,
+	};
+}
+
 bool tlb_find(const struct tlb *t,
 	      bool (*match)(void *data, const struct tlb_seen *e), void *data)
 {
 	for (uint32_t l = 0; l < tlb_nlevels(t); l++) {
 		const struct tlb_level *lv = &t->lv[l];
-		const struct tlb_meta *m = level_meta(lv);
-		size_t n = (size_t)lv->sets * lv->ways;
 
-		for (size_t i = 0; i < n; i++) {
-			uint64_t key = lv->key[i];
+		for (uint32_t set = 0; set < lv->sets; set++) {
+			struct tlb_set s = set_at(lv, set);
 
-			if (!entry_live(t, lv, i))
-				continue;
-			unsigned size = (key >> KEY_SIZE_SHIFT) & 3;
-			uint64_t va = (key & 0xffffffffffffULL) << 12;
-			struct tlb_seen seen = {
-				.shift = size == 2   ? 30
-					 : size == 1 ? 21
-						     : 12,
-				/* the key keeps 48 bits of va >> 12: make
-				 * the address canonical again */
-				.va = va & (1ULL << 59) ? va | 0xfff0ULL << 48
-							: va,
-				.asid = (uint32_t)((key & KEY_ASID_MASK) >>
-						   KEY_ASID_SHIFT),
-				.global = m[i].epoch & EPOCH_GLOBAL,
-				.gen = m[i].gen,
-			};
+			for (uint32_t w = 0; w < lv->ways; w++) {
+				struct tlb_seen seen;
 
-			if (match(data, &seen))
-				return true;
+				if (!entry_live(t, s, w))
+					continue;
+				seen = seen_of(s.k[w], &s.m[w]);
+				if (match(data, &seen))
+					return true;
+			}
 		}
 	}
 	return false;

@@ -14,8 +14,8 @@
 #include <hvtlb/sim.h>
 
 /* An entry is its key (0 = invalid; a global entry's has no ASID) and
- * this. The keys are kept apart: an invalidation or a lookup reads a
- * set's keys and only a match's epoch. */
+ * this. A set keeps its ways' keys together, then their struct tlb_meta:
+ * an invalidation or a lookup reads the keys and only a match's epoch. */
 struct tlb_meta {
 	uint32_t gen;	/* page-table generation it was filled from */
 	uint32_t epoch; /* bit 31: global; bits 30:0: epoch of its class */
@@ -23,7 +23,7 @@ struct tlb_meta {
 
 struct tlb_level {
 	uint32_t sets, ways;
-	/* sets * ways keys, then as many struct tlb_meta (one block) */
+	/* per set, its ways' keys then as many struct tlb_meta (tlb.c) */
 	uint64_t *key;
 	/* per set: the next way to evict (round robin), and SET_USED (tlb.c)
 	 * when a key of the set may be non-zero */
