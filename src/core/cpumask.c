@@ -26,15 +26,20 @@ uint32_t core_cpumask_next_n(const struct hvtlb_cpumask *m, uint32_t from,
 	words = (n + 63) / 64;
 	i = from / 64;
 	w = m->bits[i] & (~0ULL << (from % 64));
-	for (;;) {
-		if (w) {
-			cpu = i * 64 + (uint32_t)__builtin_ctzll(w);
-			return cpu < n ? cpu : HVTLB_MAX_CPUS;
-		}
+	while (!w) {
 		if (++i == words)
+			return HVTLB_MAX_CPUS;
+		/* A sparse mask of a large VM: skip empty words four at a
+		 * time. */
+		while (i + 4 <= words && !(m->bits[i] | m->bits[i + 1] |
+					   m->bits[i + 2] | m->bits[i + 3]))
+			i += 4;
+		if (i == words)
 			return HVTLB_MAX_CPUS;
 		w = m->bits[i];
 	}
+	cpu = i * 64 + (uint32_t)__builtin_ctzll(w);
+	return cpu < n ? cpu : HVTLB_MAX_CPUS;
 }
 
 uint32_t hvtlb_cpumask_weight(const struct hvtlb_cpumask *m)

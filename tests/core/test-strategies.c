@@ -1074,6 +1074,46 @@ static void cpumask_ops(void **state)
 	assert_int_equal(hvtlb_cpumask_weight(&m), 3);
 }
 
+/*
+ * hvtlb_cpumask_next() against the answer read off the bits one by one,
+ * for every start, on seeded masks of 0 to 12 CPUs: scattered, in runs
+ * around word and four-word boundaries (the scan skips empty words four
+ * at a time), and at both ends.
+ */
+static void cpumask_next_property(void **state)
+{
+	uint64_t x = 0x9e3779b97f4a7c15ULL;
+
+	(void)state;
+	for (unsigned seed = 0; seed < 300; seed++) {
+		struct hvtlb_cpumask m = { 0 };
+		uint32_t next[HVTLB_MAX_CPUS + 1];
+		unsigned k = seed % 13;
+
+		for (unsigned j = 0; j < k; j++) {
+			uint32_t cpu;
+
+			x ^= x << 13;
+			x ^= x >> 7;
+			x ^= x << 17;
+			if (seed % 3 == 0) /* near a boundary of 4 words */
+				cpu = (uint32_t)((x >> 8) % 16) * 256 +
+				      (uint32_t)(x % 3) * 63 - (x & 4 ? 1 : 0);
+			else
+				cpu = (uint32_t)(x % HVTLB_MAX_CPUS);
+			hvtlb_cpumask_set(&m, cpu % HVTLB_MAX_CPUS);
+		}
+		if (seed % 7 == 1)
+			hvtlb_cpumask_set(&m, HVTLB_MAX_CPUS - 1);
+		next[HVTLB_MAX_CPUS] = HVTLB_MAX_CPUS;
+		for (uint32_t c = HVTLB_MAX_CPUS; c-- > 0;)
+			next[c] = hvtlb_cpumask_test(&m, c) ? c : next[c + 1];
+		for (uint32_t from = 0; from <= HVTLB_MAX_CPUS; from++)
+			assert_int_equal(hvtlb_cpumask_next(&m, from),
+					 next[from]);
+	}
+}
+
 static void config_knobs(void **state)
 {
 	struct hvtlb_strategy_config c;
@@ -1348,6 +1388,7 @@ int main(void)
 		T(invalid_requests_do_nothing),
 		T(range_pages),
 		T(cpumask_ops),
+		T(cpumask_next_property),
 		T(config_knobs),
 		T(flusher_create_checks),
 		T(trace_events),
