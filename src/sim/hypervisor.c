@@ -149,15 +149,35 @@ static void hv_post(struct sim *s, struct vcpu *v, const uint8_t *vps,
 	t_spin(cur_task(v));
 }
 
-/* The vCPU that VP index @p vp names (hypervisor.vp_index_offset), or
- * NONE_ID past the VM's VPs. */
-static uint32_t vp_cpu(const struct sim *s, uint32_t vp)
+/*
+ * Marks in @p vps the vCPUs that the VPs of @p d name (VP indices below
+ * the VM's count; hypervisor.vp_index_offset shifts them round) and
+ * returns the last one other than @p self, or NONE_ID. One step per
+ * target, from the decoder's mask (the guest's input is bounded there).
+ */
+static uint32_t vps_of(const struct sim *s, const struct hvtlb_decoded *d,
+		       uint32_t self, uint8_t *vps)
 {
-	uint32_t n = s->c->vcpus;
+	uint32_t n = s->c->vcpus, shift = n - s->c->vp_index_offset % n;
+	uint32_t last = NONE_ID;
+	struct hvtlb_vpmask mask;
 
-	if (vp >= n)
-		return NONE_ID;
-	return (uint32_t)(((uint64_t)vp + n - s->c->vp_index_offset % n) % n);
+	memset(vps, 0, n);
+	hvtlb_decoded_vpmask(d, &mask); /* only VPs below n */
+	for (uint32_t w = 0; w < (n + 63) / 64; w++) {
+		for (uint64_t b = mask.bits[w]; b; b &= b - 1) {
+			/* (vp + n - offset % n) % n: vp < n, shift in 1..n */
+			uint32_t cpu =
+				w * 64 + (uint32_t)__builtin_ctzll(b) + shift;
+
+			if (cpu >= n)
+				cpu -= n;
+			vps[cpu] = 1;
+			if (cpu != self)
+				last = cpu;
+		}
+	}
+	return last;
 }
 
 /* vp-as-cpu: the guest meant CPU numbers; a CPU it named (as a VP) that
@@ -230,20 +250,8 @@ uint64_t op_hypercall(void *user, uint64_t control, const void *input,
 			ranges[n++] = r;
 		}
 	}
-	memset(vps, 0, s->c->vcpus);
-	struct hvtlb_vp_iter vi;
-	uint32_t vp, last = NONE_ID;
+	uint32_t last = vps_of(s, &d, v->idx, vps);
 
-	hvtlb_vp_iter_init(&vi, &d);
-	while (hvtlb_vp_iter_next(&vi, &vp)) {
-		uint32_t cpu = vp_cpu(s, vp); /* bounded: guest-supplied */
-
-		if (cpu != NONE_ID) {
-			vps[cpu] = 1;
-			if (cpu != v->idx)
-				last = cpu;
-		}
-	}
 	if (s->c->fault == HVTLB_SIM_FAULT_VP_AS_CPU)
 		count_vp_confusion(s, v, &d, vps);
 	if (s->c->fault == HVTLB_SIM_FAULT_DROP_TARGET && last != NONE_ID) {
