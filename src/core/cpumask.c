@@ -27,10 +27,9 @@ uint32_t core_cpumask_next_n(const struct hvtlb_cpumask *m, uint32_t from,
 	i = from / 64;
 	w = m->bits[i] & (~0ULL << (from % 64));
 	while (!w) {
-		if (++i == words)
-			return HVTLB_MAX_CPUS;
 		/* A sparse mask of a large VM: skip empty words four at a
 		 * time. */
+		i++;
 		while (i + 4 <= words && !(m->bits[i] | m->bits[i + 1] |
 					   m->bits[i + 2] | m->bits[i + 3]))
 			i += 4;
