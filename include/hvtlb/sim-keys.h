@@ -154,6 +154,15 @@
 	  "buddies (Linux 4.15 kernel/sched/fair.c); false: the slice is "     \
 	  "fixed when a vCPU enters and a vCPU that yielded is never picked "  \
 	  "while another waits (the engine's older model)")                    \
+	X(BALANCE, "hypervisor.balance", BOOL, balance, "true", 0, 0, "",      \
+	  "the host moves vCPU threads between pCPUs as Linux 4.15 does "      \
+	  "(kernel/sched/fair.c): a woken vCPU runs on its previous pCPU if "  \
+	  "idle, else on an idle pCPU of the same socket "                     \
+	  "(select_idle_sibling), a pCPU that runs out of vCPUs pulls a "      \
+	  "waiting one (idle_balance) and each pCPU pulls from the busiest "   \
+	  "at its balance interval; a moved vCPU's TLB is flushed at its "     \
+	  "next entry (KVM_REQ_TLB_FLUSH in vmx_vcpu_load); false: vCPU i "    \
+	  "stays on pCPU i mod machine.pcpus (the engine's older model)")      \
 	X(IDLE_GOV, "hypervisor.idle_governor", GOVERNOR, idle_governor,       \
 	  "menu", 0, 0, "",                                                    \
 	  "how an idle pCPU picks its idle state (cost.cstate_*): menu, "      \

@@ -310,6 +310,7 @@ struct hvtlb_sim_config {
 	uint64_t ple_window_max;
 	bool cfs;
 	bool cfs_tick;
+	bool balance;
 	enum hvtlb_sim_idle_governor idle_governor;
 	uint32_t ipi_batch;
 	uint32_t hv_spinlocks; /**< CPUID 0x40000004 EBX */
@@ -528,7 +529,8 @@ enum hvtlb_sim_exit {
 	X(LAZY, "lazy")                                                        \
 	X(SWITCH_MM, "switch_mm")                                              \
 	X(FULL, "full")                                                        \
-	X(OVERFLOW, "overflow")
+	X(OVERFLOW, "overflow")                                                \
+	X(MIGRATE, "migrate")
 
 enum hvtlb_sim_flush_kind {
 #define HVTLB_X_(n, s) HVTLB_SIM_FLUSH_##n,
@@ -632,6 +634,57 @@ struct hvtlb_sim_violation {
  * flush of any origin; OVERFLOW counts flush queues that collapsed to
  * flush-all).
  */
+/**
+ * What a flush target was doing when a flush was posted to it (a flush
+ * IPI sent, a hypervisor's flush queued, a deferred flush marked):
+ * X(NAME, name).
+ * - RUNNING: in guest mode on a pCPU.
+ * - EXIT: on a pCPU, but handling a VM exit or an interrupt.
+ * - PREEMPTED: runnable, waiting for a pCPU (descheduled by the host).
+ * - HALTED: halted, or woken and not yet running.
+ */
+#define HVTLB_SIM_TARGET_MAP(X)                                                \
+	X(RUNNING, "running")                                                  \
+	X(EXIT, "exit")                                                        \
+	X(PREEMPTED, "preempted")                                              \
+	X(HALTED, "halted")
+
+enum hvtlb_sim_target_state {
+#define HVTLB_X_(n, s) HVTLB_SIM_TARGET_##n,
+	HVTLB_SIM_TARGET_MAP(HVTLB_X_)
+#undef HVTLB_X_
+		HVTLB_SIM_TARGET_COUNT_
+};
+
+/** Name of a target state ("preempted"), or NULL past the end.
+ *  Thread-safe. */
+const char *hvtlb_sim_target_name(enum hvtlb_sim_target_state st);
+
+/**
+ * Flushes posted to targets in one state, and how long the targets took
+ * to acknowledge: from the post to the moment the acknowledgement was
+ * written (the flush IPI's handler acknowledging, the kicked vCPU having
+ * flushed). A target the initiator does not wait for (a deferred flush
+ * marked by kvm-pv; a target the hypervisor flushes at its next entry)
+ * acknowledges in 0.
+ */
+struct hvtlb_sim_target_stats {
+	uint64_t posted;
+	double ack_us_p50;
+	double ack_us_p99;
+};
+
+/**
+ * How much of a VM ran at once: the shares of the run's virtual time (from
+ * 0 to the run's end) during which none, some but not all, and all of the
+ * VM's vCPUs were on a pCPU. They add up to 1.
+ */
+struct hvtlb_sim_vm_corun {
+	double none;
+	double some;
+	double all;
+};
+
 struct hvtlb_sim_results {
 	uint64_t seed;
 	uint32_t threads;
@@ -681,6 +734,17 @@ struct hvtlb_sim_results {
 	/** Workload operations completed, over every thread (with
 	 *  workload.duration_s the count the run reached). */
 	uint64_t ops;
+	/** vCPU threads the host moved to another pCPU (hypervisor.balance):
+	 *  placed on an idle pCPU at wake-up, or pulled by a balance. */
+	uint64_t vcpu_migrations;
+	/** Per VM (nvms entries, VM 0 first): how much of it ran at once. */
+	uint32_t nvms;
+	struct hvtlb_sim_vm_corun *corun;
+	/** Flush targets by what they did when the flush was posted. */
+	struct hvtlb_sim_target_stats targets[HVTLB_SIM_TARGET_COUNT_];
+	/** The share of the guest threads' time on pCPUs (user and kernel)
+	 *  spent waiting for flush acknowledgements (0 with none). */
+	double ack_wait_share;
 };
 
 /**

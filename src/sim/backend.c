@@ -103,6 +103,8 @@ static void op_send_ipis(void *user, const struct hvtlb_cpumask *targets,
 			.seq = v->ack_seq,
 			.asid = s->mm[t->mm].id,
 			.kind = IPI_FLUSH,
+			.state = (uint8_t)target_posted(s, tv),
+			.posted = s->now,
 			.early = early,
 			.drop = c == drop,
 			.no_gen = t->no_gen,
@@ -178,7 +180,9 @@ static void op_wait_acks(void *user, const struct hvtlb_cpumask *targets)
 		return;
 	}
 	v->ipi_wait = true;
+	acct_ack_wait(v->s, t, true);
 	t_spin(t);
+	acct_ack_wait(v->s, t, false);
 	v->ipi_wait = false;
 }
 
@@ -251,8 +255,11 @@ static bool op_cmpxchg_preempted(void *user, uint32_t cpu, uint8_t *expected,
 		return false;
 	}
 	tv->steal = desired;
-	if (desired & HVTLB_KVM_VCPU_FLUSH_TLB)
+	if (desired & HVTLB_KVM_VCPU_FLUSH_TLB) {
 		v->s->r->deferred_marked++;
+		/* nobody waits for it: it flushes when it next enters */
+		target_acked(v->s, target_posted(v->s, tv), 0);
+	}
 	return true;
 }
 

@@ -185,6 +185,12 @@
 	  "kernel/sched/fair.c): CONFIG_HZ=1000 as RHEL and Fedora kernels "   \
 	  "are built (assumed for a KVM host); range 1000-4000 us (HZ 250, "   \
 	  "Debian and Ubuntu kernels)")                                        \
+	F(X, sched_migration_cost_us, 500, 500, 500, EXACT, "us",              \
+	  "exact: Linux's sysctl_sched_migration_cost, 500000 ns "             \
+	  "(kernel/sched/fair.c, 4.15): a vCPU thread that ran less than "     \
+	  "this long ago is cache hot and not pulled by load balancing "       \
+	  "(task_hot), and a pCPU whose average idle period is shorter does "  \
+	  "not pull when it goes idle (idle_balance, avg_idle)")               \
 	/* guest kernel */                                                     \
 	F(X, guest_slice_us, 3000, 3000, 3000, EXACT, "us",                    \
 	  "exact: Linux CFS default for a guest of 8 or more CPUs "            \
@@ -197,6 +203,12 @@
 	  "guest thread switch 1.07 us by pipe ping-pong, Linux 6.6, i7 11th " \
 	  "gen at 3.2 GHz = 3400 cycles; range 1-3.5 us at 2.4 GHz, the "      \
 	  "measured thread switch up to a process switch (2.4-3.5 us)")        \
+	F(X, thread_create_us, 9, 5, 20, LOG, "us",                            \
+	  "a workload creates its threads one after another (pthread_create "  \
+	  "in a loop), thread k of a VM starting k times this after the "      \
+	  "first: creating a thread that runs and exits, Lemire 2020 (Linux "  \
+	  "Skylake server 9 us, AMD Rome server 20 us); range 5-20 us "        \
+	  "(assumed below: creation alone is part of that round trip)")        \
 	F(X, syscall, 420, 420, 1800, UNIFORM, "cycles",                       \
 	  "syscall entry + exit: Cracauer 2018 (PTI microbenchmarks): a "      \
 	  "1-byte read of /dev/zero 127 ns without PTI, 537 ns with, on a "    \

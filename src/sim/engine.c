@@ -88,6 +88,12 @@ static void dispatch(struct sim *s, const struct event *e)
 	case EV_LONG_SPIN:
 		host_on_long_spin(s, e);
 		return;
+	case EV_SPAWN:
+		guest_on_spawn(s, e);
+		return;
+	case EV_BALANCE:
+		host_on_balance(s, e);
+		return;
 	}
 }
 
@@ -101,6 +107,9 @@ struct part {
 	uint64_t hist[HIST_BUCKETS];
 	simtime lat_max;
 	simtime real, user, sys, sys_cons;
+	simtime user_cons, ackw_cons;
+	uint64_t *thist; /* taken from the part's struct sim */
+	simtime tmax[HVTLB_SIM_TARGET_COUNT_];
 };
 
 static void finish_part(struct sim *s, struct part *pt)
@@ -113,28 +122,51 @@ static void finish_part(struct sim *s, struct part *pt)
 		pt->user += t->user;
 		pt->sys += t->sys;
 		pt->sys_cons += t->sys_cons;
+		pt->user_cons += t->user_cons;
+		pt->ackw_cons += t->ackw_cons;
 	}
 	memcpy(pt->hist, s->hist, sizeof(pt->hist));
 	pt->lat_max = s->lat_max;
+	pt->thist = s->thist;
+	s->thist = NULL;
+	memcpy(pt->tmax, s->tmax, sizeof(pt->tmax));
+}
+
+/* The VMs' co-running shares, up to the end of the run; false when out
+ * of memory. */
+static bool finish_corun(struct sim *s)
+{
+	struct hvtlb_sim_results *r = s->r;
+
+	r->corun = calloc(s->c->vms, sizeof(*r->corun));
+	if (!r->corun)
+		return false;
+	r->nvms = s->c->vms;
+	for (uint32_t vm = 0; vm < s->c->vms; vm++) {
+		const simtime *t = &s->vm_corun[3 * vm];
+		double all;
+
+		vm_corun_step(s, vm, 0);
+		all = (double)(t[0] + t[1] + t[2]);
+		if (all <= 0) {
+			r->corun[vm].none = 1;
+			continue;
+		}
+		r->corun[vm].none = (double)t[0] / all;
+		r->corun[vm].some = (double)t[1] / all;
+		r->corun[vm].all = (double)t[2] / all;
+	}
+	return true;
 }
 
 /* Runs the machine from time 0 until every task is done, the run failed
  * or it passed engine.max_virtual_s. */
 static void run_events(struct sim *s)
 {
-	/* Every task starts runnable on its vCPU; every vCPU with work
-	 * wakes at time 0. */
-	for (uint32_t i = 0; i < s->ntasks; i++) {
-		struct task *t = &s->t[i];
-
-		task_enqueue(s, &s->v[t->vcpu], t);
-	}
-	for (uint32_t i = 0; i < s->nvcpus; i++) {
-		if (s->v[i].rq_n) {
-			s->v[i].hs = H_WAKING;
-			ev_push(s, 0, EV_WAKE, i, 0);
-		}
-	}
+	/* Each VM's workload creates its threads one after another, from
+	 * time 0 (workload_spawn_at()); each wakes a vCPU as it starts. */
+	for (uint32_t i = 0; i < s->ntasks; i++)
+		ev_push(s, workload_spawn_at(s, &s->t[i]), EV_SPAWN, i, 0);
 	while (evq_pending(&s->q) && s->tasks_left && !s->failed) {
 		struct event e = evq_pop(&s->q);
 
@@ -222,6 +254,10 @@ static int run_part(struct part *pt)
 		     cyc_to_s(s, s->now), s->tasks_left);
 		goto out;
 	}
+	if (!finish_corun(s)) {
+		rc = -ENOMEM;
+		goto out;
+	}
 	finish_part(s, pt);
 	pt->r = s->r;
 	s->r = NULL;
@@ -268,6 +304,30 @@ static void run_parts(struct part *parts, uint32_t n, uint32_t threads)
 		pthread_join(tid[i], NULL);
 }
 
+/* The parts' VMs in part order. */
+static bool merge_corun(struct hvtlb_sim_results *r, const struct part *parts,
+			uint32_t n)
+{
+	uint32_t total = 0, at = 0;
+	struct hvtlb_sim_vm_corun *all;
+
+	for (uint32_t k = 0; k < n; k++)
+		total += parts[k].r->nvms;
+	all = calloc(total, sizeof(*all));
+	if (!all)
+		return false;
+	for (uint32_t k = 0; k < n; k++) {
+		const struct hvtlb_sim_results *q = parts[k].r;
+
+		for (uint32_t i = 0; i < q->nvms; i++)
+			all[at++] = q->corun[i];
+	}
+	free(r->corun);
+	r->corun = all;
+	r->nvms = total;
+	return true;
+}
+
 /* Sums the parts in part order into one result. */
 static struct hvtlb_sim_results *merge(const struct hvtlb_sim_config *c,
 				       struct part *parts, uint32_t n)
@@ -275,6 +335,7 @@ static struct hvtlb_sim_results *merge(const struct hvtlb_sim_config *c,
 	struct hvtlb_sim_results *r = parts[0].r;
 	double mhz = c->cost[SIM_COST_cpu_mhz];
 	simtime real = 0, user = 0, sys = 0, sys_cons = 0, lat_max = 0;
+	simtime user_cons = 0, ackw_cons = 0;
 	uint64_t *hist = calloc(HIST_BUCKETS, sizeof(*hist));
 
 	if (!hist)
@@ -292,6 +353,19 @@ static struct hvtlb_sim_results *merge(const struct hvtlb_sim_config *c,
 		user += pt->user;
 		sys += pt->sys;
 		sys_cons += pt->sys_cons;
+		user_cons += pt->user_cons;
+		ackw_cons += pt->ackw_cons;
+		for (int i = 0; k && i < HVTLB_SIM_TARGET_COUNT_; i++) {
+			uint64_t *h = parts[0].thist + (size_t)i * HIST_BUCKETS;
+			const uint64_t *g =
+				pt->thist + (size_t)i * HIST_BUCKETS;
+
+			for (unsigned b = 0; b < HIST_BUCKETS; b++)
+				h[b] += g[b];
+			if (pt->tmax[i] > parts[0].tmax[i])
+				parts[0].tmax[i] = pt->tmax[i];
+			r->targets[i].posted += pt->r->targets[i].posted;
+		}
 		for (uint32_t i = 0; i < q->nrecorded && k; i++) {
 			if (r->nrecorded < c->max_violations) {
 				r->violation[r->nrecorded] = q->violation[i];
@@ -324,6 +398,11 @@ static struct hvtlb_sim_results *merge(const struct hvtlb_sim_config *c,
 		r->events += q->events;
 		r->target_flushes += q->target_flushes;
 		r->ops += q->ops;
+		r->vcpu_migrations += q->vcpu_migrations;
+	}
+	if (n > 1 && !merge_corun(r, parts, n)) {
+		free(hist);
+		return NULL;
 	}
 	r->real_s = (double)real / (mhz * 1e6);
 	r->user_s = (double)user / (mhz * 1e6);
@@ -332,6 +411,19 @@ static struct hvtlb_sim_results *merge(const struct hvtlb_sim_config *c,
 	r->latency_us_p50 = (double)hist_quantile(hist, lat_max, 0.50) / mhz;
 	r->latency_us_p99 = (double)hist_quantile(hist, lat_max, 0.99) / mhz;
 	r->latency_us_max = (double)lat_max / mhz;
+	for (int i = 0; i < HVTLB_SIM_TARGET_COUNT_; i++) {
+		const uint64_t *h = parts[0].thist + (size_t)i * HIST_BUCKETS;
+		simtime mx = parts[0].tmax[i];
+
+		r->targets[i].ack_us_p50 =
+			(double)hist_quantile(h, mx, 0.50) / mhz;
+		r->targets[i].ack_us_p99 =
+			(double)hist_quantile(h, mx, 0.99) / mhz;
+	}
+	r->ack_wait_share =
+		user_cons + sys_cons
+			? (double)ackw_cons / (double)(user_cons + sys_cons)
+			: 0;
 	free(hist);
 	size_t vb = sizeof(struct vcpu) + tlb_bytes(c) +
 		    sizeof(struct hvtlb_encoded) + 64;
@@ -388,8 +480,10 @@ int hvtlb_sim_run(const struct hvtlb_sim_config *c,
 		else
 			rc = -ENOMEM;
 	}
-	for (uint32_t k = 0; k < n; k++)
+	for (uint32_t k = 0; k < n; k++) {
 		hvtlb_sim_results_destroy(parts[k].r);
+		free(parts[k].thist);
+	}
 	free(parts);
 	return rc;
 }

@@ -28,6 +28,8 @@ enum ev_kind {
 	EV_SPIN_END,  /* a lock spinner's budget is over */
 	EV_IDLE_POLL, /* an idle vCPU's poll limit (guest.idle = haltpoll) */
 	EV_LONG_SPIN, /* a spinning guest notifies the hypervisor */
+	EV_SPAWN,     /* the workload creates a thread */
+	EV_BALANCE,   /* a pCPU's periodic load balancing */
 };
 
 /* kind: an enum ev_kind; above EV_SENDER_SHIFT, the vCPU (global id + 1)

@@ -39,10 +39,24 @@ void acct_close(struct sim *s, struct task *t)
 		else if (t->acct == ACCT_SYS)
 			t->sys += d;
 	}
-	if (!t->off_cpu && t->acct == ACCT_SYS)
-		t->sys_cons += s->now - t->cons_since;
+	if (!t->off_cpu) {
+		simtime d = s->now - t->cons_since;
+
+		if (t->acct == ACCT_SYS)
+			t->sys_cons += d;
+		else if (t->acct == ACCT_USER)
+			t->user_cons += d;
+		if (t->in_ack_wait)
+			t->ackw_cons += d;
+	}
 	t->acct_since = s->now;
 	t->cons_since = s->now;
+}
+
+void acct_ack_wait(struct sim *s, struct task *t, bool on)
+{
+	acct_close(s, t);
+	t->in_ack_wait = on;
 }
 
 void acct_set(struct sim *s, struct task *t, enum acct a)

@@ -479,6 +479,19 @@ static void task_resume(struct sim *s, struct task *t)
 	vcpu_continue(s, v);
 }
 
+simtime workload_spawn_at(struct sim *s, const struct task *t)
+{
+	return us_to_cyc(s, s->cost[SIM_COST_thread_create_us] *
+				    (double)(t->id % s->c->wl_threads));
+}
+
+/* EV_SPAWN: the workload's main thread created task e->obj, which the
+ * guest places as it places a woken thread (wake_up_new_task). */
+void guest_on_spawn(struct sim *s, const struct event *e)
+{
+	task_wake(s, &s->t[e->obj], NULL);
+}
+
 /* EV_TIMER: a sleeping task's timer. */
 void guest_on_timer(struct sim *s, const struct event *e)
 {

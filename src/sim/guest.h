@@ -10,6 +10,9 @@
 void acct_close(struct sim *s, struct task *t);
 /* The task's time counts as @p a from now on. */
 void acct_set(struct sim *s, struct task *t, enum acct a);
+/* @p t starts (@p on) or stops waiting for flush acknowledgements
+ * (results.ack_wait_share). */
+void acct_ack_wait(struct sim *s, struct task *t, bool on);
 /* @p t starts running on its (running) vCPU: its intervals start now. */
 void acct_start(struct sim *s, struct task *t);
 /* The vCPU whose current task is @p t leaves / enters its pCPU. */
@@ -41,6 +44,10 @@ void sleep_timer(struct sim *s, struct task *t, simtime cycles);
 /* A task coroutine's entry point (@p arg: the struct task). */
 void task_entry(void *arg);
 void guest_on_timer(struct sim *s, const struct event *e);
+/* When the workload creates task @p t: thread k of a VM at k times
+ * cost.thread_create_us (pthread_create in a loop). */
+simtime workload_spawn_at(struct sim *s, const struct task *t);
+void guest_on_spawn(struct sim *s, const struct event *e);
 /* A vCPU that halted from idle runs again (guest.idle = haltpoll adapts
  * its poll limit to how long it was halted). */
 void guest_idle_exit(struct sim *s, struct vcpu *v);

@@ -186,11 +186,7 @@ static uint32_t cfs_pop(struct sim *s, struct pcpu *p)
 	clear_buddies(p, vid);
 	while (rq_at(p, k) != vid)
 		k++;
-	/* Take it out, keeping the others' order. */
-	for (; k > 0; k--)
-		p->rq[(p->rq_head + k) % p->rq_cap] = rq_at(p, k - 1);
-	p->rq_head = (p->rq_head + 1) % p->rq_cap;
-	p->rq_n--;
+	pcpu_take(p, k);
 	return vid;
 }
 
@@ -265,7 +261,7 @@ static bool cfs_tick_woken(struct sim *s, struct pcpu *p, struct vcpu *v)
 			: 0;
 	if (v->vruntime < floor)
 		v->vruntime = floor;
-	pcpu_push(p, v->gid, false);
+	pcpu_push(s, p, v->gid, false);
 	if (!c || wakeup_preempt(s, vcpu_vruntime(s, c), v->vruntime) != 1)
 		return false;
 	p->next_buddy = v->gid;
@@ -368,7 +364,7 @@ static bool cfs_woken(struct sim *s, struct pcpu *p, struct vcpu *v)
 
 	if (v->vruntime < floor)
 		v->vruntime = floor;
-	pcpu_push(p, v->gid, false);
+	pcpu_push(s, p, v->gid, false);
 	if (p->cur != NONE_ID && vcpu_vruntime(s, &s->v[p->cur]) >
 					 v->vruntime + s->cfs_wakeup_gran) {
 		count_exit(s, &s->v[p->cur], HVTLB_SIM_EXIT_PREEMPTION, 1);

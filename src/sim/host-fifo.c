@@ -19,7 +19,7 @@ static simtime fifo_slice_end(struct sim *s, const struct pcpu *p)
 static bool fifo_woken(struct sim *s, struct pcpu *p, struct vcpu *v)
 {
 	(void)s;
-	pcpu_push(p, v->gid, true); /* sleeper credit */
+	pcpu_push(s, p, v->gid, true); /* sleeper credit */
 	return false;
 }
 

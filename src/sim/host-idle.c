@@ -35,6 +35,17 @@ static bool host_polls(const struct sim *s)
 	       s->c->guest_idle != HVTLB_SIM_GUEST_IDLE_HALTPOLL;
 }
 
+bool pcpu_polling(const struct sim *s, const struct pcpu *p)
+{
+	const struct vcpu *v;
+
+	if (!host_polls(s) || p->cur != NONE_ID || p->last == NONE_ID)
+		return false;
+	v = &s->v[p->last];
+	return v->hs == H_HALTED && v->pcpu == (uint32_t)(p - s->p) &&
+	       s->now - v->halted_at <= s->halt_poll;
+}
+
 static unsigned to_us(const struct sim *s, simtime c)
 {
 	double us = (double)c / s->cost[SIM_COST_cpu_mhz];
@@ -92,10 +103,16 @@ static unsigned next_timer_us(const struct sim *s, const struct pcpu *p,
 			      simtime at)
 {
 	simtime next = at + s->idle_timer;
+	uint32_t i = (uint32_t)(p - s->p);
+	/* KVM arms a blocked vCPU's APIC timer on the pCPU it halted on: the
+	 * vCPUs pinned to pCPU k are k, k + pcpus, ...; with
+	 * hypervisor.balance any vCPU whose last pCPU is k */
+	uint32_t g = s->c->balance ? 0 : i,
+		 step = s->c->balance ? 1 : s->npcpus;
 
-	/* the vCPUs pinned to pCPU k are k, k + pcpus, ... */
-	for (uint32_t g = (uint32_t)(p - s->p); g < s->nvcpus; g += s->npcpus)
-		if (s->v[g].timer_at > at && s->v[g].timer_at < next)
+	for (; g < s->nvcpus; g += step)
+		if (s->v[g].pcpu == i && s->v[g].timer_at > at &&
+		    s->v[g].timer_at < next)
 			next = s->v[g].timer_at;
 	return to_us(s, next - at);
 }
@@ -141,13 +158,20 @@ static simtime pcpu_idle_exit(struct sim *s, struct pcpu *p)
  * nothing else ran there since), so it re-enters at once; otherwise the
  * host wakes and schedules its thread (halt_wake), after the exit from
  * the idle state its pCPU is in. */
+static bool poll_catches(const struct sim *s, const struct vcpu *v)
+{
+	const struct pcpu *p = &s->p[v->pcpu];
+
+	return host_polls(s) && p->cur == NONE_ID && p->last == v->gid &&
+	       s->now - v->halted_at <= s->halt_poll;
+}
+
 static simtime wake_latency(struct sim *s, const struct vcpu *v)
 {
 	struct pcpu *p = &s->p[v->pcpu];
 	simtime lat = cyc(s, SIM_COST_halt_wake);
 
-	if (host_polls(s) && p->cur == NONE_ID && p->last == v->gid &&
-	    s->now - v->halted_at <= s->halt_poll) {
+	if (poll_catches(s, v)) {
 		p->idle_state = -1;
 		p->awake_at = s->now;
 		return cyc(s, SIM_COST_vmexit);
@@ -166,10 +190,20 @@ static simtime wake_latency(struct sim *s, const struct vcpu *v)
  * latency). */
 void vcpu_wake(struct sim *s, struct vcpu *v, simtime delay)
 {
+	struct pcpu *p;
+
 	if (v->hs != H_HALTED)
 		return;
+	/* try_to_wake_up(): a vCPU still halt-polling never left its pCPU;
+	 * the others are placed now, and the pCPU they go to ends its idle
+	 * period (ttwu_do_wakeup's avg_idle) */
+	if (s->c->balance && !poll_catches(s, v))
+		balance_wake(s, v);
+	p = &s->p[v->pcpu];
+	balance_woke_idle(s, p);
 	v->hs = H_WAKING;
 	/* arg: when the wake-up was asked for (read by tracing only) */
 	ev_push(s, s->now + delay + wake_latency(s, v), EV_WAKE, v->gid,
 		s->now);
+	p->waking++;
 }

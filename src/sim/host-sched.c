@@ -6,15 +6,41 @@
  * when it yields. Which vCPU runs next and for how long is the policy's
  * (host-fifo.c, host-cfs.c).
  */
+#include <errno.h>
+#include <stdlib.h>
+
 #include "sim/guest.h"
 #include "sim/host.h"
 #include "sim/hypervisor.h"
 #include "sim/machine.h"
 #include "sim/oracle.h"
 #include "sim/stats.h"
+#include "sim/vcpu-tlb.h"
 
-void pcpu_push(struct pcpu *p, uint32_t vid, bool head)
+/* Doubles @p p's run-queue ring (vCPUs move between pCPUs with
+ * hypervisor.balance); false when out of memory. */
+static bool rq_grow(struct pcpu *p)
 {
+	uint32_t cap = p->rq_cap * 2, *rq = calloc(cap, sizeof(*rq));
+
+	if (!rq)
+		return false;
+	for (uint32_t k = 0; k < p->rq_n; k++)
+		rq[k] = p->rq[(p->rq_head + k) % p->rq_cap];
+	free(p->rq);
+	p->rq = rq;
+	p->rq_cap = cap;
+	p->rq_head = 0;
+	return true;
+}
+
+void pcpu_push(struct sim *s, struct pcpu *p, uint32_t vid, bool head)
+{
+	if (p->rq_n == p->rq_cap && !rq_grow(p)) {
+		s->fail_rc = -ENOMEM;
+		s->failed = true;
+		return;
+	}
 	if (head) {
 		p->rq_head = (p->rq_head + p->rq_cap - 1) % p->rq_cap;
 		p->rq[p->rq_head] = vid;
@@ -22,6 +48,16 @@ void pcpu_push(struct pcpu *p, uint32_t vid, bool head)
 		p->rq[(p->rq_head + p->rq_n) % p->rq_cap] = vid;
 	}
 	p->rq_n++;
+}
+
+void pcpu_take(struct pcpu *p, uint32_t k)
+{
+	/* Shift the ones before it up by one, keeping their order. */
+	for (; k > 0; k--)
+		p->rq[(p->rq_head + k) % p->rq_cap] =
+			p->rq[(p->rq_head + k - 1) % p->rq_cap];
+	p->rq_head = (p->rq_head + 1) % p->rq_cap;
+	p->rq_n--;
 }
 
 static uint32_t pcpu_pop(struct sim *s, struct pcpu *p)
@@ -122,12 +158,23 @@ static bool slice_fired(struct sim *s, struct pcpu *p, uint64_t token)
 	return false;
 }
 
+void vm_corun_step(struct sim *s, uint32_t vm, int delta)
+{
+	uint32_t n = s->vm_running[vm];
+	unsigned k = !n ? 0 : n == s->c->vcpus ? 2 : 1;
+
+	s->vm_corun[3 * vm + k] += s->now - s->vm_since[vm];
+	s->vm_since[vm] = s->now;
+	s->vm_running[vm] = (uint32_t)((int)n + delta);
+}
+
 static void vcpu_enter(struct sim *s, struct vcpu *v)
 {
 	struct pcpu *p = &s->p[v->pcpu];
 	simtime h = 0;
 
 	p->cur = v->gid;
+	vm_corun_step(s, v->vm, 1);
 	s->vm_ready[v->vm]--;
 	if (v->preempted) {
 		v->preempted = false;
@@ -137,6 +184,12 @@ static void vcpu_enter(struct sim *s, struct vcpu *v)
 	if (p->last != v->gid && p->last != NONE_ID)
 		h += cyc(s, SIM_COST_vcpu_switch);
 	p->last = v->gid;
+	if (v->migrated) {
+		/* vmx_vcpu_load() on a new pCPU: KVM_REQ_TLB_FLUSH */
+		v->migrated = false;
+		vcpu_flush_all(s, v, HVTLB_SIM_FLUSH_MIGRATE, true);
+		h += cyc(s, SIM_COST_flush_full);
+	}
 	v->hs = H_RUNNING;
 	v->run_start = s->now;
 	slice_arm(s, p, s->sched->slice_end(s, p));
@@ -155,7 +208,7 @@ static void vcpu_enter(struct sim *s, struct vcpu *v)
 	vcpu_continue(s, v);
 }
 
-static void pcpu_schedule(struct sim *s, struct pcpu *p)
+void pcpu_schedule(struct sim *s, struct pcpu *p)
 {
 	struct vcpu *v;
 
@@ -192,22 +245,77 @@ void vcpu_deschedule(struct sim *s, struct vcpu *v, bool ready)
 	if (s->sched->ran)
 		s->sched->ran(s, p, v, ready);
 	p->cur = NONE_ID;
+	vm_corun_step(s, v->vm, -1);
+	v->desched_at = s->now;
 	if (ready) {
 		v->hs = H_READY;
 		v->preempted = true;
 		s->vm_preempted[v->vm]++;
 		s->vm_ready[v->vm]++;
 		v->steal |= HVTLB_KVM_VCPU_PREEMPTED;
-		pcpu_push(p, v->gid, false);
+		pcpu_push(s, p, v->gid, false);
 	} else {
 		v->hs = H_HALTED;
 		v->halted_at = s->now;
 		TRACE(s, HVTLB_SIM_TRACE_HALT, v, TR_NONE, s->now, 0, 0);
 	}
 	pcpu_schedule(s, p);
+	if (p->cur == NONE_ID && s->c->balance)
+		balance_idle(s, p);
 	if (p->cur == NONE_ID) {
 		p->idle_since = s->now;
 		pcpu_idle_enter(s, p);
+	}
+}
+
+/* Queues @p q's new arrivals' effect on its running vCPU: a shorter
+ * slice, a pause-loop exit with someone to yield to. */
+static void queue_grew(struct sim *s, struct pcpu *q)
+{
+	if (q->cur == NONE_ID)
+		return;
+	if (s->sched->reslice)
+		slice_arm(s, q, s->sched->slice_end(s, q));
+	arm_ple(s, &s->v[q->cur]);
+}
+
+void vcpu_migrate(struct sim *s, struct vcpu *v, struct pcpu *to)
+{
+	struct pcpu *from = &s->p[v->pcpu];
+	int64_t rel = (int64_t)(v->vruntime - from->min_vruntime);
+
+	if (v->hs == H_READY) {
+		uint32_t k = 0;
+
+		while (from->rq[(from->rq_head + k) % from->rq_cap] != v->gid)
+			k++;
+		pcpu_take(from, k);
+		if (from->next_buddy == v->gid)
+			from->next_buddy = NONE_ID;
+		if (from->last_buddy == v->gid)
+			from->last_buddy = NONE_ID;
+		if (from->skip == v->gid)
+			from->skip = NONE_ID;
+		/* One fewer waits: the running vCPU's slice may be longer. */
+		if (from->cur != NONE_ID && s->sched->reslice)
+			slice_arm(s, from, s->sched->slice_end(s, from));
+	}
+	/* migrate_task_rq_fair(): the distance to min_vruntime is kept */
+	v->vruntime = rel < 0 && (simtime)-rel > to->min_vruntime
+			      ? 0
+			      : (simtime)((int64_t)to->min_vruntime + rel);
+	v->pcpu = (uint32_t)(to - s->p);
+	v->migrated = true;
+	s->r->vcpu_migrations++;
+	if (v->hs != H_READY)
+		return; /* a wake-up: it is queued when its EV_WAKE comes */
+	pcpu_push(s, to, v->gid, false);
+	if (to->cur == NONE_ID) {
+		to->idle_state = -1; /* it never went idle, or wakes now */
+		to->awake_at = s->now;
+		pcpu_schedule(s, to);
+	} else {
+		queue_grew(s, to);
 	}
 }
 
@@ -291,13 +399,9 @@ void host_on_wake(struct sim *s, const struct event *e)
 	v->hs = H_READY;
 	s->vm_ready[v->vm]++;
 	TRACE(s, HVTLB_SIM_TRACE_WAKE, v, TR_NONE, e->arg, 0, 0);
+	p->waking--;
 	if (s->sched->woken(s, p, v))
 		return;
-	if (p->cur != NONE_ID) {
-		/* The queue grew: the running vCPU's slice may be shorter. */
-		if (s->sched->reslice)
-			slice_arm(s, p, s->sched->slice_end(s, p));
-		arm_ple(s, &s->v[p->cur]);
-	}
+	queue_grew(s, p);
 	pcpu_schedule(s, p);
 }

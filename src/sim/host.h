@@ -57,8 +57,19 @@ extern const struct host_policy host_cfs;
 extern const struct host_policy host_cfs_entry;
 
 /* host-sched.c */
-/* Queues @p vid on @p p's run queue, at its head or its tail. */
-void pcpu_push(struct pcpu *p, uint32_t vid, bool head);
+/* Queues @p vid on @p p's run queue, at its head or its tail (the run
+ * fails with -ENOMEM if the queue cannot grow). */
+void pcpu_push(struct sim *s, struct pcpu *p, uint32_t vid, bool head);
+/* Takes the @p k-th of @p p's run queue out, keeping the others' order. */
+void pcpu_take(struct pcpu *p, uint32_t k);
+/* The number of VM @p vm's vCPUs on a pCPU changes by @p delta now
+ * (0: only book the time so far; results.corun). */
+void vm_corun_step(struct sim *s, uint32_t vm, int delta);
+/* Runs the next vCPU of @p p's run queue if nothing runs there. */
+void pcpu_schedule(struct sim *s, struct pcpu *p);
+/* Moves @p v, waiting in a run queue or being woken, to @p to
+ * (hypervisor.balance); its TLB is flushed when it next enters. */
+void vcpu_migrate(struct sim *s, struct vcpu *v, struct pcpu *to);
 /* Schedules the segment end of a running vCPU doing ACT_WORK. */
 void vcpu_arm_run(struct sim *s, struct vcpu *v);
 /* Adds @p h cycles of interrupt/exit handling to a running vCPU; returns
@@ -80,6 +91,24 @@ void vcpu_wake(struct sim *s, struct vcpu *v, simtime delay);
 void pcpu_idle_enter(struct sim *s, struct pcpu *p);
 /* Builds the idle-state table from the costs; every pCPU idle at 0. */
 void host_idle_setup(struct sim *s);
+
+/* True if the vCPU that last ran on idle @p p halted there and KVM still
+ * polls for it (its thread has not left the pCPU). */
+bool pcpu_polling(const struct sim *s, const struct pcpu *p);
+
+/* host-balance.c (hypervisor.balance) */
+/* Wake-up placement of halted @p v (select_idle_sibling): moves it to an
+ * idle pCPU when its previous one is not idle. */
+void balance_wake(struct sim *s, struct vcpu *v);
+/* A wake-up reaches @p p: the end of its idle period (avg_idle). */
+void balance_woke_idle(struct sim *s, struct pcpu *p);
+/* @p p ran out of vCPUs: the new-idle balance, now or after the halt
+ * poll. */
+void balance_idle(struct sim *s, struct pcpu *p);
+bool balance_newidle(struct sim *s, struct pcpu *p);
+/* Costs, avg_idle, and the first periodic balance of each pCPU. */
+void balance_setup(struct sim *s);
+void host_on_balance(struct sim *s, const struct event *e);
 
 /* host-ple.c */
 /* Arms the pause-loop exit of a vCPU that starts spinning. */

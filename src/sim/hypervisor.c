@@ -96,6 +96,13 @@ static bool kicks_unserviced(struct sim *s, struct vcpu *v, const uint8_t *vps)
 	return false;
 }
 
+/* An EV_KICK's argument: the initiator's vCPU (bits 32-61), its ack_seq
+ * (bits 0-31), whether the target was in an exit when the flush was
+ * posted, and whether the VMM flushes for it (vmm-assist). */
+#define KICK_FROM_MASK 0x3fffffffu
+#define KICK_EXIT 62
+#define KICK_VMM 63
+
 /* Posts a flush of @p ranges (or all; @p global: global entries too) to
  * the targets, kicks the running ones and counts the acknowledgements to
  * wait for. */
@@ -105,6 +112,7 @@ static void hv_post(struct sim *s, struct vcpu *v, const uint8_t *vps,
 {
 	simtime kick = cyc(s, SIM_COST_kick), self = 0;
 	uint32_t ntargets = 0;
+	enum hvtlb_sim_target_state st;
 	bool chain = send_begin(v);
 
 	v->ack_seq++;
@@ -128,13 +136,19 @@ static void hv_post(struct sim *s, struct vcpu *v, const uint8_t *vps,
 			self = vcpu_service_fq(s, v);
 			continue;
 		}
+		st = target_posted(s, tv);
 		if (tv->hs == H_RUNNING) {
-			send_queue(s, v, chain, s->now + kick, EV_KICK, tv->gid,
-				   ((uint64_t)v->gid << 32) | v->ack_seq |
-					   ((uint64_t)vmm << 63));
+			send_queue(
+				s, v, chain, s->now + kick, EV_KICK, tv->gid,
+				((uint64_t)v->gid << 32) | v->ack_seq |
+					((uint64_t)vmm << KICK_VMM) |
+					((uint64_t)(st == HVTLB_SIM_TARGET_EXIT)
+					 << KICK_EXIT));
 			v->ack_wait++;
+		} else {
+			/* Not running: serviced before its next entry. */
+			target_acked(s, st, 0);
 		}
-		/* Not running: serviced before its next entry. */
 	}
 	send_end(s, v, chain);
 	t_work(cur_task(v), per_target * ntargets + self, ACCT_SYS);
@@ -146,7 +160,9 @@ static void hv_post(struct sim *s, struct vcpu *v, const uint8_t *vps,
 		v->ack_wait = 0;
 		return;
 	}
+	acct_ack_wait(s, cur_task(v), true);
 	t_spin(cur_task(v));
+	acct_ack_wait(s, cur_task(v), false);
 }
 
 /*
@@ -306,9 +322,12 @@ int op_vmm_flush(void *user, const struct hvtlb_cpumask *targets,
 void hv_on_kick(struct sim *s, const struct event *e)
 {
 	struct vcpu *v = &s->v[e->obj];
-	uint32_t from = (uint32_t)(e->arg >> 32) & 0x7fffffff;
+	uint32_t from = (uint32_t)(e->arg >> 32) & KICK_FROM_MASK;
 	uint32_t seq = (uint32_t)e->arg;
 	simtime at = s->now;
+	enum hvtlb_sim_target_state st = (e->arg >> KICK_EXIT) & 1
+						 ? HVTLB_SIM_TARGET_EXIT
+						 : HVTLB_SIM_TARGET_RUNNING;
 
 	TRACE(s, HVTLB_SIM_TRACE_KICK, v, TR_NONE, s->now, s->v[from].idx,
 	      v->hs == H_RUNNING);
@@ -316,9 +335,10 @@ void hv_on_kick(struct sim *s, const struct event *e)
 		simtime h = cyc(s, SIM_COST_vmexit);
 
 		count_exit(s, v, HVTLB_SIM_EXIT_KICK, 1);
-		h += e->arg >> 63 ? cyc(s, SIM_COST_vmm_target) : 0;
+		h += (e->arg >> KICK_VMM) & 1 ? cyc(s, SIM_COST_vmm_target) : 0;
 		h += vcpu_service_fq(s, v);
 		at = vcpu_steal(s, v, h);
 	}
+	target_acked(s, st, at - (s->now - cyc(s, SIM_COST_kick)));
 	ack_post(s, from, seq, at);
 }

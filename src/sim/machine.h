@@ -148,6 +148,8 @@ struct ipi_rec {
 	uint32_t seq;
 	uint32_t asid;
 	uint8_t kind;
+	uint8_t state; /* the target's, when it was sent (target_posted) */
+	simtime posted;
 	bool early;
 	bool drop;   /* drop-target fault: ack without flushing */
 	bool no_gen; /* the flush carries no tlb generation (batched) */
@@ -249,6 +251,11 @@ struct vcpu {
 	simtime ple_window;
 	simtime vruntime;  /* hypervisor.cfs: CFS virtual runtime */
 	simtime run_start; /* when it last entered its pCPU */
+	/* hypervisor.balance (host-balance.c): when it last left a pCPU
+	 * (cache hot until cost.sched_migration_cost_us after), and moved
+	 * to another since it last ran (its TLB is flushed at entry) */
+	simtime desched_at;
+	bool migrated;
 	uint64_t spin_token;
 	bool no_wait_pending;
 };
@@ -279,6 +286,12 @@ struct pcpu {
 	int idle_state;
 	simtime idle_entry, awake_at;
 	struct menu_gov gov;
+	/* hypervisor.balance (host-balance.c): vCPUs woken onto it whose
+	 * EV_WAKE is pending; Linux's rq->avg_idle and rq->idle_stamp
+	 * (stamped: idle since idle_stamp, no wake-up since) */
+	uint32_t waking;
+	simtime avg_idle, idle_stamp;
+	bool stamped;
 };
 
 struct task {
@@ -296,6 +309,10 @@ struct task {
 	 * the vCPU is on a pCPU, !off_cpu) */
 	simtime sys_cons, cons_since;
 	bool off_cpu;
+	/* guest user time its vCPU ran, and the part of its time on a pCPU
+	 * spent waiting for flush acknowledgements (in_ack_wait) */
+	simtime user_cons, ackw_cons;
+	bool in_ack_wait;
 	struct sim_rng rng;
 	simtime debt;
 	simtime saved_work; /* preempted user work */
@@ -353,11 +370,20 @@ struct sim {
 	const struct host_policy *sched; /* hypervisor.cfs: host_cfs */
 	uint64_t hist[HIST_BUCKETS];
 	simtime lat_max;
+	/* per target state (results.targets): acknowledgement latencies,
+	 * HIST_BUCKETS each, and their largest */
+	uint64_t *thist;
+	simtime tmax[HVTLB_SIM_TARGET_COUNT_];
 	struct hvtlb_sim_results *r;
 	uint32_t stream_base;	/* first task's random stream - 1 */
 	uint32_t *vm_preempted; /* per VM: vCPUs with ->preempted set */
 	uint32_t *vm_ready;	/* per VM: vCPUs runnable, not running */
 	uint32_t *vm_boosted;	/* per VM: KVM's last_boosted_vcpu */
+	/* per VM: vCPUs on a pCPU, since when, and the time none, some and
+	 * all of them were (results.corun; host-sched.c) */
+	uint32_t *vm_running;
+	simtime *vm_since;
+	simtime *vm_corun; /* 3 per VM */
 	/* workload.kernel_pages: per VM, pages shared by all its processes
 	 * and mapped global; free stacks of page indexes */
 	struct pte *kpte; /* vms * kernel_pages */
@@ -368,6 +394,10 @@ struct sim {
 	 * (Linux defaults 6, 0.75, 1 ms times 1 + ilog2(min(pCPUs, 8))) */
 	simtime cfs_latency, cfs_min_gran, cfs_wakeup_gran;
 	simtime host_tick; /* cost.host_tick_us: the host's scheduler tick */
+	/* hypervisor.balance: cost.sched_migration_cost_us in cycles, and
+	 * the pCPUs of a socket (the last-level cache domain) */
+	simtime mig_cost;
+	uint32_t llc_pcpus;
 	/* tracing: this part's first VM and first pCPU, machine-wide */
 	uint32_t vm_base, pcpu_base;
 	/* the oracle (oracle.c): per vCPU, and the zaps so far */

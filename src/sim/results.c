@@ -39,6 +39,17 @@ const char *hvtlb_sim_ipi_name(enum hvtlb_sim_ipi_purpose p)
 	return (unsigned)p < HVTLB_SIM_IPI_COUNT_ ? ipi_names[p] : NULL;
 }
 
+static const char *const target_names[] = {
+#define HVTLB_X_(n, s) s,
+	HVTLB_SIM_TARGET_MAP(HVTLB_X_)
+#undef HVTLB_X_
+};
+
+const char *hvtlb_sim_target_name(enum hvtlb_sim_target_state st)
+{
+	return (unsigned)st < HVTLB_SIM_TARGET_COUNT_ ? target_names[st] : NULL;
+}
+
 const char *hvtlb_sim_exit_name(enum hvtlb_sim_exit e)
 {
 	return (unsigned)e < HVTLB_SIM_EXIT_COUNT_ ? exit_names[e] : NULL;
@@ -54,6 +65,7 @@ void hvtlb_sim_results_destroy(struct hvtlb_sim_results *r)
 	if (!r)
 		return;
 	free(r->violation);
+	free(r->corun);
 	free(r);
 }
 
@@ -135,8 +147,23 @@ int hvtlb_sim_results_write_json(const struct hvtlb_sim_results *r, FILE *f)
 		(unsigned long long)r->violations);
 	for (uint32_t i = 0; i < r->nrecorded; i++)
 		write_violation(f, &r->violation[i], i);
+	fprintf(f, "],\"vcpu_migrations\":%llu,\"corun\":[",
+		(unsigned long long)r->vcpu_migrations);
+	for (uint32_t i = 0; i < r->nvms; i++)
+		fprintf(f, "%s{\"none\":%.9g,\"some\":%.9g,\"all\":%.9g}",
+			i ? "," : "", r->corun[i].none, r->corun[i].some,
+			r->corun[i].all);
+	fputs("],\"flush_targets\":{", f);
+	for (int i = 0; i < HVTLB_SIM_TARGET_COUNT_; i++)
+		fprintf(f,
+			"%s\"%s\":{\"posted\":%llu,\"ack_us_p50\":%.9g,"
+			"\"ack_us_p99\":%.9g}",
+			i ? "," : "", target_names[i],
+			(unsigned long long)r->targets[i].posted,
+			r->targets[i].ack_us_p50, r->targets[i].ack_us_p99);
+	fprintf(f, "},\"ack_wait_share\":%.9g", r->ack_wait_share);
 	fprintf(f,
-		"],\"fault_hits\":%llu,\"mem_per_vcpu_bytes\":%llu,"
+		",\"fault_hits\":%llu,\"mem_per_vcpu_bytes\":%llu,"
 		"\"events\":%llu}",
 		(unsigned long long)r->fault_hits,
 		(unsigned long long)r->mem_per_vcpu_bytes,

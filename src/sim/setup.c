@@ -45,8 +45,14 @@ static int setup_arrays(struct sim *s)
 	s->vm_preempted = calloc(c->vms, sizeof(*s->vm_preempted));
 	s->vm_ready = calloc(c->vms, sizeof(*s->vm_ready));
 	s->vm_boosted = calloc(c->vms, sizeof(*s->vm_boosted));
+	s->vm_running = calloc(c->vms, sizeof(*s->vm_running));
+	s->vm_since = calloc(c->vms, sizeof(*s->vm_since));
+	s->vm_corun = calloc(3 * (size_t)c->vms, sizeof(*s->vm_corun));
+	s->thist = calloc((size_t)HVTLB_SIM_TARGET_COUNT_ * HIST_BUCKETS,
+			  sizeof(*s->thist));
 	if (!s->v || !s->p || !s->t || !s->mm || !s->vm_preempted ||
-	    !s->vm_ready || !s->vm_boosted)
+	    !s->vm_ready || !s->vm_boosted || !s->vm_running || !s->vm_since ||
+	    !s->vm_corun || !s->thist)
 		return -ENOMEM;
 	if (c->wl_kernel_pages) {
 		size_t nk = (size_t)c->vms * c->wl_kernel_pages;
@@ -261,6 +267,8 @@ int sim_setup(struct sim *s)
 	if (!rc)
 		host_idle_setup(s);
 	if (!rc)
+		balance_setup(s);
+	if (!rc)
 		rc = contention_setup(s);
 	return rc;
 }
@@ -316,6 +324,10 @@ void sim_teardown(struct sim *s)
 	free(s->vm_preempted);
 	free(s->vm_ready);
 	free(s->vm_boosted);
+	free(s->vm_running);
+	free(s->vm_since);
+	free(s->vm_corun);
+	free(s->thist);
 	free(s->kpte);
 	free(s->kfree);
 	free(s->kfill);

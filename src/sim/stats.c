@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /* Counters the engine keeps besides the tasks' times: VM exits by
- * reason, and the histogram of shootdown latencies. */
+ * reason, the histogram of shootdown latencies, and flush targets by
+ * their state at the post with their acknowledgement latencies. */
 #include "sim/machine.h"
 #include "sim/stats.h"
 
@@ -21,4 +22,26 @@ void hist_add(struct sim *s, simtime c)
 	hist_record(s->hist, c);
 	if (c > s->lat_max)
 		s->lat_max = c;
+}
+
+enum hvtlb_sim_target_state target_posted(struct sim *s, const struct vcpu *tv)
+{
+	enum hvtlb_sim_target_state st;
+
+	if (tv->hs == H_RUNNING)
+		st = tv->busy_until > s->now ? HVTLB_SIM_TARGET_EXIT
+					     : HVTLB_SIM_TARGET_RUNNING;
+	else if (tv->hs == H_READY)
+		st = HVTLB_SIM_TARGET_PREEMPTED;
+	else
+		st = HVTLB_SIM_TARGET_HALTED;
+	s->r->targets[st].posted++;
+	return st;
+}
+
+void target_acked(struct sim *s, enum hvtlb_sim_target_state st, simtime c)
+{
+	hist_record(s->thist + (size_t)st * HIST_BUCKETS, c);
+	if (c > s->tmax[st])
+		s->tmax[st] = c;
 }

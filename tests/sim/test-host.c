@@ -80,7 +80,7 @@ static void put_queued(struct sim *s, uint32_t vid, simtime vr)
 
 	v->hs = H_READY;
 	v->vruntime = vr;
-	pcpu_push(&s->p[v->pcpu], vid, false);
+	pcpu_push(s, &s->p[v->pcpu], vid, false);
 }
 
 /* --------------------------------------------------------------- CFS */
@@ -749,6 +749,188 @@ static void test_dy_eligible(void **state)
 	rig_free(g);
 }
 
+/* ------------------------------------------------- where vCPUs run */
+/* Two sockets of two pCPUs (0-1, 2-3), eight vCPUs (vCPU i starts on
+ * pCPU i mod 4), no halt polling. */
+#define BAL_RIG                                                                \
+	"machine.pcpus=4", "machine.sockets=2", "vm.vcpus=8",                  \
+		"workload.threads=1", "cost.cpu_mhz=2400",                     \
+		"hypervisor.cfs=true", "cost.halt_poll_us=0"
+
+/*
+ * select_idle_sibling: woken vCPU 4, whose previous pCPU 0 runs vCPU 0,
+ * goes to pCPU 1, idle in the same socket, and is flushed when it enters;
+ * vCPU 5 then finds its socket busy (pCPU 1 has a wake-up pending) and
+ * queues on its previous pCPU, never on idle pCPU 2 of the other socket;
+ * vCPU 2 stays on its idle previous pCPU. Pinned (hypervisor.balance =
+ * false), vCPU 4 stays on pCPU 0 whatever is idle.
+ */
+static void test_balance_wake(void **state)
+{
+	const char *on[] = { BAL_RIG, NULL };
+	const char *off[] = { BAL_RIG, "hypervisor.balance=false", NULL };
+	struct rig *g = rig_new(on);
+	struct sim *s = &g->s;
+
+	(void)state;
+	s->now = ms(s, 1);
+	put_running(s, 0, 0, 0);
+	vcpu_wake(s, &s->v[4], 0);
+	assert_int_equal(s->v[4].pcpu, 1);
+	assert_true(s->v[4].migrated);
+	assert_int_equal(s->p[1].waking, 1);
+	vcpu_wake(s, &s->v[5], 0);
+	assert_int_equal(s->v[5].pcpu, 1);
+	assert_false(s->v[5].migrated);
+	vcpu_wake(s, &s->v[2], 0);
+	assert_int_equal(s->v[2].pcpu, 2);
+	assert_int_equal(s->r->vcpu_migrations, 1);
+	/* vCPU 4's wake-up: it enters pCPU 1 and its TLB is flushed */
+	s->now += ms(s, 0.1);
+	host_on_wake(s, &(struct event){ .kind = EV_WAKE, .obj = 4 });
+	assert_int_equal(s->p[1].cur, 4);
+	assert_false(s->v[4].migrated);
+	assert_int_equal(s->r->flushes[HVTLB_SIM_FLUSH_MIGRATE], 1);
+	rig_free(g);
+
+	g = rig_new(off);
+	s = &g->s;
+	s->now = ms(s, 1);
+	put_running(s, 0, 0, 0);
+	vcpu_wake(s, &s->v[4], 0);
+	assert_int_equal(s->v[4].pcpu, 0);
+	assert_int_equal(s->r->vcpu_migrations, 0);
+	rig_free(g);
+}
+
+/*
+ * KVM's halt polling keeps a halted vCPU's thread on its pCPU: woken
+ * within the poll it stays, although pCPU 1 is idle; a pCPU where a vCPU
+ * polls is not idle for others (vCPU 7, whose previous pCPU 3 is busy,
+ * goes to pCPU 2, not to polling pCPU 0).
+ */
+static void test_balance_poll(void **state)
+{
+	const char *kv[] = { BAL_RIG, "cost.halt_poll_us=200", NULL };
+	struct rig *g = rig_new(kv);
+	struct sim *s = &g->s;
+
+	(void)state;
+	s->now = ms(s, 1);
+	put_running(s, 0, 0, 0);
+	put_running(s, 3, 0, 0);
+	s->p[0].last = 0;
+	vcpu_deschedule(s, &s->v[0], false); /* halts: polls on pCPU 0 */
+	assert_true(pcpu_polling(s, &s->p[0]));
+	s->now += us_to_cyc(s, 50);
+	vcpu_wake(s, &s->v[7], 0);
+	assert_int_equal(s->v[7].pcpu, 2);
+	vcpu_wake(s, &s->v[0], 0);
+	assert_int_equal(s->v[0].pcpu, 0);
+	assert_false(s->v[0].migrated);
+	rig_free(g);
+}
+
+/* vCPU @p vid waits on its pCPU, descheduled @p ago_ms ago. */
+static void put_waiting(struct sim *s, uint32_t vid, double ago_ms)
+{
+	put_queued(s, vid, 0);
+	s->v[vid].desched_at = s->now - ms(s, ago_ms);
+	s->vm_ready[0]++;
+}
+
+/*
+ * idle_balance: when vCPU 0 halts and pCPU 0 runs out of vCPUs, pCPU 0
+ * pulls from pCPU 1 the waiting vCPU that left a pCPU longest ago (5, 3 ms
+ * ago, not 9, 1 ms ago), and runs it, its TLB flushed. A vCPU that
+ * ran within sched_migration_cost (0.5 ms) is cache hot and stays; a pCPU
+ * whose idle periods average under that does not pull at all.
+ */
+static void test_balance_newidle(void **state)
+{
+	const char *kv[] = { "machine.pcpus=2",
+			     "vm.vcpus=12",
+			     "workload.threads=1",
+			     "cost.cpu_mhz=2400",
+			     "hypervisor.cfs=true",
+			     "cost.halt_poll_us=0",
+			     NULL };
+	struct rig *g = rig_new(kv);
+	struct sim *s = &g->s;
+
+	(void)state;
+	s->now = ms(s, 10);
+	put_running(s, 0, 0, 0);
+	put_running(s, 1, 0, 0);
+	put_waiting(s, 9, 1);
+	put_waiting(s, 5, 3);
+	vcpu_deschedule(s, &s->v[0], false);
+	assert_int_equal(s->p[0].cur, 5);
+	assert_int_equal(s->v[5].pcpu, 0);
+	assert_int_equal(s->p[1].rq_n, 1);
+	assert_int_equal(s->r->flushes[HVTLB_SIM_FLUSH_MIGRATE], 1);
+	rig_free(g);
+
+	/* hot: ran 0.1 ms ago */
+	g = rig_new(kv);
+	s = &g->s;
+	s->now = ms(s, 10);
+	put_running(s, 0, 0, 0);
+	put_running(s, 1, 0, 0);
+	put_waiting(s, 5, 0.1);
+	vcpu_deschedule(s, &s->v[0], false);
+	assert_int_equal(s->p[0].cur, NONE_ID);
+	assert_int_equal(s->v[5].pcpu, 1);
+	rig_free(g);
+
+	/* short idle periods: avg_idle below the migration cost */
+	g = rig_new(kv);
+	s = &g->s;
+	s->now = ms(s, 10);
+	s->p[0].avg_idle = ms(s, 0.2);
+	put_running(s, 0, 0, 0);
+	put_running(s, 1, 0, 0);
+	put_waiting(s, 5, 3);
+	vcpu_deschedule(s, &s->v[0], false);
+	assert_int_equal(s->p[0].cur, NONE_ID);
+	assert_int_equal(s->r->vcpu_migrations, 0);
+	rig_free(g);
+}
+
+/*
+ * The periodic balance pulls only from a pCPU that runs two or more
+ * vCPUs more: pCPU 1 (one vCPU) pulls one of pCPU 0's two waiting vCPUs
+ * (three runnable there), and then nothing (two against two).
+ */
+static void test_balance_periodic(void **state)
+{
+	const char *kv[] = { "machine.pcpus=2",
+			     "vm.vcpus=12",
+			     "workload.threads=1",
+			     "cost.cpu_mhz=2400",
+			     "hypervisor.cfs=true",
+			     "cost.halt_poll_us=0",
+			     NULL };
+	struct rig *g = rig_new(kv);
+	struct sim *s = &g->s;
+	struct event e = { .kind = EV_BALANCE, .obj = 1, .arg = 0 };
+
+	(void)state;
+	s->now = ms(s, 10);
+	put_running(s, 0, 0, 0);
+	put_running(s, 1, 0, 0);
+	put_waiting(s, 2, 2);
+	put_waiting(s, 4, 4);
+	host_on_balance(s, &e);
+	assert_int_equal(s->v[4].pcpu, 1);
+	assert_int_equal(s->p[0].rq_n, 1);
+	assert_int_equal(s->p[1].rq_n, 1);
+	host_on_balance(s, &e);
+	assert_int_equal(s->v[2].pcpu, 0);
+	assert_int_equal(s->r->vcpu_migrations, 1);
+	rig_free(g);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -765,6 +947,10 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_directed_yield),
 		cmocka_unit_test(test_dy_eligible),
 		cmocka_unit_test(test_dy_pending_irq),
+		cmocka_unit_test(test_balance_wake),
+		cmocka_unit_test(test_balance_poll),
+		cmocka_unit_test(test_balance_newidle),
+		cmocka_unit_test(test_balance_periodic),
 	};
 
 	if (argc > 1)

@@ -30,6 +30,8 @@ FIELD_GETTER(latency_us_max)
 FIELD_GETTER(violations)
 FIELD_GETTER(latent_violations)
 FIELD_GETTER(used_violations)
+FIELD_GETTER(vcpu_migrations)
+FIELD_GETTER(ack_wait_share)
 
 #define IPI_GETTER(purpose, name)                                              \
 	static double get_ipis_##name(const struct hvtlb_sim_results *r,       \
@@ -59,6 +61,34 @@ static double get_ops_per_s(const struct hvtlb_sim_results *r,
 	return r->real_s > 0 ? ops / r->real_s : 0;
 }
 
+/* The mean over VMs of the share of the run with some but not all of a
+ * VM's vCPUs on a pCPU. */
+static double get_corun_some(const struct hvtlb_sim_results *r,
+			     const struct hvtlb_sim_config *c)
+{
+	double sum = 0;
+
+	(void)c;
+	for (uint32_t i = 0; i < r->nvms; i++)
+		sum += r->corun[i].some;
+	return r->nvms ? sum / r->nvms : 0;
+}
+
+/* The share of flush targets that were preempted when their flush was
+ * posted. */
+static double get_targets_preempted(const struct hvtlb_sim_results *r,
+				    const struct hvtlb_sim_config *c)
+{
+	double all = 0;
+
+	(void)c;
+	for (int i = 0; i < HVTLB_SIM_TARGET_COUNT_; i++)
+		all += (double)r->targets[i].posted;
+	return all > 0 ? (double)r->targets[HVTLB_SIM_TARGET_PREEMPTED].posted /
+				 all
+		       : 0;
+}
+
 static const struct metric metrics[] = {
 	{ "real_s", "real time (s)", get_real_s },
 	{ "user_s", "guest user time (s)", get_user_s },
@@ -83,6 +113,13 @@ static const struct metric metrics[] = {
 	  get_latent_violations },
 	{ "used_violations", "oracle violations, used", get_used_violations },
 	{ "ops_per_s", "operations per second", get_ops_per_s },
+	{ "vcpu_migrations", "vCPU migrations", get_vcpu_migrations },
+	{ "ack_wait_share", "share of guest time waiting for flush acks",
+	  get_ack_wait_share },
+	{ "corun_some", "share of time a VM partly ran (mean over VMs)",
+	  get_corun_some },
+	{ "targets_preempted", "share of flush targets preempted when posted",
+	  get_targets_preempted },
 };
 
 #define NMETRICS (sizeof(metrics) / sizeof(metrics[0]))

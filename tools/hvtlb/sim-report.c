@@ -117,6 +117,81 @@ static void print_kind_rows(const struct sim_batch *b, const struct ensemble *e,
 	}
 }
 
+/* Per VM, the shares of the run during which none / some / all of its
+ * vCPUs were on a pCPU. */
+static void print_corun(const struct sim_batch *b, const struct ensemble *e)
+{
+	uint32_t nvms = b->nruns ? b->res[0]->nvms : 0;
+
+	if (!nvms)
+		return;
+	printf("VM time with none/some/all vCPUs on\n");
+	for (uint32_t vm = 0; vm < nvms && vm < 8; vm++) {
+		printf("  vm %-29u", vm);
+		for (size_t i = 0; i < b->nruns; i++) {
+			const struct hvtlb_sim_results *r = b->res[i];
+			char cell[32];
+
+			if (vm >= r->nvms)
+				snprintf(cell, sizeof(cell), "-");
+			else
+				snprintf(cell, sizeof(cell), "%.2f/%.2f/%.2f",
+					 r->corun[vm].none, r->corun[vm].some,
+					 r->corun[vm].all);
+			printf(" %14s", cell);
+			if (e)
+				printf("  %-28s", "");
+		}
+		putchar('\n');
+	}
+	if (nvms > 8)
+		printf("  (%u more VMs in --json)\n", nvms - 8);
+}
+
+/* Flush targets by what they were doing when the flush was posted: how
+ * many, and their acknowledgement latency p50 / p99. */
+static void print_targets(const struct sim_batch *b, const struct ensemble *e)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < b->nruns; i++)
+		for (int k = 0; k < HVTLB_SIM_TARGET_COUNT_; k++)
+			any |= b->res[i]->targets[k].posted != 0;
+	if (!any)
+		return;
+	printf("flush targets, by state when posted\n");
+	for (int k = 0; k < HVTLB_SIM_TARGET_COUNT_; k++) {
+		const char *name =
+			hvtlb_sim_target_name((enum hvtlb_sim_target_state)k);
+		char label[64];
+
+		snprintf(label, sizeof(label), "  %s", name);
+		printf("%-34s", label);
+		for (size_t i = 0; i < b->nruns; i++) {
+			printf(" %14llu", (unsigned long long)b->res[i]
+						  ->targets[k]
+						  .posted);
+			if (e)
+				printf("  %-28s", "");
+		}
+		putchar('\n');
+		snprintf(label, sizeof(label), "    ack p50/p99 (us)");
+		printf("%-34s", label);
+		for (size_t i = 0; i < b->nruns; i++) {
+			const struct hvtlb_sim_target_stats *t =
+				&b->res[i]->targets[k];
+			char cell[40];
+
+			snprintf(cell, sizeof(cell), "%.1f/%.0f", t->ack_us_p50,
+				 t->ack_us_p99);
+			printf(" %14s", cell);
+			if (e)
+				printf("  %-28s", "");
+		}
+		putchar('\n');
+	}
+}
+
 static void print_header(const struct sim_batch *b, const struct ensemble *e)
 {
 	const struct scenario *sc = &b->sc;
@@ -228,6 +303,12 @@ void sim_report_table(const struct sim_batch *b, const struct ensemble *e)
 		{ "deferred (kvm-pv marked)", OFF(deferred_marked), ROW_U64,
 		  NULL },
 	};
+	static const struct row host[] = {
+		{ "vCPU migrations", OFF(vcpu_migrations), ROW_U64,
+		  "vcpu_migrations" },
+		{ "waiting for flush acks (share)", OFF(ack_wait_share),
+		  ROW_DOUBLE4, "ack_wait_share" },
+	};
 	static const struct row tail[] = {
 		{ "pages invalidated", OFF(pages_invalidated), ROW_U64,
 		  "pages_invalidated" },
@@ -263,6 +344,10 @@ void sim_report_table(const struct sim_batch *b, const struct ensemble *e)
 			NULL);
 	for (size_t k = 0; k < sizeof(tail) / sizeof(tail[0]); k++)
 		print_row(b, e, &tail[k]);
+	for (size_t k = 0; k < sizeof(host) / sizeof(host[0]); k++)
+		print_row(b, e, &host[k]);
+	print_corun(b, e);
+	print_targets(b, e);
 
 	if (b->nruns > 1)
 		print_ratio_lines(b, e);

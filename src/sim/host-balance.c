@@ -1,0 +1,238 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Where the host runs each vCPU thread (hypervisor.balance): a Linux host
+ * does not pin a VM's vCPU threads (QEMU and libvirt leave them free
+ * unless told otherwise), so the scheduler of kernel/sched/fair.c
+ * (Linux 4.15, the hosts of the KVM profiles) decides on which pCPU each
+ * runs, at three moments:
+ *
+ * - Wake-up (select_task_rq_fair, SD_BALANCE_WAKE): a halted vCPU woken by
+ *   an interrupt runs on its previous pCPU if that one is idle, else on
+ *   an idle pCPU of the same last-level cache (a socket here), searched
+ *   from the previous one on (select_idle_sibling, select_idle_cpu), else
+ *   it queues on its previous pCPU. wake_affine() may take the waker's
+ *   pCPU as the target instead; for a vCPU woken by another vCPU's IPI
+ *   the waker's pCPU is busy and, with equal loads, wake_affine_weight()
+ *   keeps the previous one, so the target is always the previous pCPU.
+ * - Idle (idle_balance, the new-idle balance of pick_next_task_fair): a
+ *   pCPU that runs out of vCPUs pulls a waiting one from the busiest pCPU
+ *   of its socket, then of the machine, unless its average idle period
+ *   (rq->avg_idle) is below sysctl_sched_migration_cost.
+ * - Periodically (rebalance_domains from the scheduler tick): each pCPU
+ *   balances its socket every socket-size milliseconds (the domain's
+ *   balance_interval), the machine every machine-size milliseconds, both
+ *   times busy_factor (32) when it runs a vCPU; it pulls one vCPU from
+ *   the busiest pCPU when that one runs two or more vCPUs more than it.
+ *
+ * A balance moves only a vCPU that waits (never the running one) and that
+ * is not cache hot (task_hot: it ran within sysctl_sched_migration_cost),
+ * the one that ran longest ago first (detach_tasks takes the tail of the
+ * most-recently-run list). Its CFS virtual runtime keeps its distance to
+ * the queue's min_vruntime (migrate_task_rq_fair). KVM flushes a moved
+ * vCPU's TLB at its next entry (vmx_vcpu_load: KVM_REQ_TLB_FLUSH when the
+ * VMCS was last loaded on another pCPU).
+ *
+ * Simplified: no SMT siblings (select_idle_core), no bound on the idle
+ * search (select_idle_cpu's SIS_PROP), no NOHZ idle-balancer kick (an idle
+ * pCPU balances at its own interval), the busiest pCPU of a domain taken
+ * directly instead of its busiest group first, loads counted in runnable
+ * vCPUs (every vCPU thread has the same weight), no failed-balance
+ * counters (cache_nice_tries, balance_interval doubling).
+ */
+#include "sim/host.h"
+#include "sim/machine.h"
+
+#define BUSY_FACTOR 32u
+/* EV_BALANCE's argument: the domain (0: socket, 1: machine), or the new-idle
+ * balance at the end of a halt poll */
+#define BALANCE_NEWIDLE 2u
+
+/* Linux's idle_cpu(): nothing runs, waits, is being woken there or
+ * halt-polls there. */
+static bool pcpu_is_idle(const struct sim *s, const struct pcpu *p)
+{
+	return p->cur == NONE_ID && !p->rq_n && !p->waking &&
+	       !pcpu_polling(s, p);
+}
+
+static uint32_t nr_running(const struct pcpu *p)
+{
+	return (p->cur != NONE_ID) + p->rq_n + p->waking;
+}
+
+/* The pCPUs of this part sharing @p i's socket: [*lo, *lo + *n). */
+static void llc_span(const struct sim *s, uint32_t i, uint32_t *lo, uint32_t *n)
+{
+	uint32_t g = s->pcpu_base + i;
+	uint32_t a = g / s->llc_pcpus * s->llc_pcpus, b = a + s->llc_pcpus;
+
+	a = a > s->pcpu_base ? a - s->pcpu_base : 0;
+	b -= s->pcpu_base;
+	if (b > s->npcpus)
+		b = s->npcpus;
+	*lo = a;
+	*n = b - a;
+}
+
+void balance_wake(struct sim *s, struct vcpu *v)
+{
+	uint32_t prev = v->pcpu, lo, n;
+
+	if (pcpu_is_idle(s, &s->p[prev]))
+		return;
+	llc_span(s, prev, &lo, &n);
+	for (uint32_t k = 1; k < n; k++) {
+		uint32_t c = lo + (prev - lo + k) % n;
+
+		if (pcpu_is_idle(s, &s->p[c])) {
+			vcpu_migrate(s, v, &s->p[c]);
+			return;
+		}
+	}
+}
+
+void balance_woke_idle(struct sim *s, struct pcpu *p)
+{
+	simtime max = 2 * s->mig_cost, d;
+
+	if (!p->stamped)
+		return;
+	p->stamped = false;
+	d = s->now - p->idle_stamp;
+	/* update_avg(): avg += (sample - avg) / 8 */
+	if (p->avg_idle > max)
+		p->avg_idle = max;
+	else if (d >= p->avg_idle)
+		p->avg_idle += (d - p->avg_idle) / 8;
+	else
+		p->avg_idle -= (p->avg_idle - d) / 8;
+}
+
+/* detach_tasks(): of @p src's waiting vCPUs, the one that left a pCPU
+ * longest ago, if it is not cache hot; NULL when there is none. */
+static struct vcpu *coldest(struct sim *s, const struct pcpu *src)
+{
+	struct vcpu *best = NULL;
+
+	for (uint32_t k = 0; k < src->rq_n; k++) {
+		struct vcpu *v =
+			&s->v[src->rq[(src->rq_head + k) % src->rq_cap]];
+
+		if (s->now - v->desched_at < s->mig_cost)
+			continue;
+		if (!best || v->desched_at < best->desched_at)
+			best = v;
+	}
+	return best;
+}
+
+/*
+ * load_balance() of @p p over pCPUs [lo, lo + n): pulls one vCPU from the
+ * busiest pCPU when that one runs at least @p margin vCPUs more than @p p;
+ * true if it did.
+ */
+static bool pull(struct sim *s, struct pcpu *p, uint32_t lo, uint32_t n,
+		 uint32_t margin)
+{
+	uint32_t mine = nr_running(p), most = 0, self = (uint32_t)(p - s->p);
+	struct pcpu *busiest = NULL;
+	struct vcpu *v;
+
+	for (uint32_t c = lo; c < lo + n; c++) {
+		uint32_t nr = nr_running(&s->p[c]);
+
+		if (c != self && s->p[c].rq_n && nr > most) {
+			most = nr;
+			busiest = &s->p[c];
+		}
+	}
+	if (!busiest || most < mine + margin)
+		return false;
+	v = coldest(s, busiest);
+	if (!v)
+		return false;
+	vcpu_migrate(s, v, p);
+	return true;
+}
+
+bool balance_newidle(struct sim *s, struct pcpu *p)
+{
+	uint32_t lo, n;
+
+	p->idle_stamp = s->now;
+	p->stamped = true;
+	if (p->avg_idle < s->mig_cost)
+		return false;
+	llc_span(s, (uint32_t)(p - s->p), &lo, &n);
+	if (pull(s, p, lo, n, 1))
+		return true;
+	return n < s->npcpus && pull(s, p, 0, s->npcpus, 1);
+}
+
+/* The balance interval of domain @p level (0: socket, 1: machine) of a
+ * pCPU, busy or not: sd_init()'s balance_interval is the domain's weight
+ * in ms, times busy_factor when busy (get_sd_balance_interval). */
+static simtime interval(struct sim *s, uint32_t level, bool busy)
+{
+	uint32_t lo, n;
+
+	if (level)
+		n = s->npcpus;
+	else
+		llc_span(s, 0, &lo, &n);
+	return us_to_cyc(s, 1000.0 * n * (busy ? BUSY_FACTOR : 1));
+}
+
+void balance_setup(struct sim *s)
+{
+	uint32_t lo, n;
+
+	s->mig_cost = us_to_cyc(s, s->cost[SIM_COST_sched_migration_cost_us]);
+	s->llc_pcpus = (s->pcpus_total ? s->pcpus_total : s->npcpus) /
+		       (s->c->sockets ? s->c->sockets : 1);
+	if (!s->llc_pcpus)
+		s->llc_pcpus = 1;
+	for (uint32_t i = 0; i < s->npcpus; i++)
+		s->p[i].avg_idle = 2 * s->mig_cost; /* sched_init() */
+	if (!s->c->balance || s->npcpus < 2)
+		return;
+	llc_span(s, 0, &lo, &n);
+	for (uint32_t i = 0; i < s->npcpus; i++) {
+		/* Linux staggers nothing here: every pCPU's first balance
+		 * is one interval after boot, as rq->next_balance = jiffies
+		 * and sd->last_balance = jiffies at boot. */
+		if (n > 1)
+			ev_push(s, interval(s, 0, false), EV_BALANCE, i, 0);
+		if (n < s->npcpus)
+			ev_push(s, interval(s, 1, false), EV_BALANCE, i, 1);
+	}
+}
+
+void host_on_balance(struct sim *s, const struct event *e)
+{
+	struct pcpu *p = &s->p[e->obj];
+	uint32_t level = (uint32_t)e->arg, lo = 0, n = s->npcpus;
+
+	if (level == BALANCE_NEWIDLE) {
+		if (pcpu_is_idle(s, p))
+			balance_newidle(s, p);
+		return;
+	}
+	if (!level)
+		llc_span(s, e->obj, &lo, &n);
+	pull(s, p, lo, n, 2);
+	ev_push(s, s->now + interval(s, level, p->cur != NONE_ID), EV_BALANCE,
+		e->obj, level);
+}
+
+void balance_idle(struct sim *s, struct pcpu *p)
+{
+	if (pcpu_polling(s, p)) {
+		/* KVM polls first; schedule() and idle_balance() come at
+		 * the end of the poll */
+		ev_push(s, s->v[p->last].halted_at + s->halt_poll + 1,
+			EV_BALANCE, (uint32_t)(p - s->p), BALANCE_NEWIDLE);
+		return;
+	}
+	balance_newidle(s, p);
+}
