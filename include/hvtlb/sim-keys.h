@@ -83,13 +83,14 @@
 	  "host sockets: pCPUs [k*p/sockets, (k+1)*p/sockets) are socket k; "  \
 	  "with machine.contention a cache line moving between sockets "       \
 	  "costs cost.line_transfer_socket instead of cost.line_transfer")     \
-	X(CONTENTION, "machine.contention", BOOL, contention, "false", 0, 0,   \
+	X(CONTENTION, "machine.contention", BOOL, contention, "true", 0, 0,    \
 	  "",                                                                  \
 	  "cache lines many CPUs write cost a line transfer and queue "        \
 	  "behind each other (src/sim/contention.c): the mmap lock word, the " \
 	  "mm's tlb_gen and cpumask, per-VMA locks, the page allocator's "     \
 	  "zone lock and the LRU lock; false: every access costs what the "    \
-	  "per-operation costs say, whatever the number of CPUs")              \
+	  "per-operation costs say, whatever the number of CPUs (the "         \
+	  "engine's older model)")                                             \
 	X(BARE_METAL, "machine.bare_metal", BOOL, bare_metal, "false", 0, 0,   \
 	  "",                                                                  \
 	  "no hypervisor: the one VM is the operating system on the "          \
@@ -141,12 +142,14 @@
 	  "1073741823", 1, 18446744073709551615.0, "cycles",                   \
 	  "KVM's ple_window_max: INT_MAX / 2 in Linux 4.15 vmx.c (UINT_MAX "   \
 	  "since 4.18; SVM: 65535 PAUSE instructions)")                        \
-	X(CFS, "hypervisor.cfs", BOOL, cfs, "false", 0, 0, "",                 \
+	X(CFS, "hypervisor.cfs", BOOL, cfs, "true", 0, 0, "",                  \
 	  "the host scheduler is Linux CFS (smallest virtual runtime first, "  \
 	  "slice = sched_latency over the runnable vCPUs, at least "           \
 	  "min_granularity, wake-up preemption past the wake-up "              \
 	  "granularity; kernel/sched/fair.c defaults); false: a FIFO run "     \
-	  "queue, a woken vCPU runs next, fixed slice cost.host_slice_us")     \
+	  "queue, a woken vCPU runs next, fixed slice cost.host_slice_us "     \
+	  "(the engine's older model; also what stands for a host that is "    \
+	  "not Linux, such as Hyper-V)")                                       \
 	X(CFS_TICK, "hypervisor.cfs_tick", BOOL, cfs_tick, "true", 0, 0, "",   \
 	  "with hypervisor.cfs: the running vCPU's slice is checked at every " \
 	  "host tick (cost.host_tick_us) against the vCPUs runnable then "     \

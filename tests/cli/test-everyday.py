@@ -150,7 +150,7 @@ check("--set strategy= on a guest without tlb_gen: a warning names both "
       "keys and their places",
       rc == 1 and len(warn) == 1 and
       warn[0].startswith("hvtlb sim: warning: guest.tlb_gen = false ("
-                         f"{DEFAULT}:42) with strategy.lazy_skip = true "
+                         f"{DEFAULT}:47) with strategy.lazy_skip = true "
                          "(the default of --set 'strategy=kvm-pv', which "
                          f"resets every strategy.* knob after {DEFAULT}:17)")
       and "'no-catch-up'" in warn[0], f"rc={rc} {err!r}")
