@@ -164,9 +164,12 @@ bool balance_newidle(struct sim *s, struct pcpu *p)
 	if (p->avg_idle < s->mig_cost)
 		return false;
 	llc_span(s, (uint32_t)(p - s->p), &lo, &n);
-	if (pull(s, p, lo, n, 1))
+	if (pull(s, p, lo, n, 1) ||
+	    (n < s->npcpus && pull(s, p, 0, s->npcpus, 1))) {
+		p->stamped = false; /* pulled_task: idle_stamp = 0 */
 		return true;
-	return n < s->npcpus && pull(s, p, 0, s->npcpus, 1);
+	}
+	return false;
 }
 
 /* The balance interval of domain @p level (0: socket, 1: machine) of a
