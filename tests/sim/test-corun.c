@@ -160,28 +160,14 @@ static void test_corun_cpu_bound(void **state)
  */
 static void test_corun_targets(void **state)
 {
-	const char *ipi[] = { "machine.pcpus=16",
-			      "machine.vms=2",
-			      "vm.vcpus=16",
-			      "hypervisor.cfs=true",
-			      "workload.kind=madvise",
-			      "workload.threads=16",
-			      "workload.pages=8",
-			      "workload.user_ns=20000",
-			      "workload.duration_s=0.05",
-			      "strategy=ipi",
-			      NULL };
-	const char *pv[] = { "machine.pcpus=16",
-			     "machine.vms=2",
-			     "vm.vcpus=16",
-			     "hypervisor.cfs=true",
-			     "workload.kind=madvise",
-			     "workload.threads=16",
-			     "workload.pages=8",
-			     "workload.user_ns=20000",
-			     "workload.duration_s=0.05",
-			     "strategy=kvm-pv",
-			     NULL };
+	/* two VMs of 16 vCPUs on 16 pCPUs, one address space each */
+#define SHARED_MM                                                              \
+	"machine.pcpus=16", "machine.vms=2", "vm.vcpus=16",                    \
+		"hypervisor.cfs=true", "workload.kind=madvise",                \
+		"workload.threads=16", "workload.pages=8",                     \
+		"workload.user_ns=20000", "workload.duration_s=0.05"
+	const char *ipi[] = { SHARED_MM, "strategy=ipi", NULL };
+	const char *pv[] = { SHARED_MM, "strategy=kvm-pv", NULL };
 	struct hvtlb_sim_config c;
 	struct hvtlb_sim_results *a = NULL, *b = NULL;
 	const struct hvtlb_sim_target_stats *run, *pre;

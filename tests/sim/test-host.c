@@ -839,6 +839,27 @@ static void put_waiting(struct sim *s, uint32_t vid, double ago_ms)
 	s->vm_ready[0]++;
 }
 
+/* Two pCPUs, twelve vCPUs, no halt polling. */
+#define TWO_PCPUS                                                              \
+	"machine.pcpus=2", "vm.vcpus=12", "workload.threads=1",                \
+		"cost.cpu_mhz=2400", "hypervisor.cfs=true",                    \
+		"cost.halt_poll_us=0"
+
+/* At 10 ms vCPUs 0 and 1 run on pCPUs 0 and 1; vCPU 5 waits on pCPU 1,
+ * descheduled @p ago_ms ago. */
+static struct rig *two_running(double ago_ms)
+{
+	const char *kv[] = { TWO_PCPUS, NULL };
+	struct rig *g = rig_new(kv);
+	struct sim *s = &g->s;
+
+	s->now = ms(s, 10);
+	put_running(s, 0, 0, 0);
+	put_running(s, 1, 0, 0);
+	put_waiting(s, 5, ago_ms);
+	return g;
+}
+
 /*
  * idle_balance: when vCPU 0 halts and pCPU 0 runs out of vCPUs, pCPU 0
  * pulls from pCPU 1 the waiting vCPU that left a pCPU longest ago (5, 3 ms
@@ -848,22 +869,11 @@ static void put_waiting(struct sim *s, uint32_t vid, double ago_ms)
  */
 static void test_balance_newidle(void **state)
 {
-	const char *kv[] = { "machine.pcpus=2",
-			     "vm.vcpus=12",
-			     "workload.threads=1",
-			     "cost.cpu_mhz=2400",
-			     "hypervisor.cfs=true",
-			     "cost.halt_poll_us=0",
-			     NULL };
-	struct rig *g = rig_new(kv);
+	struct rig *g = two_running(3);
 	struct sim *s = &g->s;
 
 	(void)state;
-	s->now = ms(s, 10);
-	put_running(s, 0, 0, 0);
-	put_running(s, 1, 0, 0);
 	put_waiting(s, 9, 1);
-	put_waiting(s, 5, 3);
 	vcpu_deschedule(s, &s->v[0], false);
 	assert_int_equal(s->p[0].cur, 5);
 	assert_int_equal(s->v[5].pcpu, 0);
@@ -871,26 +881,16 @@ static void test_balance_newidle(void **state)
 	assert_int_equal(s->r->flushes[HVTLB_SIM_FLUSH_MIGRATE], 1);
 	rig_free(g);
 
-	/* hot: ran 0.1 ms ago */
-	g = rig_new(kv);
+	g = two_running(0.1); /* hot */
 	s = &g->s;
-	s->now = ms(s, 10);
-	put_running(s, 0, 0, 0);
-	put_running(s, 1, 0, 0);
-	put_waiting(s, 5, 0.1);
 	vcpu_deschedule(s, &s->v[0], false);
 	assert_int_equal(s->p[0].cur, NONE_ID);
 	assert_int_equal(s->v[5].pcpu, 1);
 	rig_free(g);
 
-	/* short idle periods: avg_idle below the migration cost */
-	g = rig_new(kv);
+	g = two_running(3); /* avg_idle below the migration cost */
 	s = &g->s;
-	s->now = ms(s, 10);
 	s->p[0].avg_idle = ms(s, 0.2);
-	put_running(s, 0, 0, 0);
-	put_running(s, 1, 0, 0);
-	put_waiting(s, 5, 3);
 	vcpu_deschedule(s, &s->v[0], false);
 	assert_int_equal(s->p[0].cur, NONE_ID);
 	assert_int_equal(s->r->vcpu_migrations, 0);
@@ -899,34 +899,23 @@ static void test_balance_newidle(void **state)
 
 /*
  * The periodic balance pulls only from a pCPU that runs two or more
- * vCPUs more: pCPU 1 (one vCPU) pulls one of pCPU 0's two waiting vCPUs
+ * vCPUs more: pCPU 0 (one vCPU) pulls one of pCPU 1's two waiting vCPUs
  * (three runnable there), and then nothing (two against two).
  */
 static void test_balance_periodic(void **state)
 {
-	const char *kv[] = { "machine.pcpus=2",
-			     "vm.vcpus=12",
-			     "workload.threads=1",
-			     "cost.cpu_mhz=2400",
-			     "hypervisor.cfs=true",
-			     "cost.halt_poll_us=0",
-			     NULL };
-	struct rig *g = rig_new(kv);
+	struct rig *g = two_running(2);
 	struct sim *s = &g->s;
-	struct event e = { .kind = EV_BALANCE, .obj = 1, .arg = 0 };
+	struct event e = { .kind = EV_BALANCE, .obj = 0, .arg = 0 };
 
 	(void)state;
-	s->now = ms(s, 10);
-	put_running(s, 0, 0, 0);
-	put_running(s, 1, 0, 0);
-	put_waiting(s, 2, 2);
-	put_waiting(s, 4, 4);
+	put_waiting(s, 9, 4);
 	host_on_balance(s, &e);
-	assert_int_equal(s->v[4].pcpu, 1);
+	assert_int_equal(s->v[9].pcpu, 0);
 	assert_int_equal(s->p[0].rq_n, 1);
 	assert_int_equal(s->p[1].rq_n, 1);
 	host_on_balance(s, &e);
-	assert_int_equal(s->v[2].pcpu, 0);
+	assert_int_equal(s->v[5].pcpu, 1);
 	assert_int_equal(s->r->vcpu_migrations, 1);
 	rig_free(g);
 }
