@@ -239,6 +239,21 @@ check("a published value at the p50 is inside, relative error 0",
 check("the summary counts them: 1 of 2 inside",
       rc == 0 and json.loads(out)["summary"]["observables_inside"] == 1 and
       moved["simulated"] == cases["tiny-ratio"]["simulated"], out)
+# both at their p50: both inside, and the summary says 2 (1 and 0 above)
+d, path = with_text("tiny-ratio.ini", [
+    ("observable.1.published = 100",
+     "observable.1.published = %r" % s1["p50"]),
+    ("observable.2.published = 1.2",
+     "observable.2.published = %r" % s2["p50"])])
+rc, out, err = run(path, "--uncertainty", "12", "--threads", "2", "--json")
+rc2, table, _ = run(path, "--uncertainty", "12", "--threads", "2")
+shutil.rmtree(d)
+both = json.loads(out) if rc == 0 else {"cases": [{}], "summary": {}}
+check("both published at their p50: both inside, the summary counts 2",
+      [o["inside"] for o in both["cases"][0]["observables"]] ==
+      [True, True] and both["summary"]["observables_inside"] == 2 and
+      "2 of 2 further observables of validation cases inside" in table,
+      (both["summary"], table))
 # the sign: the same band against a published ratio on each side of 1
 for pub in (0.5, 2.0):
     d, path = with_text("tiny-ratio.ini", [
@@ -300,6 +315,7 @@ with tempfile.TemporaryDirectory() as d:
         check(f"broken case {i} ({what})", rc == 2 and
               line.startswith(case + ":") and what in line and
               len(doc["cases"]) == 2 and "error" in doc["cases"][0] and
+              doc["cases"][0]["observables"] == [] and
               doc["cases"][1].get("simulated"), f"rc={rc} {err!r}")
     # Malformed observables: (case, old, new, the line the error names,
     # what it says). Every message is "FILE:LINE: [validation] ...".
