@@ -172,6 +172,8 @@ with tempfile.TemporaryDirectory() as tmp:
                        "2", "--json"]),
         ("sensitivity", ["sensitivity", "scenarios/default.ini", *SMALL,
                          "--json"]),
+        # the test cases carry observables (a ratio, a run b and a run
+        # a value); the broken case has "observables": []
         ("validate", ["validate", "--uncertainty", "2", "--json",
                       "tests/scenario/validation", broken]),
     ]
@@ -196,5 +198,10 @@ with tempfile.TemporaryDirectory() as tmp:
             out, load(f"{schema}.schema.json"))
         check(f"hvtlb {' '.join(args[:6])} ... matches {schema}",
               err is None, err)
+        if schema == "validate" and not isinstance(out, str):
+            runs = {o["run"] for c in out["cases"]
+                    for o in c["observables"] if o.get("simulated")}
+            check("hvtlb validate: the schema saw observables of every run",
+                  runs == {"a", "b", "ratio"}, runs)
 
 sys.exit(1 if failures else 0)

@@ -355,7 +355,7 @@ static void test_annotations(void **state)
 		{ "[workload]\nthreads = 4 ; range 1..8 ; source:\n", 2,
 		  "empty source" },
 		{ "[validation]\ntitle\n", 2, "missing '='" },
-		{ "[validation]\nti.tle = x\n", 2, "bad key 'ti.tle'" },
+		{ "[validation]\nti/tle = x\n", 2, "bad key 'ti/tle'" },
 		{ "[validation]\ntitle =   \n", 2, "has no value" },
 	};
 	struct scenario s;
@@ -375,6 +375,7 @@ static void test_annotations(void **state)
 			"; a comment line\n"
 			"  # another\n"
 			"source = https://example.org/x#y ; z\n"
+			"observable.1.metric = ack_wait_share\n"
 			"[vm]\n"
 			"vcpus = 2\n"),
 		0);
@@ -393,14 +394,17 @@ static void test_annotations(void **state)
 	assert_false(e->ranged);
 	assert_null(e->source);
 	assert_string_equal(e->value, "7");
-	/* [validation] lines are kept raw and never applied */
-	assert_int_equal(s.validation.n, 2);
+	/* [validation] lines are kept raw and never applied; a key may
+	 * have dots (observable.N.FIELD, checked by validation.c) */
+	assert_int_equal(s.validation.n, 3);
 	assert_string_equal(s.validation.v[0].key, "a");
 	assert_string_equal(s.validation.v[0].value,
 			    "strategy=ipi; hypervisor.ipiv=1 # not a comment");
 	assert_int_equal(s.validation.v[0].line, 7);
 	assert_string_equal(s.validation.v[1].value,
 			    "https://example.org/x#y ; z");
+	assert_string_equal(s.validation.v[2].key, "observable.1.metric");
+	assert_string_equal(s.validation.v[2].value, "ack_wait_share");
 	assert_null(scenario_find(&s, "validation.a"));
 	assert_string_equal(scenario_find(&s, "vm.vcpus")->value, "2");
 	scenario_finish(&s);

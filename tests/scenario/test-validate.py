@@ -2,9 +2,12 @@
 # SPDX-License-Identifier: MIT
 """hvtlb validate on the test cases of tests/scenario/validation: the JSON
 has the documented fields and every figure follows from the band (inside,
-relative error, sign, summary); the output does not depend on --threads;
---quick applies `ci`; a broken case is a clear error naming its file and
-line while the other cases still run.
+relative error, sign, summary), for the headline and for each further
+observable (observable.N.*); the table prints the observables under their
+case; the output does not depend on --threads; --quick applies `ci`; a
+broken case (a malformed observable too) is a clear error naming its file
+and line while the other cases still run; a published value moved out of
+its band, or to the wrong side of 1, turns its verdict.
 
 usage: test-validate.py HVTLB SOURCE_ROOT
 """
@@ -55,6 +58,64 @@ for c in cases.values():
     else:
         ok = ok and "decides_sign" not in c
     check(f"{c['id']}: fields follow from the band", ok, c)
+
+
+def obs_ok(o):
+    """The verdict of an observable follows from its band."""
+    sim = o.get("simulated") or {}
+    ok = set(o) >= {"number", "title", "metric", "run", "published",
+                    "simulated", "nominal", "inside", "rel_error",
+                    "derivation"} and \
+        sim["p5"] <= sim["p50"] <= sim["p95"] and \
+        o["inside"] == (sim["p5"] <= o["published"] <= sim["p95"]) and \
+        abs(o["rel_error"] - abs(sim["p50"] - o["published"]) /
+            abs(o["published"])) < 1e-5
+    if o["run"] == "ratio":
+        return ok and o["decides_sign"] == (sim["p5"] > 1 or
+                                            sim["p95"] < 1) and \
+            o["sign_right"] == (o["decides_sign"] and
+                                (sim["p5"] > 1) == (o["published"] > 1))
+    return ok and "decides_sign" not in o
+
+
+obs = {cid: c.get("observables") for cid, c in cases.items()}
+check("observables: tiny-ratio has 1 (run b) and 2 (ratio), tiny-value 1 "
+      "(run a), in number order",
+      [(o["number"], o["run"], o["metric"]) for o in obs["tiny-ratio"]] ==
+      [(1, "b", "hypercalls"), (2, "ratio", "sys_s")] and
+      [(o["number"], o["run"]) for o in obs["tiny-value"]] == [(1, "a")] and
+      obs["tiny-ratio"][0]["title"] == "test: hypercalls of the hypercall run"
+      and obs["tiny-ratio"][1]["derivation"] == "a number the test chose",
+      obs)
+for cid, lst in obs.items():
+    for o in lst:
+        check(f"{cid} observable {o['number']}: fields follow from the band",
+              obs_ok(o), o)
+
+
+def plain(name, *sets):
+    """The nominal run of test case NAME with SETS, as `hvtlb sim` runs
+    it."""
+    args = [a for kv in sets for a in ("--set", kv)]
+    p = subprocess.run([os.path.abspath(HVTLB), "sim", name, *args,
+                        "--threads", "1", "--json"], capture_output=True,
+                       text=True, timeout=600, cwd=CASES)
+    return json.loads(p.stdout)["runs"][0] if p.returncode == 0 else {}
+
+
+# Each observable reads the run it names: its nominal figure is that of a
+# plain run with the case's a or b overrides (run a makes no hypercall,
+# so reading the wrong run shows).
+ra = plain("tiny-ratio.ini", "strategy=ipi")
+rb = plain("tiny-ratio.ini", "strategy=hyperv", "hypervisor.xmm=0")
+va = plain("tiny-value.ini", "strategy=hyperv", "hypervisor.profile=kvm")
+check("observables read the runs they name (nominal = hvtlb sim's figure)",
+      ra.get("hypercalls") == 0 and
+      obs["tiny-ratio"][0]["nominal"] == rb.get("hypercalls") > 0 and
+      abs(obs["tiny-ratio"][1]["nominal"] -
+          ra["sys_s"] / rb["sys_s"]) < 1e-5 * ra["sys_s"] / rb["sys_s"]
+      and obs["tiny-value"][0]["nominal"] == va.get("shootdowns"),
+      (obs, ra.get("hypercalls"), rb.get("hypercalls")))
 check("source text keeps '#' and ';'",
       "#fragments and ; semicolons" in cases.get("tiny-ratio", {}).get(
           "source", ""))
@@ -65,6 +126,10 @@ check("summary counts validation cases only",
       s.get("inside") == sum(c["inside"] for c in val) and
       abs(s.get("median_rel_error", -1) -
           statistics.median(c["rel_error"] for c in val)) < 1e-5, s)
+check("summary counts the observables of validation cases only",
+      s.get("observables") == sum(len(c["observables"]) for c in val) == 2
+      and s.get("observables_inside") ==
+      sum(o["inside"] for c in val for o in c["observables"]), s)
 
 rc1, out1, _ = run(CASES, "--uncertainty", "12", "--json", "--threads", "1")
 check("--threads 1 and 2 give the same bytes", out1 == out, "differs")
@@ -101,11 +166,108 @@ rc, table, err = run(CASES, "--uncertainty", "4")
 check("table: a row per case and the summary line", rc == 0 and
       "\ntiny-ratio " in table and "\ntiny-value " in table and
       "validation cases inside their band" in table, table)
+rc, table, err = run(CASES, "--uncertainty", "12", "--threads", "2")
+rows = table.splitlines()
+
+
+def row_of(start):
+    return next((i for i, r in enumerate(rows) if r.startswith(start)), -1)
+
+
+def figures(o):
+    return " ".join("%.4g" % x for x in (
+        o["published"], o["simulated"]["p5"], o["simulated"]["p50"],
+        o["simulated"]["p95"]))
+
+
+i = row_of("tiny-ratio ")
+check("table: the observables, indented under their case, with their band",
+      rc == 0 and i >= 0 and
+      rows[i + 1].startswith("  observable 1 ") and
+      "hypercalls b" in rows[i + 1] and
+      " ".join(rows[i + 1].split()[4:8]) == figures(obs["tiny-ratio"][0]) and
+      rows[i + 2].startswith("  observable 2 ") and
+      "sys_s a/b" in rows[i + 2] and
+      " ".join(rows[i + 2].split()[4:8]) == figures(obs["tiny-ratio"][1]) and
+      rows[i + 3].startswith("tiny-value ") and
+      rows[i + 4].startswith("  observable 1 ") and
+      "shootdowns a" in rows[i + 4], table)
+check("table: a separate line counts the observables inside",
+      f"{s['observables_inside']} of 2 further observables of validation "
+      "cases inside their band" in table, table)
 rc, out2, _ = run(os.path.join(CASES, "tiny-value.ini"), "--uncertainty",
                   "12", "--json", "--seed", "1")
 one = json.loads(out2)["cases"] if rc == 0 else []
 check("a single file; --seed 1 is the cases' own seed",
       len(one) == 1 and one[0] == cases["tiny-value"], one)
+
+# --- each verdict of an observable can turn ----------------------------
+def with_text(name, edits):
+    """A copy of test case NAME with EDITS [(old, new)], in a temporary
+    directory that the caller removes."""
+    with open(os.path.join(CASES, name)) as f:
+        text = f.read().replace("../../../profiles",
+                                os.path.join(ROOT, "profiles"))
+    for old, new in edits:
+        assert old in text, old
+        text = text.replace(old, new, 1)
+    d = tempfile.mkdtemp()
+    path = os.path.join(d, name)
+    with open(path, "w") as f:
+        f.write(text)
+    return d, path
+
+
+o1, o2 = obs["tiny-ratio"]
+s1, s2 = o1["simulated"], o2["simulated"]
+# published at the p50 (inside, no error) and far above the p95 (outside)
+d, path = with_text("tiny-ratio.ini", [
+    ("observable.1.published = 100",
+     "observable.1.published = %r" % (10 * s1["p95"] + 1)),
+    ("observable.2.published = 1.2",
+     "observable.2.published = %r" % s2["p50"])])
+rc, out, err = run(path, "--uncertainty", "12", "--threads", "2", "--json")
+shutil.rmtree(d)
+moved = json.loads(out)["cases"][0] if rc == 0 else {"observables": [{}, {}]}
+m1, m2 = moved["observables"]
+check("a published value far above the band is outside (inside: false)",
+      m1.get("inside") is False and m1["simulated"] == s1 and
+      m1["rel_error"] > 0.9, m1)
+check("a published value at the p50 is inside, relative error 0",
+      m2.get("inside") is True and m2["simulated"] == s2 and
+      m2["rel_error"] < 1e-5, m2)
+check("the summary counts them: 1 of 2 inside",
+      rc == 0 and json.loads(out)["summary"]["observables_inside"] == 1 and
+      moved["simulated"] == cases["tiny-ratio"]["simulated"], out)
+# both at their p50: both inside, and the summary says 2 (1 and 0 above)
+d, path = with_text("tiny-ratio.ini", [
+    ("observable.1.published = 100",
+     "observable.1.published = %r" % s1["p50"]),
+    ("observable.2.published = 1.2",
+     "observable.2.published = %r" % s2["p50"])])
+rc, out, err = run(path, "--uncertainty", "12", "--threads", "2", "--json")
+rc2, table, _ = run(path, "--uncertainty", "12", "--threads", "2")
+shutil.rmtree(d)
+both = json.loads(out) if rc == 0 else {"cases": [{}], "summary": {}}
+check("both published at their p50: both inside, the summary counts 2",
+      [o["inside"] for o in both["cases"][0]["observables"]] ==
+      [True, True] and both["summary"]["observables_inside"] == 2 and
+      "2 of 2 further observables of validation cases inside" in table,
+      (both["summary"], table))
+# the sign: the same band against a published ratio on each side of 1
+for pub in (0.5, 2.0):
+    d, path = with_text("tiny-ratio.ini", [
+        ("observable.2.published = 1.2", "observable.2.published = %r" % pub)])
+    rc, out, err = run(path, "--uncertainty", "12", "--threads", "2",
+                       "--json")
+    shutil.rmtree(d)
+    o = json.loads(out)["cases"][0]["observables"][1] if rc == 0 else {}
+    decided = s2["p5"] > 1 or s2["p95"] < 1
+    check(f"a ratio observable published {pub}: the band decides the sign "
+          f"({decided}), rightly only on the band's side of 1",
+          o.get("decides_sign") == decided and
+          o.get("sign_right") == (decided and (s2["p5"] > 1) == (pub > 1)),
+          o)
 
 # --- broken cases: file:line, exit 2, the good case still runs ----------
 good = open(os.path.join(CASES, "tiny-ratio.ini")).read()
@@ -153,6 +315,75 @@ with tempfile.TemporaryDirectory() as d:
         check(f"broken case {i} ({what})", rc == 2 and
               line.startswith(case + ":") and what in line and
               len(doc["cases"]) == 2 and "error" in doc["cases"][0] and
+              doc["cases"][0]["observables"] == [] and
+              doc["cases"][1].get("simulated"), f"rc={rc} {err!r}")
+    # Malformed observables: (case, old, new, the line the error names,
+    # what it says). Every message is "FILE:LINE: [validation] ...".
+    OBS_BROKEN = [
+        ("tiny-ratio", "observable.1.metric = hypercalls",
+         "observable.1.metric = speed", "observable.1.metric = speed",
+         "observable.1.metric: 'speed' is none of real_s"),
+        ("tiny-ratio", "observable.1.run = b", "observable.1.run = c",
+         "observable.1.run = c", "observable.1.run: 'a', 'b' or 'ratio'"),
+        ("tiny-ratio", "observable.1.published = 100",
+         "observable.1.published = lots", "observable.1.published = lots",
+         "observable.1.published: not a number"),
+        ("tiny-ratio", "observable.2.published = 1.2",
+         "observable.2.published = 0", "observable.2.published = 0",
+         "observable.2.published: a ratio is > 0"),
+        ("tiny-value", "observable.1.published = 100",
+         "observable.1.published = 0.0", "observable.1.published = 0.0",
+         "not 0 (the relative error divides by it)"),
+        ("tiny-value", "observable.1.run = a", "observable.1.run = b",
+         "observable.1.run = b", "a value case has no run b"),
+        ("tiny-value", "observable.1.run = a", "observable.1.run = ratio",
+         "observable.1.run = ratio", "a value case has no run b"),
+        ("tiny-ratio", "observable.2.derivation = a number the test chose\n",
+         "", "observable.2.title",
+         "observable.2 has no 'derivation' (an observable needs title, "
+         "metric, run, published, derivation)"),
+        ("tiny-ratio", "observable.1.run = b",
+         "observable.1.run = b\nobservable.1.run = a",
+         "observable.1.run = a",
+         "observable.1.run: given twice (first on line 38)"),
+        ("tiny-ratio", "observable.1.title", "observable.01.title",
+         "observable.01.title",
+         "N a number from 1 to 16 without leading zeros"),
+        ("tiny-ratio", "observable.2.metric", "observable.x.metric",
+         "observable.x.metric", "observable.x.metric: an observable's key"),
+        ("tiny-ratio", "observable.2.metric", "observable.17.metric",
+         "observable.17.metric", "N a number from 1 to 16"),
+        ("tiny-ratio", "observable.2.title", "observable.2.titel",
+         "observable.2.titel", "unknown field 'titel' (an observable has "
+         "title, metric, run, published, derivation)"),
+        ("tiny-ratio", "observable.2.run = ratio",
+         "observable.2.run = ratio\nobservable.2 = ratio",
+         "observable.2 = ratio", "an observable's key is "
+         "observable.N.FIELD, FIELD one of"),
+        ("tiny-ratio", "observable.2.", "observable.3.", "observable.3.title",
+         "observable.3.title: observable.2 is missing (observables are "
+         "numbered 1..N without a gap)"),
+    ]
+    for i, (base, old, new, at, what) in enumerate(OBS_BROKEN):
+        case = os.path.join(d, f"obs-broken-{i}.ini")
+        with open(os.path.join(CASES, base + ".ini")) as f:
+            text = f.read().replace("../../../profiles",
+                                    os.path.join(ROOT, "profiles"))
+        assert old in text, old
+        text = text.replace(old, new, 1 if old != "observable.2." else -1)
+        with open(case, "w") as f:
+            f.write(text)
+        lineno = next(n for n, line in enumerate(text.splitlines(), 1)
+                      if line.startswith(at))
+        rc, out, err = run(case, os.path.join(d, "zz-good.ini"),
+                           "--uncertainty", "2", "--json")
+        doc = json.loads(out) if out else {"cases": []}
+        line = err.strip().splitlines()[0] if err.strip() else ""
+        check(f"malformed observable {i} ({what}): {case}:{lineno}",
+              rc == 2 and line.startswith(f"{case}:{lineno}: [validation] ")
+              and what in line and len(doc["cases"]) == 2 and
+              "error" in doc["cases"][0] and
+              doc["cases"][0]["observables"] == [] and
               doc["cases"][1].get("simulated"), f"rc={rc} {err!r}")
     os.rename(os.path.join(d, "zz-good.ini"), os.path.join(d, "Bad_Id.ini"))
     rc, out, err = run(os.path.join(d, "Bad_Id.ini"), "--uncertainty", "2")

@@ -6,12 +6,14 @@
  * Runs every validation case (validation.h): each case's runs a and b on
  * the same N draws of their uncertain parameters, the quantity (a ratio
  * or a value) per draw, and its p5 / p50 / p95 band beside the published
- * value. PATH is a case file or a directory of them; without one, the
- * validation/ directory of the data directory (datadir.h). --quick
- * applies each case's `ci` overrides; --set changes a key in every run
- * of every case (after the file and ci, before the runs' own lines, so
- * a case's a and b still differ as written). All runs of all cases share one
- * pool of --threads host threads; the output does not depend on it.
+ * value; the same for each further observable of the case (observable.N.*,
+ * read from the same runs and draws). PATH is a case file or a directory
+ * of them; without one, the validation/ directory of the data directory
+ * (datadir.h). --quick applies each case's `ci` overrides; --set changes
+ * a key in every run of every case (after the file and ci, before the
+ * runs' own lines, so a case's a and b still differ as written). All runs
+ * of all cases share one pool of --threads host threads; the output does
+ * not depend on it.
  * Exit: 0 every case ran; 1 a run failed; 2 a bad command line or case
  * file (the other cases still run and print).
  */
@@ -51,6 +53,11 @@ static const char usage_text[] =
 	"published value beside the simulated p5 / p50 / p95, whether it lies\n"
 	"inside that band, the relative error of the p50 and, for a ratio,\n"
 	"whether the band decides the sign (excludes 1) and gets it right.\n"
+	"A case's further published observables (observable.N.* keys: a\n"
+	"metric of run a, of run b, or their ratio) get the same verdict from\n"
+	"the same runs, on indented lines under the case. The summary counts\n"
+	"validation cases: their headline figures, then their observables\n"
+	"inside.\n"
 	"PATH: case files or directories (default: validation/ in the data\n"
 	"directory: $HVTLB_DATA_DIR, or the installed one, or the source\n"
 	"tree when run from the build).\n"
@@ -61,7 +68,8 @@ static const char usage_text[] =
 	"               `ci`, before the runs' own lines (e.g. to see the\n"
 	"               table with a mechanism switched off); repeatable\n"
 	"  --threads N  runs at once (default: CPUs online)\n"
-	"  --json       {\"cases\":[...],\"summary\":{...}}\n"
+	"  --json       {\"cases\":[...],\"summary\":{...},\"set\":[...]},\n"
+	"               each case with its \"observables\":[...]\n"
 	"  -o, --output FILE  write to FILE (a new file, renamed into place)\n"
 	"  -q, --quiet  no progress line on stderr\n";
 
@@ -76,6 +84,14 @@ struct vopts {
 	unsigned threads;
 };
 
+/* A published value against its simulated band. */
+struct verdict {
+	double nominal; /* without drawing */
+	struct band band;
+	double rel_error;
+	bool inside, decided, sign_right;
+};
+
 /* One case and its runs. */
 struct vrun {
 	char *path;
@@ -85,10 +101,8 @@ struct vrun {
 	struct ensemble e;
 	int status; /* 0, CLI_EXIT_USAGE (did not load), CLI_EXIT_FAIL */
 	char err[2 * SCENARIO_ERR_MAX];
-	double nominal;
-	struct band band;
-	double rel_error;
-	bool inside, decided, sign_right;
+	struct verdict v;		   /* the headline quantity */
+	struct verdict obs[VCASE_OBS_MAX]; /* c.obs[i] */
 };
 
 struct vlist {
@@ -331,11 +345,36 @@ static void prepare(const struct vopts *o, struct vrun *r)
 	r->status = 0;
 }
 
+/*
+ * The verdict on @p published against m(run @p a) / m(run @p b), or
+ * m(run @p a) alone when @p b is (size_t)-1, over the draws of @p e: the
+ * band, whether it holds the published value, the relative error of its
+ * p50 and, for a ratio, whether it decides the sign and gets it right.
+ */
+static void judge(const struct ensemble *e, size_t a, size_t b,
+		  const struct metric *m, double published, struct verdict *v)
+{
+	const struct run_job *ja = ensemble_job(e, 0, a), *jb;
+	bool ratio = b != (size_t)-1;
+
+	v->nominal = m->get(ja->res, &ja->cfg);
+	if (ratio) {
+		double y;
+
+		jb = ensemble_job(e, 0, b);
+		y = m->get(jb->res, &jb->cfg);
+		v->nominal = y > 0 ? v->nominal / y : 0;
+	}
+	ensemble_ratio_band(e, a, b, m, &v->band);
+	v->inside = band_contains(&v->band, published);
+	v->rel_error = fabs(v->band.p50 - published) / fabs(published);
+	v->decided = ratio && (v->band.p5 > 1 || v->band.p95 < 1);
+	v->sign_right = v->decided && published != 1 &&
+			(v->band.p5 > 1) == (published > 1);
+}
+
 static void evaluate(struct vrun *r)
 {
-	const struct metric *m = r->c.metric;
-	size_t b = r->c.ratio ? 1 : (size_t)-1;
-	const struct run_job *ja, *jb;
 	char err[SCENARIO_ERR_MAX];
 
 	if (ensemble_first_failure(&r->e, err, sizeof(err))) {
@@ -343,25 +382,22 @@ static void evaluate(struct vrun *r)
 		r->status = CLI_EXIT_FAIL;
 		return;
 	}
-	ja = ensemble_job(&r->e, 0, 0);
-	r->nominal = m->get(ja->res, &ja->cfg);
-	if (r->c.ratio) {
-		jb = ensemble_job(&r->e, 0, 1);
-		r->nominal = m->get(jb->res, &jb->cfg) > 0
-				     ? r->nominal / m->get(jb->res, &jb->cfg)
-				     : 0;
+	judge(&r->e, 0, r->c.ratio ? 1 : (size_t)-1, r->c.metric,
+	      r->c.published, &r->v);
+	/* the observables read the same runs and draws as the headline */
+	for (size_t i = 0; i < r->c.nobs; i++) {
+		const struct vobservable *o = &r->c.obs[i];
+
+		judge(&r->e, o->run == VOBS_B ? 1 : 0,
+		      o->run == VOBS_RATIO ? 1 : (size_t)-1, o->metric,
+		      o->published, &r->obs[i]);
 	}
-	ensemble_ratio_band(&r->e, 0, b, m, &r->band);
-	r->inside = band_contains(&r->band, r->c.published);
-	r->rel_error =
-		fabs(r->band.p50 - r->c.published) / fabs(r->c.published);
-	r->decided = r->c.ratio && (r->band.p5 > 1 || r->band.p95 < 1);
-	r->sign_right = r->decided && r->c.published != 1 &&
-			(r->band.p5 > 1) == (r->c.published > 1);
 }
 
 struct summary {
 	size_t validation, inside, ratios, decided, right;
+	/* the observables of the validation cases that ran */
+	size_t observables, observables_inside;
 	double median_rel_error;
 	bool have_median;
 };
@@ -387,12 +423,15 @@ static void summarize(const struct vlist *l, struct summary *s)
 		s->validation++;
 		if (r->status)
 			continue;
-		s->inside += r->inside;
+		s->inside += r->v.inside;
 		s->ratios += r->c.ratio;
-		s->decided += r->decided;
-		s->right += r->sign_right;
+		s->decided += r->v.decided;
+		s->right += r->v.sign_right;
 		if (err)
-			err[n++] = r->rel_error;
+			err[n++] = r->v.rel_error;
+		s->observables += r->c.nobs;
+		for (size_t j = 0; j < r->c.nobs; j++)
+			s->observables_inside += r->obs[j].inside;
 	}
 	if (n) {
 		qsort(err, n, sizeof(*err), cmp_double);
@@ -400,6 +439,18 @@ static void summarize(const struct vlist *l, struct summary *s)
 		s->have_median = true;
 	}
 	free(err);
+}
+
+/* The figures of a row from the published value on. */
+static void print_verdict(double published, const struct verdict *v, bool ratio)
+{
+	printf("%9.4g %9.4g %9.4g %9.4g %6s %6.0f%%  %s\n", published,
+	       v->band.p5, v->band.p50, v->band.p95, v->inside ? "yes" : "no",
+	       100 * v->rel_error,
+	       !ratio	       ? "-"
+	       : !v->decided   ? "not decided"
+	       : v->sign_right ? "decided, right"
+			       : "decided, WRONG");
 }
 
 static void print_table(const struct vopts *o, const struct vlist *l,
@@ -432,15 +483,22 @@ static void print_table(const struct vopts *o, const struct vlist *l,
 			       r->c.published);
 			continue;
 		}
-		printf("%-28s %-5s %-20s %9.4g %9.4g %9.4g %9.4g %6s %6.0f%%  "
-		       "%s\n",
-		       r->c.id, r->c.calibration ? "cal" : "val", q,
-		       r->c.published, r->band.p5, r->band.p50, r->band.p95,
-		       r->inside ? "yes" : "no", 100 * r->rel_error,
-		       !r->c.ratio     ? "-"
-		       : !r->decided   ? "not decided"
-		       : r->sign_right ? "decided, right"
-				       : "decided, WRONG");
+		printf("%-28s %-5s %-20s ", r->c.id,
+		       r->c.calibration ? "cal" : "val", q);
+		print_verdict(r->c.published, &r->v, r->c.ratio);
+		/* the case's further observables, indented under it */
+		for (size_t j = 0; j < r->c.nobs; j++) {
+			const struct vobservable *ob = &r->c.obs[j];
+			char label[32];
+
+			snprintf(label, sizeof(label), "observable %u",
+				 ob->number);
+			snprintf(q, sizeof(q), "%s %s", ob->metric->name,
+				 ob->run == VOBS_RATIO ? "a/b" : ob->run_name);
+			printf("  %-26s %-5s %-20s ", label, "", q);
+			print_verdict(ob->published, &r->obs[j],
+				      ob->run == VOBS_RATIO);
+		}
 	}
 	printf("\n%zu of %zu validation cases inside their band; median "
 	       "relative error of the p50 ",
@@ -451,12 +509,51 @@ static void print_table(const struct vopts *o, const struct vlist *l,
 		printf("-");
 	printf("; %zu of %zu ratios decide their sign, %zu of them right\n",
 	       s->decided, s->ratios, s->right);
+	printf("%zu of %zu further observables of validation cases inside "
+	       "their band\n",
+	       s->observables_inside, s->observables);
 }
 
 static void json_band(const char *name, const struct band *b)
 {
 	printf(",\"%s\":{\"p5\":%.6g,\"p50\":%.6g,\"p95\":%.6g}", name, b->p5,
 	       b->p50, b->p95);
+}
+
+/* The members of a verdict: simulated, nominal, inside, rel_error and,
+ * for a ratio, decides_sign and sign_right. */
+static void json_verdict(const struct verdict *v, bool ratio)
+{
+	json_band("simulated", &v->band);
+	printf(",\"nominal\":%.6g,\"inside\":%s,\"rel_error\":%.6g", v->nominal,
+	       v->inside ? "true" : "false", v->rel_error);
+	if (ratio)
+		printf(",\"decides_sign\":%s,\"sign_right\":%s",
+		       v->decided ? "true" : "false",
+		       v->sign_right ? "true" : "false");
+}
+
+/* ,"observables":[...]: none for a case that did not load, no band for
+ * a case whose run failed. */
+static void json_observables(const struct vrun *r)
+{
+	printf(",\"observables\":[");
+	for (size_t j = 0; r->status != CLI_EXIT_USAGE && j < r->c.nobs; j++) {
+		const struct vobservable *ob = &r->c.obs[j];
+
+		printf("%s{\"number\":%u,\"title\":", j ? "," : "", ob->number);
+		json_string(stdout, ob->title);
+		printf(",\"metric\":\"%s\",\"run\":\"%s\",\"published\":%.6g",
+		       ob->metric->name, ob->run_name, ob->published);
+		if (r->status)
+			printf(",\"simulated\":null,\"inside\":false");
+		else
+			json_verdict(&r->obs[j], ob->run == VOBS_RATIO);
+		printf(",\"derivation\":");
+		json_string(stdout, ob->derivation);
+		printf("}");
+	}
+	printf("]");
 }
 
 static void print_json(const struct vopts *o, const struct vlist *l,
@@ -473,6 +570,7 @@ static void print_json(const struct vopts *o, const struct vlist *l,
 		if (r->status == CLI_EXIT_USAGE) {
 			printf(",\"error\":");
 			json_string(stdout, r->err);
+			json_observables(r);
 			printf("}");
 			continue;
 		}
@@ -489,17 +587,14 @@ static void print_json(const struct vopts *o, const struct vlist *l,
 			printf(",\"simulated\":null,\"inside\":false,"
 			       "\"error\":");
 			json_string(stdout, r->err);
+			json_observables(r);
 			printf("}");
 			continue;
 		}
-		json_band("simulated", &r->band);
-		printf(",\"nominal\":%.6g,\"inside\":%s,\"rel_error\":%.6g",
-		       r->nominal, r->inside ? "true" : "false", r->rel_error);
-		if (r->c.ratio)
-			printf(",\"decides_sign\":%s,\"sign_right\":%s",
-			       r->decided ? "true" : "false",
-			       r->sign_right ? "true" : "false");
-		printf(",\"samples\":%zu}", r->u.ndraws);
+		json_verdict(&r->v, r->c.ratio);
+		printf(",\"samples\":%zu", r->u.ndraws);
+		json_observables(r);
+		printf("}");
 	}
 	printf("],\"summary\":{\"validation_cases\":%zu,\"inside\":%zu,"
 	       "\"median_rel_error\":",
@@ -508,9 +603,10 @@ static void print_json(const struct vopts *o, const struct vlist *l,
 		printf("%.6g", s->median_rel_error);
 	else
 		printf("null");
-	printf(",\"ratios\":%zu,\"decides_sign\":%zu,\"sign_right\":%zu},"
-	       "\"set\":[",
-	       s->ratios, s->decided, s->right);
+	printf(",\"ratios\":%zu,\"decides_sign\":%zu,\"sign_right\":%zu,"
+	       "\"observables\":%zu,\"observables_inside\":%zu},\"set\":[",
+	       s->ratios, s->decided, s->right, s->observables,
+	       s->observables_inside);
 	for (size_t i = 0; i < o->nsets; i++) {
 		printf("%s", i ? "," : "");
 		json_string(stdout, o->sets[i]);

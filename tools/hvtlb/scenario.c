@@ -601,7 +601,8 @@ static int validation_line(struct scenario *s, const char *path, unsigned ln,
 	*eq = '\0';
 	key = trim(p);
 	value = trim(eq + 1);
-	if (!valid_name(key, 0)) {
+	/* dots for observable.N.FIELD (validation.h) */
+	if (!valid_name(key, 1)) {
 		err_at(s, path, ln, "bad key '%s' in [validation]", key);
 		return -EINVAL;
 	}

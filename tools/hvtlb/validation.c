@@ -28,6 +28,19 @@ static const char *const vkey_names[V_COUNT] = {
 	"a",	 "b",	   "published", "derivation", "ci",
 };
 
+/* The fields of an observable, observable.N.FIELD: all required. */
+enum ofield { O_TITLE, O_METRIC, O_RUN, O_PUBLISHED, O_DERIVATION, O_COUNT };
+
+static const char *const ofield_names[O_COUNT] = {
+	"title", "metric", "run", "published", "derivation",
+};
+
+#define OBS_PREFIX "observable"
+#define OBS_FIELDS "title, metric, run, published, derivation"
+
+/* Where each field of each observable was given (NULL: not given). */
+typedef const struct scenario_setting *obs_lines[VCASE_OBS_MAX][O_COUNT];
+
 /* Keys every case has (b: only a ratio; ci: optional). */
 static bool required(enum vkey k)
 {
@@ -66,6 +79,171 @@ static int value_error(const struct scenario_setting *e, char *err,
 	snprintf(err, errlen, "%s:%u: [validation] %s: %s", e->file, e->line,
 		 e->key, what);
 	return -EINVAL;
+}
+
+/* Whether @p key is one of observable.N.FIELD (well formed or not). */
+static bool is_obs_key(const char *key)
+{
+	size_t n = strlen(OBS_PREFIX);
+
+	return !strncmp(key, OBS_PREFIX, n) && (!key[n] || key[n] == '.');
+}
+
+/*
+ * Files the line @p e, whose key is observable..., under its number and
+ * field in @p at; reports a malformed key, an unknown field or a key
+ * given twice.
+ */
+static int obs_key(obs_lines at, const struct scenario_setting *e, char *err,
+		   size_t errlen)
+{
+	const char *p = e->key + strlen(OBS_PREFIX), *num;
+	char what[160];
+	unsigned long n = 0;
+	int f;
+
+	if (*p != '.' || !isdigit((unsigned char)p[1]))
+		goto bad_number;
+	num = ++p;
+	while (isdigit((unsigned char)*p)) {
+		n = 10 * n + (unsigned long)(*p - '0');
+		if (n > VCASE_OBS_MAX)
+			break;
+		p++;
+	}
+	if (*num == '0' || n < 1 || n > VCASE_OBS_MAX)
+		goto bad_number;
+	if (*p != '.' || !p[1])
+		return value_error(
+			e, err, errlen,
+			"an observable's key is "
+			"observable.N.FIELD, FIELD one of " OBS_FIELDS);
+	p++;
+	for (f = 0; f < O_COUNT; f++)
+		if (!strcmp(p, ofield_names[f]))
+			break;
+	if (f == O_COUNT) {
+		snprintf(what, sizeof(what),
+			 "unknown field '%.40s' (an observable has " OBS_FIELDS
+			 ")",
+			 p);
+		return value_error(e, err, errlen, what);
+	}
+	if (at[n - 1][f]) {
+		snprintf(what, sizeof(what), "given twice (first on line %u)",
+			 at[n - 1][f]->line);
+		return value_error(e, err, errlen, what);
+	}
+	at[n - 1][f] = e;
+	return 0;
+bad_number:
+	snprintf(what, sizeof(what),
+		 "an observable's key is observable.N.FIELD, N a number "
+		 "from 1 to %d without leading zeros",
+		 VCASE_OBS_MAX);
+	return value_error(e, err, errlen, what);
+}
+
+/* The number in @p e's value; @p positive: > 0, else not 0. */
+static int obs_published(double *out, const struct scenario_setting *e,
+			 bool positive, char *err, size_t errlen)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtod(e->value, &end);
+	if (end == e->value || *end || errno || !isfinite(*out))
+		return value_error(e, err, errlen, "not a number");
+	if (positive && !(*out > 0))
+		return value_error(e, err, errlen, "a ratio is > 0");
+	if (!positive && *out == 0)
+		return value_error(e, err, errlen,
+				   "not 0 (the relative error divides by it)");
+	return 0;
+}
+
+/* The first line of observable @p i (the lowest line of its fields). */
+static const struct scenario_setting *obs_first(obs_lines at, size_t i)
+{
+	const struct scenario_setting *first = NULL;
+
+	for (int f = 0; f < O_COUNT; f++)
+		if (at[i][f] && (!first || at[i][f]->line < first->line))
+			first = at[i][f];
+	return first;
+}
+
+/*
+ * Checks the observables filed in @p at (numbers 1..N without a gap, every
+ * field given, values valid for the case @p c) and stores them in @p c.
+ */
+static int check_observables(struct vcase *c, obs_lines at, char *err,
+			     size_t errlen)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < VCASE_OBS_MAX; i++)
+		if (obs_first(at, i))
+			n = i + 1;
+	for (size_t i = 0; i < n; i++) {
+		const struct scenario_setting *first = obs_first(at, i);
+		struct vobservable *o = &c->obs[i];
+		char what[600];
+
+		if (!first) {
+			const struct scenario_setting *next = NULL;
+
+			for (size_t j = i + 1; !next && j < n; j++)
+				next = obs_first(at, j);
+			snprintf(err, errlen,
+				 "%s:%u: [validation] %s: observable.%zu is "
+				 "missing (observables are numbered 1..N "
+				 "without a gap)",
+				 next->file, next->line, next->key, i + 1);
+			return -EINVAL;
+		}
+		for (int f = 0; f < O_COUNT; f++) {
+			if (at[i][f])
+				continue;
+			snprintf(err, errlen,
+				 "%s:%u: [validation] observable.%zu has no "
+				 "'%s' (an observable needs " OBS_FIELDS ")",
+				 first->file, first->line, i + 1,
+				 ofield_names[f]);
+			return -EINVAL;
+		}
+		o->number = (unsigned)(i + 1);
+		o->title = at[i][O_TITLE]->value;
+		o->derivation = at[i][O_DERIVATION]->value;
+		o->metric_name = at[i][O_METRIC]->value;
+		o->run_name = at[i][O_RUN]->value;
+		o->metric = metric_find(o->metric_name);
+		if (!o->metric) {
+			char names[512];
+
+			metric_names(names, sizeof(names));
+			snprintf(what, sizeof(what), "'%s' is none of %s",
+				 o->metric_name, names);
+			return value_error(at[i][O_METRIC], err, errlen, what);
+		}
+		if (!strcmp(o->run_name, "a"))
+			o->run = VOBS_A;
+		else if (!strcmp(o->run_name, "b"))
+			o->run = VOBS_B;
+		else if (!strcmp(o->run_name, "ratio"))
+			o->run = VOBS_RATIO;
+		else
+			return value_error(at[i][O_RUN], err, errlen,
+					   "'a', 'b' or 'ratio'");
+		if (o->run != VOBS_A && !c->ratio)
+			return value_error(at[i][O_RUN], err, errlen,
+					   "a value case has no run b");
+		if (obs_published(&o->published, at[i][O_PUBLISHED],
+				  o->run == VOBS_RATIO, err, errlen))
+			return -EINVAL;
+	}
+	c->nobs = n;
+	return 0;
 }
 
 /* Checks the fields' values once every key is known. */
@@ -117,6 +295,7 @@ int vcase_parse(struct vcase *c, const struct scenario *sc, const char *path,
 		char *err, size_t errlen)
 {
 	const struct scenario_setting *at[V_COUNT] = { NULL };
+	obs_lines obs = { { NULL } };
 	const char **field[V_COUNT] = {
 		[V_TITLE] = &c->title,
 		[V_SOURCE] = &c->source,
@@ -136,6 +315,12 @@ int vcase_parse(struct vcase *c, const struct scenario *sc, const char *path,
 		const struct scenario_setting *e = &sc->validation.v[i];
 		int k;
 
+		if (is_obs_key(e->key)) {
+			rc = obs_key(obs, e, err, errlen);
+			if (rc)
+				return rc;
+			continue;
+		}
 		for (k = 0; k < V_COUNT; k++)
 			if (!strcmp(e->key, vkey_names[k]))
 				break;
@@ -160,7 +345,10 @@ int vcase_parse(struct vcase *c, const struct scenario *sc, const char *path,
 	c->a = at[V_A];
 	c->b = at[V_B];
 	c->ci = at[V_CI];
-	return check_values(c, at, err, errlen);
+	rc = check_values(c, at, err, errlen);
+	if (rc)
+		return rc;
+	return check_observables(c, obs, err, errlen);
 }
 
 int vcase_add_overrides(struct scenario *sc,

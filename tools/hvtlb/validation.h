@@ -18,6 +18,18 @@
  *   ci         optional overrides for both runs that make the case small
  *              enough for CI (`hvtlb validate --quick`)
  *
+ * and, optionally, further published observables of the same runs,
+ * numbered 1..N without a gap (N <= VCASE_OBS_MAX), five keys each:
+ *
+ *   observable.N.title       one line: what was measured
+ *   observable.N.metric      a metrics.h name, as `metric`
+ *   observable.N.run         a (metric of run a), b (of run b; a ratio
+ *                            case only) or ratio (a over b; likewise)
+ *   observable.N.published   the published value (> 0 for a ratio, not
+ *                            0 for a value: the relative error divides
+ *                            by it)
+ *   observable.N.derivation  where the number is and how it follows
+ *
  * Values run to the end of their line (no comments). The file's `compare`
  * is ignored: a and b are one run each.
  */
@@ -31,6 +43,23 @@
 #include "scenario.h"
 
 #define VCASE_ID_MAX 64
+#define VCASE_OBS_MAX 16
+
+/** Which run an observable reads. */
+enum vobs_run {
+	VOBS_A,	    /**< metric of run a */
+	VOBS_B,	    /**< metric of run b */
+	VOBS_RATIO, /**< metric of run a over metric of run b */
+};
+
+/** A further published observable of a case's runs. */
+struct vobservable {
+	unsigned number; /**< N of observable.N.* */
+	const char *title, *derivation, *metric_name, *run_name;
+	const struct metric *metric;
+	enum vobs_run run;
+	double published;
+};
 
 /** The fields of a case; strings point into the scenario it came from. */
 struct vcase {
@@ -43,6 +72,9 @@ struct vcase {
 	double published;
 	/** The override lists and where they are (NULL: absent). */
 	const struct scenario_setting *a, *b, *ci;
+	/** observable.1 .. observable.nobs, in number order. */
+	struct vobservable obs[VCASE_OBS_MAX];
+	size_t nobs;
 };
 
 /**
