@@ -388,6 +388,16 @@ static void evaluate(struct vrun *r)
 	for (size_t i = 0; i < r->c.nobs; i++) {
 		const struct vobservable *o = &r->c.obs[i];
 
+		if (o->run != VOBS_A && !r->c.ratio) {
+			/* vcase_parse() refuses it; never read a run b that
+			 * was not run */
+			snprintf(r->err, sizeof(r->err),
+				 "%s: observable %zu reads run b of a value "
+				 "case",
+				 r->path, i + 1);
+			r->status = CLI_EXIT_FAIL;
+			return;
+		}
 		judge(&r->e, o->run == VOBS_B ? 1 : 0,
 		      o->run == VOBS_RATIO ? 1 : (size_t)-1, o->metric,
 		      o->published, &r->obs[i]);
