@@ -37,8 +37,9 @@ for d in "${pc_dirs[@]}"; do
     for f in "$d"/*.pc; do
         [ -e "$f" ] || continue
         b=${f##*/}
-        [ "$b" != cmocka.pc ] && [ ! -e "$tmp/pkgconfig/$b" ] &&
+        if [ "$b" != cmocka.pc ] && [ ! -e "$tmp/pkgconfig/$b" ]; then
             ln -s "$f" "$tmp/pkgconfig/$b"
+        fi
     done
 done
 export PKG_CONFIG_LIBDIR=$tmp/pkgconfig
