@@ -32,5 +32,6 @@ echo "deps: installing ${pkgs[*]}" >&2
 sudo=
 [ "$(id -u)" -eq 0 ] || sudo=sudo
 export DEBIAN_FRONTEND=noninteractive
-$sudo apt-get update -qq
+# Nothing on stdout: scripts/run.sh's stdout is the simulation's output.
+$sudo apt-get update -qq >&2
 $sudo apt-get install -y -qq --no-install-recommends "${pkgs[@]}" >/dev/null

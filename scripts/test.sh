@@ -11,7 +11,10 @@
 #   build-test/tsan     clang, TSan, the threaded (sim) suite
 #   build-test/release  gcc, -Db_ndebug=true, unit suite
 # and ends with one line "N passed, N failed" summed over all of them.
-# Every build has -Dwerror=true: a compiler warning fails it.
+# Every build has -Dwerror=true: a compiler warning fails it, and
+# -Dtests=true: without cmocka a build fails to configure rather than
+# quietly leaving its tests out (the default, auto, would); the normal
+# build also has -Dbenchmarks=true, so the benchmarks always compile.
 # The `fidelity` suite (published results, hvtlb reproduce) is not run here:
 # see tests/scenario/meson.build.
 # HVTLB_TEST_BUILDS="normal asan" limits the builds.
@@ -31,10 +34,11 @@ setup() { # dir, compiler, meson args...
     # An existing build directory gets the options too (an old one may
     # predate -Dwerror=true).
     if [ ! -f "$root/$dir/build.ninja" ]; then
-        CC=$compiler meson setup "$root/$dir" -Dwerror=true "$@" \
+        CC=$compiler meson setup "$root/$dir" -Dwerror=true -Dtests=true "$@" \
             >"$root/$dir.setup.log" 2>&1
     else
-        meson configure "$root/$dir" -Dwerror=true "$@" >"$root/$dir.setup.log" 2>&1
+        meson configure "$root/$dir" -Dwerror=true -Dtests=true "$@" \
+            >"$root/$dir.setup.log" 2>&1
     fi || { cat "$root/$dir.setup.log"; return 1; }
     ninja -C "$root/$dir" >"$root/$dir.build.log" 2>&1 ||
         { tail -n 60 "$root/$dir.build.log"; return 1; }
@@ -55,7 +59,7 @@ mkdir -p "$root"
 for b in $builds; do
     case $b in
     normal)
-        if setup normal gcc; then
+        if setup normal gcc -Dbenchmarks=true; then
             run normal --no-suite fidelity
             run normal --setup valgrind --suite unit
         else
