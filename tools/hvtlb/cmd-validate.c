@@ -628,7 +628,8 @@ static void print_json(const struct vopts *o, const struct vlist *l,
 static int run_all(const struct vopts *o, struct vlist *l)
 {
 	size_t total = 0, k = 0;
-	struct run_job **list;
+	struct run_job **list, **run;
+	long nrun;
 
 	for (size_t i = 0; i < l->n; i++)
 		if (!l->v[i].status)
@@ -642,9 +643,20 @@ static int run_all(const struct vopts *o, struct vlist *l)
 		ensemble_job_list(&l->v[i].e, list + k);
 		k += ensemble_njobs(&l->v[i].e);
 	}
-	progress_begin("validate", "runs", total);
-	runpool_run(list, total, o->threads);
+	/* Cases that share a run (the same file measured by two metrics,
+	 * say) run it once; the second list holds the distinct ones. */
+	run = malloc((total ? total : 1) * sizeof(*run));
+	nrun = run ? runpool_share(list, total, run) : -ENOMEM;
+	if (nrun < 0) {
+		free(run);
+		free(list);
+		return -ENOMEM;
+	}
+	progress_begin("validate", "runs", (size_t)nrun);
+	runpool_run(run, (size_t)nrun, o->threads);
 	progress_end();
+	runpool_share_results(list, total);
+	free(run);
 	free(list);
 	for (size_t i = 0; i < l->n; i++)
 		if (!l->v[i].status)

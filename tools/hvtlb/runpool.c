@@ -4,7 +4,9 @@
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "progress.h"
@@ -156,6 +158,63 @@ int runpool_run_watched(struct run_job *const *jobs, size_t n, unsigned threads,
 
 void run_job_finish(struct run_job *j)
 {
-	hvtlb_sim_results_destroy(j->res);
+	if (!j->same)
+		hvtlb_sim_results_destroy(j->res);
 	j->res = NULL;
+	j->same = NULL;
+}
+
+static uint64_t cfg_hash(const struct hvtlb_sim_config *c)
+{
+	const unsigned char *b = (const unsigned char *)c;
+	uint64_t h = 0xcbf29ce484222325ull; /* FNV-1a */
+
+	for (size_t i = 0; i < sizeof(*c); i++)
+		h = (h ^ b[i]) * 0x100000001b3ull;
+	return h;
+}
+
+long runpool_share(struct run_job *const *jobs, size_t n, struct run_job **run)
+{
+	/* Open addressing over the first job of each configuration. */
+	size_t cap = 16, nrun = 0;
+	size_t *slot;
+
+	while (cap < 2 * n)
+		cap *= 2;
+	slot = malloc(cap * sizeof(*slot));
+	if (!slot)
+		return -ENOMEM;
+	for (size_t s = 0; s < cap; s++)
+		slot[s] = SIZE_MAX;
+	for (size_t i = 0; i < n; i++) {
+		const struct hvtlb_sim_config *c = &jobs[i]->cfg;
+		size_t s = (size_t)(cfg_hash(c) & (cap - 1));
+
+		jobs[i]->same = NULL;
+		for (; slot[s] != SIZE_MAX; s = (s + 1) & (cap - 1)) {
+			if (!memcmp(&jobs[slot[s]]->cfg, c, sizeof(*c))) {
+				jobs[i]->same = jobs[slot[s]];
+				break;
+			}
+		}
+		if (!jobs[i]->same) {
+			slot[s] = i;
+			run[nrun++] = jobs[i];
+		}
+	}
+	free(slot);
+	return (long)nrun;
+}
+
+void runpool_share_results(struct run_job *const *jobs, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct run_job *j = jobs[i];
+
+		if (j->same) {
+			j->rc = j->same->rc;
+			j->res = j->same->res;
+		}
+	}
 }

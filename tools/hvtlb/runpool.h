@@ -17,6 +17,10 @@ struct run_job {
 	struct hvtlb_sim_config cfg;
 	struct hvtlb_sim_results *res; /**< NULL until run, or on failure */
 	int rc;			       /**< hvtlb_sim_run()'s result */
+	/** Set by runpool_share(): the earlier job with the same
+	 *  configuration, whose res this one borrows (run_job_finish() does
+	 *  not free it). NULL: this job runs and owns its res. */
+	const struct run_job *same;
 };
 
 /**
@@ -25,6 +29,21 @@ struct run_job {
  * is in its rc.
  */
 void runpool_run(struct run_job *const *jobs, size_t n, unsigned threads);
+
+/**
+ * Finds the jobs of @p jobs whose configuration is byte for byte that of
+ * an earlier one: each gets j->same (that earlier job) and is left out of
+ * @p run, which receives the others in order; returns how many. Run @p run
+ * (runpool_run()), then runpool_share_results() gives every repeated job
+ * the rc and, borrowed, the res of its first. A configuration is plain
+ * data and a run a function of it (hvtlb/sim.h), so the results are those
+ * of running every job; configurations that differ only in bytes that do
+ * not matter (padding) merely run twice. A borrowed result lives as long
+ * as its owner's and must not be moved. Returns -ENOMEM when it cannot
+ * allocate its index (then nothing is marked).
+ */
+long runpool_share(struct run_job *const *jobs, size_t n, struct run_job **run);
+void runpool_share_results(struct run_job *const *jobs, size_t n);
 
 /** What runpool_run_watched() tells its caller. */
 struct runpool_watch {
