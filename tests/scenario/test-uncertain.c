@@ -314,6 +314,54 @@ static void test_band(void **state)
 	assert_false(band_contains(&b, 0.999) || band_contains(&b, 19.01));
 }
 
+static void fill(double *v, size_t from, size_t to, double x)
+{
+	for (size_t i = from; i < to; i++)
+		v[i] = x;
+}
+
+/* band_settled(): the 90 % interval of each percentile. At n = 64 the
+ * p5 interval runs from the 1st to the 7th smallest value, the p50 one
+ * from the 25th to the 39th, the p95 one from the 57th to the largest;
+ * a band is settled when each is within tol x |p50|. */
+static void test_band_settled(void **state)
+{
+	double v[64];
+
+	(void)state;
+	fill(v, 0, 16, 1.0);
+	assert_true(band_settled(v, 16, 0.005));
+	assert_false(band_settled(v, 1, 0.005)); /* one value says nothing */
+	v[0] = 0.99; /* in the p5 interval, 1 % of p50 wide */
+	assert_false(band_settled(v, 16, 0.005));
+	assert_true(band_settled(v, 16, 0.02));
+	v[0] = 0.998;
+	assert_true(band_settled(v, 16, 0.005));
+
+	/* the p50 interval: the 25th smallest is in it, the 24th not */
+	fill(v, 0, 24, 0.5);
+	fill(v, 24, 64, 1.0);
+	assert_true(band_settled(v, 64, 0.005));
+	v[24] = 0.5;
+	assert_false(band_settled(v, 64, 0.005));
+	/* the 39th is in it, the 40th not */
+	fill(v, 0, 39, 1.0);
+	fill(v, 39, 64, 2.0);
+	assert_true(band_settled(v, 64, 0.005));
+	v[38] = 2.0;
+	assert_false(band_settled(v, 64, 0.005));
+	/* the largest is in the p95 interval */
+	fill(v, 0, 64, 1.0);
+	v[63] = 1.01;
+	assert_false(band_settled(v, 64, 0.005));
+	/* the p5 interval ends at the 7th smallest, not the 8th */
+	fill(v, 0, 7, 0.9);
+	fill(v, 7, 64, 1.0);
+	assert_true(band_settled(v, 64, 0.005));
+	v[6] = 1.0;
+	assert_false(band_settled(v, 64, 0.005));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -321,6 +369,7 @@ int main(void)
 		cmocka_unit_test(test_latin_hypercube),
 		cmocka_unit_test(test_apply),
 		cmocka_unit_test(test_band),
+		cmocka_unit_test(test_band_settled),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -425,5 +425,36 @@ with tempfile.TemporaryDirectory() as d:
           "'ghost' has no case file" in out and
           "newly inside: add 'tiny-ratio'" in out, out)
 
+# --- --converge: a settled case stops drawing, the others do not ----------
+# tiny-ratio with b = a: every draw's ratio is 1, settled after 16 draws;
+# its a and b runs are the same configuration, so they run once.
+d, path = with_text("tiny-ratio.ini", [
+    ("b = strategy=hyperv;  hypervisor.xmm=0 ;", "b = strategy=ipi")])
+shutil.copy(os.path.join(CASES, "tiny-value.ini"), d)
+with open(os.path.join(d, "tiny-value.ini")) as f:
+    text = f.read().replace("../../../profiles", os.path.join(ROOT, "profiles"))
+with open(os.path.join(d, "tiny-value.ini"), "w") as f:
+    f.write(text)
+rc, full, err = run(d, "--uncertainty", "40", "--json", "--quick")
+rc2, conv, err2 = run(d, "--uncertainty", "40", "--json", "--quick",
+                      "--converge")
+rc3, table, err3 = run(d, "--uncertainty", "40", "--quick", "--converge",
+                       "--threads", "1")
+shutil.rmtree(d)
+fc = {c["id"]: c for c in json.loads(full)["cases"]} if rc == 0 else {}
+cc = {c["id"]: c for c in json.loads(conv)["cases"]} if rc2 == 0 else {}
+check("--converge: a ratio of 1 in every draw settles after 16 draws",
+      rc2 == 0 and cc["tiny-ratio"]["samples"] == 16 and
+      cc["tiny-ratio"]["simulated"] == {"p5": 1, "p50": 1, "p95": 1} and
+      fc["tiny-ratio"]["samples"] == 40, (err2, cc.get("tiny-ratio")))
+check("--converge: a case whose band is wide draws all (16, 32, then 40),"
+      " the band of a run without --converge",
+      rc2 == 0 and cc["tiny-value"]["samples"] == 40 and
+      cc["tiny-value"] == fc["tiny-value"],
+      (cc.get("tiny-value"), fc.get("tiny-value")))
+check("--converge: the table says where a case settled",
+      rc3 == 0 and "settled after 16 draws (--converge)" in table and
+      "up to 40 draws" in table.splitlines()[0], table + err3)
+
 print(f"{len(failures)} failed")
 sys.exit(1 if failures else 0)

@@ -21,6 +21,15 @@ double quantile_sorted(const double *v, size_t n, double p);
 /** Sorts @p v (n >= 1 values, no NaN) and stores its band in @p b. */
 void band_of(double *v, size_t n, struct band *b);
 
+/**
+ * Whether more values could hardly move the band of the @p n sorted
+ * values @p v: for each of p5, p50 and p95, the distribution-free 90 %
+ * interval of that quantile (the order statistics whose ranks bound the
+ * binomial count of values below it, np -/+ 1.645 sqrt(np(1 - p))) is
+ * at most @p tol x |p50| wide. False for n < 2.
+ */
+bool band_settled(const double *v, size_t n, double tol);
+
 /** Whether @p x lies in [p5, p95]. */
 bool band_contains(const struct band *b, double x);
 

@@ -62,6 +62,10 @@ static const char usage_text[] =
 	"directory: $HVTLB_DATA_DIR, or the installed one, or the source\n"
 	"tree when run from the build).\n"
 	"  --quick      apply each case's `ci` overrides (a smaller run)\n"
+	"  --converge   draw in stages of 16, 32, 64, ... up to N; a case\n"
+	"               stops once the 90 % interval of each of its p5, p50\n"
+	"               and p95 is within 0.5 % of its p50 (its quantities\n"
+	"               and observables all), and says how many it drew\n"
 	"  --seed N     seed of the draws and of the runs (default: the "
 	"case's)\n"
 	"  --set KEY=VALUE  in every run of every case, after the file and\n"
@@ -76,7 +80,7 @@ static const char usage_text[] =
 struct vopts {
 	const char *output;
 	uint64_t draws;
-	bool json, quick;
+	bool json, quick, converge;
 	bool paths; /* cases or directories named on the command line */
 	const char *seed;
 	const char *sets[SETS_MAX]; /* --set, in command-line order */
@@ -103,6 +107,7 @@ struct vrun {
 	char err[2 * SCENARIO_ERR_MAX];
 	struct verdict v;		   /* the headline quantity */
 	struct verdict obs[VCASE_OBS_MAX]; /* c.obs[i] */
+	bool settled;			   /* --converge: no more draws */
 };
 
 struct vlist {
@@ -186,7 +191,8 @@ enum {
 	OPT_SET,
 	OPT_THREADS,
 	OPT_JSON,
-	OPT_QUICK
+	OPT_QUICK,
+	OPT_CONVERGE
 };
 
 static const struct option options[] = {
@@ -196,6 +202,7 @@ static const struct option options[] = {
 	{ "threads", required_argument, NULL, OPT_THREADS },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "quick", no_argument, NULL, OPT_QUICK },
+	{ "converge", no_argument, NULL, OPT_CONVERGE },
 	{ "output", required_argument, NULL, 'o' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
@@ -243,6 +250,9 @@ static int parse_args(struct vopts *o, struct vlist *l, int argc, char **argv)
 			break;
 		case OPT_QUICK:
 			o->quick = true;
+			break;
+		case OPT_CONVERGE:
+			o->converge = true;
 			break;
 		case 'o':
 			o->output = optarg;
@@ -467,8 +477,9 @@ static void print_table(const struct vopts *o, const struct vlist *l,
 			const struct summary *s)
 {
 	printf("validation cases: published value against the simulated band "
-	       "(p5 / p50 / p95 over %llu draws%s",
-	       (unsigned long long)o->draws, o->quick ? ", --quick" : "");
+	       "(p5 / p50 / p95 over %s%llu draws%s%s",
+	       o->converge ? "up to " : "", (unsigned long long)o->draws,
+	       o->quick ? ", --quick" : "", o->converge ? ", --converge" : "");
 	for (size_t i = 0; i < o->nsets; i++)
 		printf(", --set %s", o->sets[i]);
 	printf(")\n\n");
@@ -496,6 +507,9 @@ static void print_table(const struct vopts *o, const struct vlist *l,
 		printf("%-28s %-5s %-20s ", r->c.id,
 		       r->c.calibration ? "cal" : "val", q);
 		print_verdict(r->c.published, &r->v, r->c.ratio);
+		if (r->e.ndraws < o->draws)
+			printf("  %-26s settled after %zu draws (--converge)\n",
+			       "", r->e.ndraws);
 		/* the case's further observables, indented under it */
 		for (size_t j = 0; j < r->c.nobs; j++) {
 			const struct vobservable *ob = &r->c.obs[j];
@@ -602,7 +616,7 @@ static void print_json(const struct vopts *o, const struct vlist *l,
 			continue;
 		}
 		json_verdict(&r->v, r->c.ratio);
-		printf(",\"samples\":%zu", r->u.ndraws);
+		printf(",\"samples\":%zu", r->e.ndraws);
 		json_observables(r);
 		printf("}");
 	}
@@ -624,44 +638,116 @@ static void print_json(const struct vopts *o, const struct vlist *l,
 	printf("]}\n");
 }
 
-/* Every job of every case that loaded, in case order, in one pool. */
-static int run_all(const struct vopts *o, struct vlist *l)
+/* --converge: a case's band is settled when more draws could move none
+ * of its percentiles by more than this share of its p50 (band.h). */
+#define CONVERGE_TOL 0.005
+#define CONVERGE_FIRST 16
+
+/* Whether every quantity of @p r (the headline, each observable) has a
+ * settled band over the draws run so far. */
+static bool settled(const struct vrun *r)
+{
+	const struct ensemble *e = &r->e;
+	double *v = malloc((e->ndraws ? e->ndraws : 1) * sizeof(*v));
+	bool ok = v != NULL;
+
+	for (size_t i = 0; ok && i <= r->c.nobs; i++) {
+		const struct vobservable *ob = i ? &r->c.obs[i - 1] : NULL;
+		size_t a = ob && ob->run == VOBS_B ? 1 : 0;
+		size_t b = (ob ? ob->run == VOBS_RATIO : r->c.ratio)
+				   ? 1
+				   : (size_t)-1;
+
+		ensemble_values(e, a, b, ob ? ob->metric : r->c.metric, v);
+		qsort(v, e->ndraws, sizeof(*v), cmp_double);
+		ok = band_settled(v, e->ndraws, CONVERGE_TOL);
+	}
+	free(v);
+	return ok;
+}
+
+/* Runs rows @p from..@p to (0 the nominal runs, d draw d) of every case
+ * that loaded and is not settled, in one pool; a run two cases need runs
+ * once. */
+static int run_rows(const struct vopts *o, struct vlist *l, size_t from,
+		    size_t to)
 {
 	size_t total = 0, k = 0;
 	struct run_job **list, **run;
 	long nrun;
 
 	for (size_t i = 0; i < l->n; i++)
-		if (!l->v[i].status)
-			total += ensemble_njobs(&l->v[i].e);
+		if (!l->v[i].status && !l->v[i].settled)
+			total += (to - from + 1) * l->v[i].e.nruns;
 	list = malloc((total ? total : 1) * sizeof(*list));
-	if (!list)
-		return -ENOMEM;
-	for (size_t i = 0; i < l->n; i++) {
-		if (l->v[i].status)
-			continue;
-		ensemble_job_list(&l->v[i].e, list + k);
-		k += ensemble_njobs(&l->v[i].e);
-	}
-	/* Cases that share a run (the same file measured by two metrics,
-	 * say) run it once; the second list holds the distinct ones. */
 	run = malloc((total ? total : 1) * sizeof(*run));
-	nrun = run ? runpool_share(list, total, run) : -ENOMEM;
+	if (!list || !run) {
+		free(run);
+		free(list);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < l->n; i++) {
+		const struct vrun *r = &l->v[i];
+
+		if (r->status || r->settled)
+			continue;
+		for (size_t row = from; row <= to; row++)
+			for (size_t j = 0; j < r->e.nruns; j++)
+				list[k++] = ensemble_job(&r->e, row, j);
+	}
+	nrun = runpool_share(list, total, run);
 	if (nrun < 0) {
 		free(run);
 		free(list);
 		return -ENOMEM;
 	}
-	progress_begin("validate", "runs", (size_t)nrun);
+	progress_grow((uint64_t)nrun);
 	runpool_run(run, (size_t)nrun, o->threads);
-	progress_end();
 	runpool_share_results(list, total);
 	free(run);
 	free(list);
+	return 0;
+}
+
+/* Every case's runs: the nominal ones and all draws at once, or, with
+ * --converge, draws in stages of 16, 32, 64, ... with a case leaving once
+ * its bands are settled. Then each case's verdicts. */
+static int run_all(const struct vopts *o, struct vlist *l)
+{
+	size_t done = 0, upto = (size_t)o->draws;
+	int rc = 0;
+
+	if (o->converge && upto > CONVERGE_FIRST)
+		upto = CONVERGE_FIRST;
+	progress_begin("validate", "runs", 0);
+	for (;;) {
+		rc = run_rows(o, l, done ? done + 1 : 0, upto);
+		if (rc)
+			break;
+		for (size_t i = 0; i < l->n; i++) {
+			struct vrun *r = &l->v[i];
+
+			if (r->status || r->settled)
+				continue;
+			r->e.ndraws = upto;
+			/* a failed run ends the case's draws: evaluate()
+			 * reports it */
+			if (upto < o->draws)
+				r->settled = ensemble_first_failure(
+						     &r->e, r->err,
+						     sizeof(r->err)) ||
+					     settled(r);
+		}
+		if (upto == o->draws)
+			break;
+		done = upto;
+		upto = upto * 2 > o->draws ? (size_t)o->draws : upto * 2;
+	}
+	progress_end();
 	for (size_t i = 0; i < l->n; i++)
 		if (!l->v[i].status)
 			evaluate(&l->v[i]);
-	return 0;
+	return rc;
 }
 
 static int run_validate(int argc, char **argv)

@@ -129,16 +129,9 @@ int ensemble_first_failure(const struct ensemble *e, char *err, size_t errlen)
 	return 0;
 }
 
-void ensemble_ratio_band(const struct ensemble *e, size_t a, size_t b,
-			 const struct metric *m, struct band *out)
+void ensemble_values(const struct ensemble *e, size_t a, size_t b,
+		     const struct metric *m, double *out)
 {
-	double *v = malloc((e->ndraws ? e->ndraws : 1) * sizeof(*v));
-	size_t n = 0;
-
-	if (!v) {
-		*out = (struct band){ 0, 0, 0 };
-		return;
-	}
 	for (size_t d = 1; d <= e->ndraws; d++) {
 		const struct run_job *ja = ensemble_job(e, d, a);
 		double x = m->get(ja->res, &ja->cfg);
@@ -149,12 +142,22 @@ void ensemble_ratio_band(const struct ensemble *e, size_t a, size_t b,
 
 			x = y > 0 ? x / y : 0;
 		}
-		v[n++] = x;
+		out[d - 1] = x;
 	}
-	if (n)
-		band_of(v, n, out);
-	else
+}
+
+void ensemble_ratio_band(const struct ensemble *e, size_t a, size_t b,
+			 const struct metric *m, struct band *out)
+{
+	double *v = malloc((e->ndraws ? e->ndraws : 1) * sizeof(*v));
+
+	if (!v || !e->ndraws) {
 		*out = (struct band){ 0, 0, 0 };
+		free(v);
+		return;
+	}
+	ensemble_values(e, a, b, m, v);
+	band_of(v, e->ndraws, out);
 	free(v);
 }
 

@@ -74,6 +74,14 @@ int ensemble_run_batch(struct ensemble *e, struct unc_plan *u,
 		       struct sim_batch *b, size_t ndraws, unsigned threads,
 		       char *err, size_t errlen);
 
+/**
+ * The values of m(run @p a) / m(run @p b), or of m(run @p a) alone when
+ * @p b is (size_t)-1, of draws 1..e->ndraws in draw order, into @p out
+ * (room for e->ndraws). A draw where the divisor is 0 gives 0.
+ */
+void ensemble_values(const struct ensemble *e, size_t a, size_t b,
+		     const struct metric *m, double *out);
+
 /** Band of metric @p m of run @p r over the draws. */
 void ensemble_band(const struct ensemble *e, size_t r, const struct metric *m,
 		   struct band *out);
