@@ -479,10 +479,10 @@ static int add_overrides(struct sim_opts *o, struct sim_batch *b)
 			rc = scenario_add_override(&b->sc, v);
 			break;
 		case OPT_COMPARE: {
-			char arg[SCENARIO_LINE_MAX];
+			char label[SCENARIO_LINE_MAX];
 
-			snprintf(arg, sizeof(arg), "compare=%s", v);
-			rc = scenario_add_override(&b->sc, arg);
+			snprintf(label, sizeof(label), "--compare '%s'", v);
+			rc = scenario_add_compare(&b->sc, label, v);
 			break;
 		}
 		case OPT_SEED:
