@@ -192,6 +192,28 @@ int cli_u64(const char *cmd, const char *opt, const char *val, uint64_t min,
 	return 0;
 }
 
+int cli_enum_error(const char *cmd, const char *opt, const char *what,
+		   const char *val, const char *const *names)
+{
+	char list[512] = "", hint[SUGGEST_MAX + 32];
+	size_t len = 0;
+	struct suggest s;
+
+	suggest_init(&s, val);
+	for (size_t i = 0; names[i]; i++) {
+		int w = snprintf(list + len, sizeof(list) - len, "%s%s",
+				 i ? ", " : "", names[i]);
+
+		suggest_add(&s, names[i]);
+		len += w > 0 ? (size_t)w : 0;
+		if (len >= sizeof(list))
+			len = sizeof(list) - 1;
+	}
+	return cli_usage_error(cmd, "%s: unknown %s '%s'%s; one of %s", opt,
+			       what, val, suggest_hint(&s, hint, sizeof(hint)),
+			       list);
+}
+
 /* ------------------------------------------------------------ -o FILE */
 
 static struct {
