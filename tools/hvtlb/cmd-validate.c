@@ -16,8 +16,9 @@
  * not depend on it.
  * Exit: 0 every case ran; 1 a run failed, or with --fail-on-miss a
  * validation case's published value lies outside its simulated band; 2 a
- * bad command line or a case file that does not load (then nothing runs
- * and nothing goes to stdout: every such file is named on stderr).
+ * bad command line or a case file that does not load (named on stderr;
+ * the other cases still run and print, with an ERROR row for it; when no
+ * case loads, nothing runs and nothing goes to stdout).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -78,7 +79,8 @@ static const char usage_text[] =
 	"  -q, --quiet  no progress line on stderr\n"
 	"Exit: 0 every case ran; 1 a run failed (or a miss, with\n"
 	"--fail-on-miss); 2 a bad command line or a case file that does not\n"
-	"load: then nothing runs and nothing is printed on stdout.\n";
+	"load (the others still run, beside an ERROR row; when none loads,\n"
+	"nothing is printed on stdout).\n";
 
 struct vopts {
 	const char *output;
@@ -664,6 +666,15 @@ static int run_all(const struct vopts *o, struct vlist *l)
 	return 0;
 }
 
+/* Whether any case loaded (prepare() left it runnable or failed later). */
+static bool loaded(const struct vlist *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (l->v[i].status != CLI_EXIT_USAGE)
+			return true;
+	return false;
+}
+
 /* --fail-on-miss: whether a validation case that ran has its published
  * value outside its band (observables and calibration cases aside). */
 static bool missed(const struct vlist *l)
@@ -704,16 +715,14 @@ static int run_validate(int argc, char **argv)
 	}
 	for (size_t i = 0; i < l.n; i++)
 		prepare(&o, &l.v[i]);
-	/* A case that does not load is a bad input: say so before anything
-	 * runs or reaches stdout. */
-	for (size_t i = 0; i < l.n; i++) {
-		if (l.v[i].status != CLI_EXIT_USAGE)
-			continue;
-		fprintf(stderr, "%s\n", l.v[i].err);
+	/* No case loads: a usage error, with nothing on stdout (a table of
+	 * ERROR rows alone is no result). */
+	if (l.n && !loaded(&l)) {
+		for (size_t i = 0; i < l.n; i++)
+			fprintf(stderr, "%s\n", l.v[i].err);
 		rc = CLI_EXIT_USAGE;
-	}
-	if (rc)
 		goto out;
+	}
 	if (run_all(&o, &l)) {
 		rc = CLI_EXIT_FAIL;
 		goto out;
