@@ -138,8 +138,8 @@ static bool *flag_of(struct encode_opts *o, int c)
 }
 
 /* The values of --call, --page-size and --vpset, for their errors. */
-static const char *const call_names[] = { "space", "list",   "space-ex",
-					  "list-ex", "ipi",   "ipi-ex",
+static const char *const call_names[] = { "space",   "list", "space-ex",
+					  "list-ex", "ipi",  "ipi-ex",
 					  NULL };
 static const char *const page_size_names[] = { "4k", "2m", "1g", NULL };
 static const char *const vpset_names[] = { "compact", "linux", NULL };
@@ -219,8 +219,8 @@ static int take_option(struct encode_opts *o, int c, const char *v,
 		else if (!strcmp(v, "linux"))
 			o->style = HVTLB_VPSET_LINUX;
 		else
-			return cli_enum_error(CMD, "--vpset", "VP set style",
-					      v, vpset_names);
+			return cli_enum_error(CMD, "--vpset", "VP set style", v,
+					      vpset_names);
 		return 0;
 	case OPT_VECTOR:
 		if (cli_once(CMD, seen_vector, "--vector"))

@@ -423,9 +423,9 @@ static int build_request(const struct plan_args *a,
 
 /* The knobs hvtlb_strategy_config_set() takes (core.h), for --set. */
 static const char *const strategy_keys[] = {
-	"concurrent",	   "early_ack",	      "lazy_skip",
-	"full_flush_ceiling", "xmm_fast",	      "compact_vpset",
-	"extended_ranges",    "broadcast_max_pages", NULL,
+	"concurrent", "early_ack",     "lazy_skip",	  "full_flush_ceiling",
+	"xmm_fast",   "compact_vpset", "extended_ranges", "broadcast_max_pages",
+	NULL,
 };
 
 static int build_config(const struct plan_args *a,

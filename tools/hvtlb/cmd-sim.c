@@ -582,8 +582,8 @@ static int check_violations(const struct sim_batch *b, const struct ensemble *e)
 /* Where each fault acts (fault_hits > 0 and the oracle fires), checked
  * with `sim ... --json` on the shipped scenarios at seed 1 (engine
  * 34ea0de; docs/oracle.md, section 6, has the full table). */
-#define MADVISE_16ON3                                                        \
-	"madvise --set workload.shared=1 --set workload.pages=4 --set "      \
+#define MADVISE_16ON3                                                          \
+	"madvise --set workload.shared=1 --set workload.pages=4 --set "        \
 	"workload.threads=16 --set vm.vcpus=16 --set machine.pcpus=3"
 static const struct {
 	const char *fault, *where;
@@ -598,8 +598,8 @@ static const struct {
 	{ "global-survives",
 	  "oracle-stress --compare ipi --set workload.kernel_pages=16" },
 	{ "host-no-wait", MADVISE_16ON3 " --compare hyperv" },
-	{ "vp-as-cpu",
-	  MADVISE_16ON3 " --compare hyperv --set hypervisor.vp_index_offset=1" },
+	{ "vp-as-cpu", MADVISE_16ON3
+	  " --compare hyperv --set hypervisor.vp_index_offset=1" },
 	{ "gen-zero-skip", "oracle-stress --compare ipi" },
 };
 
@@ -620,10 +620,10 @@ static void warn_fault_idle(const struct sim_batch *b)
 		"what it breaks did not arise in this run, so the oracle had "
 		"nothing to catch",
 		name);
-	for (size_t k = 0; k < sizeof(fault_demo) / sizeof(fault_demo[0]);
-	     k++)
+	for (size_t k = 0; k < sizeof(fault_demo) / sizeof(fault_demo[0]); k++)
 		if (!strcmp(fault_demo[k].fault, name))
-			fprintf(stderr, "; it acts in 'hvtlb sim %s --fault %s'",
+			fprintf(stderr,
+				"; it acts in 'hvtlb sim %s --fault %s'",
 				fault_demo[k].where, name);
 	fprintf(stderr, " (docs/oracle.md, section 4)\n");
 }

@@ -705,8 +705,8 @@ static bool byte_order_mark(const char *p, size_t n, const char **enc)
 {
 	if (n >= 3 && !memcmp(p, "\xef\xbb\xbf", 3))
 		*enc = "UTF-8";
-	else if (n >= 2 && (!memcmp(p, "\xff\xfe", 2) ||
-			    !memcmp(p, "\xfe\xff", 2)))
+	else if (n >= 2 &&
+		 (!memcmp(p, "\xff\xfe", 2) || !memcmp(p, "\xfe\xff", 2)))
 		*enc = "UTF-16";
 	else
 		return false;

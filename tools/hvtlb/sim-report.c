@@ -62,9 +62,8 @@ static void print_row(const struct sim_batch *b, const struct ensemble *e,
 	printf("%-34s", row->label);
 	for (size_t i = 0; i < b->nruns; i++) {
 		const char *p = (const char *)b->res[i] + row->offset;
-		double v = row->type == ROW_U64
-				   ? (double)*(const uint64_t *)p
-				   : *(const double *)p;
+		double v = row->type == ROW_U64 ? (double)*(const uint64_t *)p
+						: *(const double *)p;
 		struct band bd;
 		char mark = ' ';
 
@@ -280,16 +279,15 @@ static void print_ratio_lines(const struct sim_batch *b,
 		}
 		ensemble_ratio_band(e, 0, i, metric_find("real_s"), &r);
 		ensemble_ratio_band(e, 0, i, metric_find("sys_s"), &s);
-		ensemble_ratio_band(e, 0, i, metric_find("sys_consumed_s"),
-				    &c);
+		ensemble_ratio_band(e, 0, i, metric_find("sys_consumed_s"), &c);
 		printf("%s / %s: real %.2fx%s, sys %.2fx%s (consumed %.2fx%s)"
 		       "\n  p5 / p50 / p95: real %.2f / %.2f / %.2f, sys "
 		       "%.2f / %.2f / %.2f, consumed %.2f / %.2f / %.2f\n",
 		       sim_strategy_name(base), sim_strategy_name(b->res[i]),
 		       rr, ratio_mark(&r, rr, marks), rs,
-		       ratio_mark(&s, rs, marks), rc,
-		       ratio_mark(&c, rc, marks), r.p5, r.p50, r.p95, s.p5,
-		       s.p50, s.p95, c.p5, c.p50, c.p95);
+		       ratio_mark(&s, rs, marks), rc, ratio_mark(&c, rc, marks),
+		       r.p5, r.p50, r.p95, s.p5, s.p50, s.p95, c.p5, c.p50,
+		       c.p95);
 	}
 }
 
