@@ -108,6 +108,13 @@ for args, token, best in ENUMS:
     one_error(f"{args[0]} {args[1]} {args[2]}: did you mean {best}",
               args, [token, f"(did you mean '{best}'?)", "one of"])
 
+one_error("keys with a prefix no key has: did you mean, not an empty table",
+          ["keys", "vm.vcpuz"], ["no key starts with 'vm.vcpuz'",
+                                 "(did you mean 'vm.vcpus'?)"])
+rc, out, err = run("keys", "cost.vmex")
+check("keys: a prefix of a cost key still lists it",
+      rc == 0 and "cost.vmexit" in out, f"rc={rc} {err!r}")
+
 # --- binary and BOM scenario files -----------------------------------
 with tempfile.TemporaryDirectory() as d:
     binary = os.path.join(d, "binary.ini")
