@@ -291,5 +291,34 @@ with tempfile.TemporaryDirectory() as d:
     check("reproduce --fail-on-miss: a target missed: exit 1, the table "
           "still printed", rc == 1 and "MISS" in out, f"rc={rc} {err!r}")
 
+with tempfile.TemporaryDirectory() as d:
+    # seed 000's scenario under all three names, 3 rounds: its nominal real
+    # ratio lies below its band there
+    os.mkdir(os.path.join(d, "scenarios"))
+    os.symlink(os.path.join(ROOT, "profiles"), os.path.join(d, "profiles"))
+    for name in ["hyperv-16vcpu", "kvm-128on12", "kvm-12on12"]:
+        with open(os.path.join(ROOT, "scenarios", "hyperv-16vcpu.ini")) as f:
+            text = f.read()
+        with open(os.path.join(d, "scenarios", name + ".ini"), "w") as f:
+            f.write(text)
+    rc, out, err = run("reproduce", "--dir", d, "--iterations", "3",
+                       "--uncertainty", "8", "-q", "--threads", "2")
+    ratios = [(float(m.group(1)), m.group(2)) for m in
+              re.finditer(r"^\S*\s+(?:real|sys)(?:\s+[0-9.]+){5}\s+"
+                          r"([0-9.]+)([* ])", out, re.M)]
+    bands = [(float(m.group(1)), float(m.group(2))) for m in
+             re.finditer(r"^  .{14} (?:real|sys ) ([0-9.]+) / [0-9.]+ / "
+                         r"([0-9.]+)  published", out, re.M)]
+    wrong = [(r, b) for r, b in zip(ratios, bands)
+             if (r[1] == "*") != (not b[0] - 0.005 <= r[0] <= b[1] + 0.005)
+             and not (abs(r[0] - b[0]) < 0.01 or abs(r[0] - b[1]) < 0.01)]
+    check("reproduce --uncertainty: a simulated ratio outside its band is "
+          "marked, one inside is not", rc == 0 and len(ratios) == 6 and
+          len(bands) == 6 and any(r[1] == "*" for r in ratios) and
+          not wrong, f"rc={rc} {ratios} {bands} {wrong}")
+    check("... with its footnote",
+          "* the simulated ratio of the nominal run lies outside" in out,
+          out[-500:])
+
 print(f"{len(failures)} failed" if failures else "all passed")
 sys.exit(1 if failures else 0)
