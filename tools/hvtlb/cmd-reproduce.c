@@ -10,10 +10,10 @@
  * is IPI time / hypercall time. --uncertainty N also runs both strategies
  * on N draws of the uncertain parameters and gives each simulated ratio
  * its p5 / p50 / p95 band (a simulated ratio outside it is marked in the
- * table). --quick and --iterations only ever make runs
- * smaller than published: an --iterations above an experiment's published
- * size runs it at that size (stderr says so). --fail-on-miss exits 1 when
- * a simulated ratio misses its target (the table's MISS).
+ * table). --quick and --iterations only ever make runs smaller than
+ * published: an --iterations above an experiment's published size runs it
+ * at that size (stderr says so). --fail-on-miss exits 1 when a simulated
+ * ratio misses its target (the table's MISS).
  */
 #include <errno.h>
 #include <limits.h>
