@@ -246,8 +246,8 @@ check("sweep: shard results equal the CSV",
       all(abs(float(r.split(",")[4]) - by_point[(i // 2, r.split(",")[2])])
           < 1e-12 for i, r in enumerate(rows[1:])), "differs")
 rc, out, err = sweep("--vary", "vm.vcpus=4,lots")
-check("sweep: a bad --vary value exits 2 naming it", rc == 2 and
-      "--vary 'lots'" in err, f"rc={rc} {err!r}")
+check("sweep: a bad --vary value exits 2 naming it with its key", rc == 2
+      and "--vary 'vm.vcpus=lots'" in err, f"rc={rc} {err!r}")
 rc, out, err = sweep("--shard", "4/4")
 check("sweep: bad --shard", rc == 2 and "--shard '4/4'" in err, err)
 

@@ -54,21 +54,46 @@ static void unknown_long(const struct cli_command *cmd, const char *arg)
 }
 
 /* The long option named by argv element @p arg ("--name[=v]", maybe an
- * unambiguous abbreviation), or NULL. */
+ * unambiguous abbreviation), or NULL; *@p nmatch counts the options
+ * @p arg abbreviates (0: unknown, 2 or more: ambiguous). */
 static const struct option *long_option(const struct cli_command *cmd,
-					const char *arg)
+					const char *arg, size_t *nmatch)
 {
 	size_t n = strcspn(arg + 2, "=");
 	const struct option *found = NULL;
 
+	*nmatch = 0;
 	for (const struct option *o = cmd->options; o->name; o++) {
 		if (strncmp(o->name, arg + 2, n))
 			continue;
-		if (strlen(o->name) == n)
+		if (strlen(o->name) == n) {
+			*nmatch = 1;
 			return o;
-		found = found ? NULL : o;
+		}
+		found = o;
+		++*nmatch;
 	}
-	return found;
+	return *nmatch == 1 ? found : NULL;
+}
+
+/* "option '--se' is ambiguous: --set, --seed": every option it
+ * abbreviates, in the table's order. */
+static void ambiguous_long(const struct cli_command *cmd, const char *arg)
+{
+	size_t n = strcspn(arg + 2, "="), len = 0;
+	char list[256] = "";
+
+	for (const struct option *o = cmd->options; o->name; o++) {
+		int w;
+
+		if (strncmp(o->name, arg + 2, n) || len >= sizeof(list))
+			continue;
+		w = snprintf(list + len, sizeof(list) - len, "%s--%s",
+			     len ? ", " : "", o->name);
+		len += w > 0 ? (size_t)w : 0;
+	}
+	cli_usage_error(cmd->name, "option '%.*s' is ambiguous: %s",
+			(int)(n + 2), arg, list);
 }
 
 /* The short options of the table: "o:q" etc., with a leading ':' so that
@@ -123,12 +148,15 @@ int cli_getopt(const struct cli_command *cmd, int argc, char **argv)
 		return '?';
 	}
 	if (!strncmp(arg, "--", 2)) {
-		const struct option *o = long_option(cmd, arg);
+		size_t nmatch;
+		const struct option *o = long_option(cmd, arg, &nmatch);
 
 		if (o && o->has_arg == no_argument && strchr(arg, '='))
 			cli_usage_error(cmd->name,
 					"option '--%s' takes no value",
 					o->name);
+		else if (nmatch > 1)
+			ambiguous_long(cmd, arg);
 		else if (o)
 			cli_usage_error(cmd->name, "option '%s' is ambiguous",
 					arg);
@@ -162,6 +190,28 @@ int cli_u64(const char *cmd, const char *opt, const char *val, uint64_t min,
 				       (unsigned long long)max);
 	*out = v;
 	return 0;
+}
+
+int cli_enum_error(const char *cmd, const char *opt, const char *what,
+		   const char *val, const char *const *names)
+{
+	char list[512] = "", hint[SUGGEST_MAX + 32];
+	size_t len = 0;
+	struct suggest s;
+
+	suggest_init(&s, val);
+	for (size_t i = 0; names[i]; i++) {
+		int w = snprintf(list + len, sizeof(list) - len, "%s%s",
+				 i ? ", " : "", names[i]);
+
+		suggest_add(&s, names[i]);
+		len += w > 0 ? (size_t)w : 0;
+		if (len >= sizeof(list))
+			len = sizeof(list) - 1;
+	}
+	return cli_usage_error(cmd, "%s: unknown %s '%s'%s; one of %s", opt,
+			       what, val, suggest_hint(&s, hint, sizeof(hint)),
+			       list);
 }
 
 /* ------------------------------------------------------------ -o FILE */

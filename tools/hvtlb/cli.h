@@ -69,6 +69,15 @@ int cli_u64(const char *cmd, const char *opt, const char *val, uint64_t min,
 	    uint64_t max, uint64_t *out);
 
 /**
+ * Reports that @p val, given to option @p opt ("--call"), is none of the
+ * @p what ("call") names @p names (NULL-terminated), with the nearest one
+ * and all of them: "--call: unknown call 'lst' (did you mean 'list'?);
+ * one of space, list, ...". Returns 2.
+ */
+int cli_enum_error(const char *cmd, const char *opt, const char *what,
+		   const char *val, const char *const *names);
+
+/**
  * `-o FILE`: from here on stdout goes to a new file beside @p path (its
  * name plus a random suffix), which cli_output_finish() renames to
  * @p path, so that @p path is never seen half written. A @p path that

@@ -208,10 +208,22 @@ static int run_completion(int argc, char **argv)
 		}
 		return CLI_EXIT_USAGE;
 	}
-	if (optind + 1 != argc || strcmp(argv[optind], "bash"))
+	if (optind == argc)
 		return cli_usage_error("completion",
-				       "say which shell: 'hvtlb completion "
-				       "bash' (the only one so far)");
+				       "name the shell: 'hvtlb completion "
+				       "bash' (bash is the only shell "
+				       "supported so far)");
+	if (optind + 1 != argc)
+		return cli_usage_error("completion",
+				       "unexpected argument '%s' (one shell "
+				       "at a time)",
+				       argv[optind + 1]);
+	if (strcmp(argv[optind], "bash"))
+		return cli_usage_error("completion",
+				       "unknown shell '%s': bash is the only "
+				       "shell supported so far ('hvtlb "
+				       "completion bash')",
+				       argv[optind]);
 	print_bash();
 	return fflush(stdout) ? CLI_EXIT_FAIL : CLI_EXIT_OK;
 }

@@ -137,6 +137,13 @@ static bool *flag_of(struct encode_opts *o, int c)
 	return NULL;
 }
 
+/* The values of --call, --page-size and --vpset, for their errors. */
+static const char *const call_names[] = { "space",   "list", "space-ex",
+					  "list-ex", "ipi",  "ipi-ex",
+					  NULL };
+static const char *const page_size_names[] = { "4k", "2m", "1g", NULL };
+static const char *const vpset_names[] = { "compact", "linux", NULL };
+
 static int take_option(struct encode_opts *o, int c, const char *v,
 		       bool *seen_call, bool *seen_vector)
 {
@@ -159,12 +166,8 @@ static int take_option(struct encode_opts *o, int c, const char *v,
 			return CLI_EXIT_USAGE;
 		o->call = hvtlb_call_from_name(v);
 		if (!o->call)
-			return cli_usage_error(
-				CMD,
-				"--call: unknown call '%s' (space, "
-				"list, space-ex, list-ex, ipi, "
-				"ipi-ex)",
-				v);
+			return cli_enum_error(CMD, "--call", "call", v,
+					      call_names);
 		return 0;
 	case OPT_VPS:
 		if (cli_once(CMD, &o->have_vps, "--vps"))
@@ -205,9 +208,8 @@ static int take_option(struct encode_opts *o, int c, const char *v,
 		if (cli_once(CMD, &o->have_page_size, "--page-size"))
 			return CLI_EXIT_USAGE;
 		if (parse_page_size(v, &o->page_shift))
-			return cli_usage_error(
-				CMD, "--page-size: '%s' is not 4k, 2m or 1g",
-				v);
+			return cli_enum_error(CMD, "--page-size", "page size",
+					      v, page_size_names);
 		return 0;
 	case OPT_VPSET:
 		if (cli_once(CMD, &o->have_style, "--vpset"))
@@ -217,9 +219,8 @@ static int take_option(struct encode_opts *o, int c, const char *v,
 		else if (!strcmp(v, "linux"))
 			o->style = HVTLB_VPSET_LINUX;
 		else
-			return cli_usage_error(
-				CMD, "--vpset: '%s' is not compact or linux",
-				v);
+			return cli_enum_error(CMD, "--vpset", "VP set style", v,
+					      vpset_names);
 		return 0;
 	case OPT_VECTOR:
 		if (cli_once(CMD, seen_vector, "--vector"))

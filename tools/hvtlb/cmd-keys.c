@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "json.h"
+#include "suggest.h"
 
 static void usage(FILE *out)
 {
@@ -121,6 +122,23 @@ static void print_text(const struct hvtlb_sim_config *c, const char *prefix)
 	}
 }
 
+/* Whether a key (or cost.NAME) starts with @p prefix. */
+static bool any_key(const char *prefix)
+{
+	const struct hvtlb_sim_key *k;
+	const char *name;
+	size_t n = strlen(prefix);
+
+	for (size_t i = 0; (k = hvtlb_sim_key_at(i)); i++)
+		if (!strncmp(k->name, prefix, n))
+			return true;
+	for (size_t i = 0; (name = hvtlb_sim_cost_name(i)); i++)
+		if (!strncmp("cost.", prefix, n < 5 ? n : 5) &&
+		    (n <= 5 || !strncmp(name, prefix + 5, n - 5)))
+			return true;
+	return false;
+}
+
 enum { OPT_JSON = 256 };
 
 static const struct option options[] = {
@@ -152,6 +170,19 @@ static int run_keys(int argc, char **argv)
 		prefix = argv[optind++];
 	if (optind < argc)
 		return cli_usage_error("keys", "one PREFIX at most");
+	if (prefix && !any_key(prefix)) {
+		struct suggest sg;
+		char hint[SUGGEST_MAX + 32];
+
+		suggest_init(&sg, prefix);
+		suggest_add_keys(&sg);
+		suggest_add_sections(&sg);
+		return cli_usage_error(
+			"keys",
+			"no key starts with '%s'%s; 'hvtlb keys' "
+			"lists them all",
+			prefix, suggest_hint(&sg, hint, sizeof(hint)));
+	}
 	hvtlb_sim_config_init(&c);
 	if (json)
 		print_json(&c, prefix);

@@ -222,10 +222,18 @@ static int parse_hints(const char *s, struct hvtlb_hints *h)
 				break;
 			}
 		}
-		if (i == sizeof(names) / sizeof(names[0]))
-			return cli_usage_error(CMD,
-					       "unknown hint '%.*s' in --hints",
-					       (int)n, s);
+		if (i == sizeof(names) / sizeof(names[0])) {
+			const char *list[sizeof(names) / sizeof(names[0]) + 2];
+			char word[64];
+
+			for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+				list[i] = names[i].name;
+			list[i++] = "none";
+			list[i] = NULL;
+			snprintf(word, sizeof(word), "%.*s", (int)n, s);
+			return cli_enum_error(CMD, "--hints", "hint", word,
+					      list);
+		}
 		if (!comma)
 			break;
 		s = comma + 1;
@@ -413,6 +421,13 @@ static int build_request(const struct plan_args *a,
 	return 0;
 }
 
+/* The knobs hvtlb_strategy_config_set() takes (core.h), for --set. */
+static const char *const strategy_keys[] = {
+	"concurrent", "early_ack",     "lazy_skip",	  "full_flush_ceiling",
+	"xmm_fast",   "compact_vpset", "extended_ranges", "broadcast_max_pages",
+	NULL,
+};
+
 static int build_config(const struct plan_args *a,
 			struct hvtlb_strategy_config *cfg)
 {
@@ -442,8 +457,8 @@ static int build_config(const struct plan_args *a,
 		key[n] = '\0';
 		rc = hvtlb_strategy_config_set(cfg, key, eq + 1);
 		if (rc == -ENOENT)
-			return cli_usage_error(CMD, "unknown --set key '%s'",
-					       key);
+			return cli_enum_error(CMD, "--set", "key", key,
+					      strategy_keys);
 		if (rc)
 			return cli_usage_error(CMD, "bad --set value '%s'",
 					       a->sets[i]);

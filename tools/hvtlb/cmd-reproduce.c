@@ -1,14 +1,19 @@
 // SPDX-License-Identifier: MIT
 /*
- * hvtlb reproduce [--json] [--iterations N] [--seed N] [--seeds N]
- *                 [--uncertainty N] [--threads N] [--dir DIR]
+ * hvtlb reproduce [--json] [--quick | --iterations N] [--fail-on-miss]
+ *                 [--seed N] [--seeds N] [--uncertainty N] [--threads N]
+ *                 [--dir DIR]
  *
  * Runs the three published experiments of seeds 000 and 001 (IPI
  * shootdown against the Hyper-V flush hypercall, each from its scenario
  * file) and prints the published ratios beside the simulated ones. A ratio
  * is IPI time / hypercall time. --uncertainty N also runs both strategies
  * on N draws of the uncertain parameters and gives each simulated ratio
- * its p5 / p50 / p95 band.
+ * its p5 / p50 / p95 band (a simulated ratio outside it is marked in the
+ * table). --quick and --iterations only ever make runs smaller than
+ * published: an --iterations above an experiment's published size runs it
+ * at that size (stderr says so). --fail-on-miss exits 1 when a simulated
+ * ratio misses its target (the table's MISS).
  */
 #include <errno.h>
 #include <limits.h>
@@ -85,21 +90,46 @@ struct outcome {
 	size_t draws;
 };
 
+/* Typical durations for the help: user CPU time of `hvtlb sim NAME
+ * --compare ipi,hyperv` and of `reproduce --quick`, seed 1, measured
+ * with time(1) on main 34ea0de (2026-12-05, a loaded 2-core machine). */
+#define DUR_HYPERV "20 s"
+#define DUR_KVM128 "21 s"
+#define DUR_KVM12 "18 s"
+#define DUR_QUICK "5 s"
+#define DUR_WHEN "engine 34ea0de"
+
+/* --quick: the share of the published size each experiment runs. */
+#define QUICK_DIVISOR 10u
+
 /* Most draws of --uncertainty. */
 #define DRAWS_MAX 100000u
 
 static const char usage_text[] =
-	"usage: hvtlb reproduce [--json] [--iterations N] [--seed N]\n"
-	"                       [--seeds N] [--uncertainty N] [--threads N]\n"
-	"                       [--dir DIR] [-o FILE] [-q]\n"
+	"usage: hvtlb reproduce [--json] [--quick | --iterations N]\n"
+	"                       [--fail-on-miss] [--seed N] [--seeds N]\n"
+	"                       [--uncertainty N] [--threads N] [--dir DIR]\n"
+	"                       [-o FILE] [-q]\n"
 	"\n"
-	"Runs the published experiments (scenarios/hyperv-16vcpu.ini,\n"
-	"kvm-128on12.ini, kvm-12on12.ini) with IPI shootdowns and with the\n"
+	"Runs the published experiments with IPI shootdowns and with the\n"
 	"Hyper-V flush hypercall and prints published and simulated ratios\n"
-	"(IPI time / hypercall time). Each runs at its published size unless\n"
-	"--iterations sets the rounds per thread of all three: a quick look\n"
-	"only (seed 000's ratio barely depends on it, the seed 001 rows do;\n"
-	"docs/calibration-notes.md).\n"
+	"(IPI time / hypercall time). Each runs at its published size\n"
+	"(iterations per thread) unless told to run smaller:\n"
+	"  scenarios/hyperv-16vcpu.ini  100000   (about " DUR_HYPERV ")\n"
+	"  scenarios/kvm-128on12.ini       100   (about " DUR_KVM128 ")\n"
+	"  scenarios/kvm-12on12.ini        100   (about " DUR_KVM12 ")\n"
+	"(CPU time of one seed, both strategies, " DUR_WHEN "; --seeds N\n"
+	"and --uncertainty N multiply it by N and 1 + N.) A smaller run is a\n"
+	"quick look only: seed 000's ratio barely depends on the size, the\n"
+	"seed 001 rows do (docs/calibration-notes.md).\n"
+	"  --quick         each experiment at a tenth of its published size\n"
+	"                  (about " DUR_QUICK " in all)\n"
+	"  --iterations N  at most N iterations per thread: an experiment\n"
+	"                  published smaller runs at its published size\n"
+	"                  (never bigger; stderr says which)\n"
+	"  --fail-on-miss  exit 1 when a simulated ratio misses its target\n"
+	"                  (a MISS in the table, \"in_target\": false in\n"
+	"                  --json); smaller runs miss more often\n"
 	"  --seed N        the seed (default: the library's, 1)\n"
 	"  --seeds N       run seeds --seed .. --seed + N - 1 (N <= 64) and\n"
 	"                  report each ratio's mean over them, with its range\n"
@@ -110,7 +140,9 @@ static const char usage_text[] =
 	"                  data directory: $HVTLB_DATA_DIR, or the installed\n"
 	"                  one, or the source tree when run from the build)\n"
 	"  -o, --output FILE  write to FILE (a new file, renamed into place)\n"
-	"  -q, --quiet     no progress line on stderr\n";
+	"  -q, --quiet     no progress line on stderr\n"
+	"Exit: 0 done; 1 a run failed (or a miss, with --fail-on-miss); 2 a\n"
+	"bad command line.\n";
 
 static double ratio(double a, double b)
 {
@@ -290,6 +322,8 @@ static void print_json(const struct outcome *o)
 
 static void print_table(const struct outcome *o)
 {
+	unsigned marks = 0;
+
 	printf("IPI shootdown vs Hyper-V flush hypercall: published and "
 	       "simulated\n(ratio = IPI time / hypercall time; times in "
 	       "seconds)\n\n");
@@ -306,6 +340,13 @@ static void print_table(const struct outcome *o)
 			double sh = sys ? o[i].hv_sys : o[i].hv_real;
 			double r = ratio_mean(&o[i], sys);
 			char target[32] = "-";
+			char mark = ' ';
+
+			/* the nominal ratio outside its own band */
+			if (o[i].draws && !band_contains(&o[i].band[sys], r)) {
+				mark = '*';
+				marks++;
+			}
 
 			if (!sys)
 				snprintf(target, sizeof(target), "%.2f..%.2f",
@@ -315,15 +356,16 @@ static void print_table(const struct outcome *o)
 					 e->sys_min);
 			if (strcmp(target, "-"))
 				printf("%-14s %-4s %9.3f %9.3f %7.2f  %9.3f "
-				       "%9.3f %7.2f  %-12s %s\n",
+				       "%9.3f %7.2f%c %-12s %s\n",
 				       sys ? "" : e->id, sys ? "sys" : "real",
-				       pi, ph, ratio(pi, ph), si, sh, r, target,
+				       pi, ph, ratio(pi, ph), si, sh, r, mark,
+				       target,
 				       in_target(e, sys, r) ? "ok" : "MISS");
 			else
 				printf("%-14s %-4s %9.3f %9.3f %7.2f  %9.3f "
-				       "%9.3f %7.2f  -\n",
+				       "%9.3f %7.2f%c -\n",
 				       sys ? "" : e->id, sys ? "sys" : "real",
-				       pi, ph, ratio(pi, ph), si, sh, r);
+				       pi, ph, ratio(pi, ph), si, sh, r, mark);
 		}
 	}
 	putchar('\n');
@@ -352,6 +394,11 @@ static void print_table(const struct outcome *o)
 		}
 		putchar('\n');
 	}
+	if (marks)
+		printf("* the simulated ratio of the nominal run lies outside "
+		       "the p5..p95 band of\n  the draws: not a typical "
+		       "outcome of the documented ranges; read the band\n  "
+		       "(docs/uncertainty.md).\n\n");
 	if (o[0].nseeds > 1) {
 		printf("Simulated times and ratios are means over %u seeds; "
 		       "each ratio's range over them:\n",
@@ -385,7 +432,9 @@ enum {
 	OPT_SEEDS,
 	OPT_THREADS,
 	OPT_DIR,
-	OPT_UNCERTAINTY
+	OPT_UNCERTAINTY,
+	OPT_QUICK,
+	OPT_FAIL_ON_MISS
 };
 
 static const struct option options[] = {
@@ -396,14 +445,50 @@ static const struct option options[] = {
 	{ "threads", required_argument, NULL, OPT_THREADS },
 	{ "dir", required_argument, NULL, OPT_DIR },
 	{ "uncertainty", required_argument, NULL, OPT_UNCERTAINTY },
+	{ "quick", no_argument, NULL, OPT_QUICK },
+	{ "fail-on-miss", no_argument, NULL, OPT_FAIL_ON_MISS },
 	{ "output", required_argument, NULL, 'o' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
 	{ 0 },
 };
 
+/* Iterations per thread of @p e: its published size, a tenth of it with
+ * --quick, at most @p cap (--iterations, 0 for none). Never bigger than
+ * published: a cap above it is said on stderr. */
+static uint64_t size_of(const struct experiment *e, bool quick, uint64_t cap)
+{
+	uint64_t full = e->full_iterations;
+
+	if (quick)
+		return full / QUICK_DIVISOR ? full / QUICK_DIVISOR : 1;
+	if (!cap || cap == full)
+		return full;
+	if (cap < full)
+		return cap;
+	fprintf(stderr,
+		"hvtlb reproduce: --iterations %llu is more than %s's "
+		"published %llu: it runs at %llu (--iterations only makes "
+		"runs smaller)\n",
+		(unsigned long long)cap, e->id, (unsigned long long)full,
+		(unsigned long long)full);
+	return full;
+}
+
+/* --fail-on-miss: whether a simulated ratio misses its target. */
+static bool missed(const struct outcome *o)
+{
+	for (size_t i = 0; i < NEXP; i++)
+		for (int sys = 0; sys < 2; sys++)
+			if (!in_target(&experiments[i], sys,
+				       ratio_mean(&o[i], sys)))
+				return true;
+	return false;
+}
+
 static int run_reproduce(int argc, char **argv)
 {
+	bool quick = false, fail_on_miss = false;
 	const char *dir = NULL;
 	const char *seed = NULL, *threads = NULL, *output = NULL;
 	uint64_t iterations = 0, seeds = 1, base = 1, draws = 0, n;
@@ -421,6 +506,12 @@ static int run_reproduce(int argc, char **argv)
 			break;
 		case OPT_DIR:
 			dir = optarg;
+			break;
+		case OPT_QUICK:
+			quick = true;
+			break;
+		case OPT_FAIL_ON_MISS:
+			fail_on_miss = true;
 			break;
 		case OPT_ITERATIONS:
 			if (cli_u64("reproduce", "--iterations", optarg, 1,
@@ -462,6 +553,10 @@ static int run_reproduce(int argc, char **argv)
 	if (optind < argc)
 		return cli_usage_error("reproduce", "unexpected argument '%s'",
 				       argv[optind]);
+	if (quick && iterations)
+		return cli_usage_error("reproduce",
+				       "--quick and --iterations conflict: "
+				       "give one size");
 	if (seeds > 1 && draws)
 		return cli_usage_error("reproduce",
 				       "--seeds and --uncertainty do not mix: "
@@ -484,7 +579,7 @@ static int run_reproduce(int argc, char **argv)
 	progress_begin("reproduce", "runs", NEXP * seeds * 2 * (1 + draws));
 	for (size_t i = 0; !rc && i < NEXP; i++) {
 		const struct experiment *e = &experiments[i];
-		uint64_t its = iterations ? iterations : e->full_iterations;
+		uint64_t its = size_of(e, quick, iterations);
 
 		for (uint64_t k = 0; !rc && k < seeds; k++) {
 			char sv[24];
@@ -508,7 +603,10 @@ static int run_reproduce(int argc, char **argv)
 		if (fflush(stdout) || ferror(stdout))
 			rc = CLI_EXIT_FAIL;
 	}
+	/* the output is kept: a miss is a verdict, not a failed run */
 	if (output && cli_output_finish("reproduce", !rc))
+		rc = CLI_EXIT_FAIL;
+	if (!rc && fail_on_miss && missed(out))
 		rc = CLI_EXIT_FAIL;
 	return rc;
 }

@@ -207,15 +207,17 @@ static int load(const struct sens_opts *o, struct sim_batch *b)
 	}
 	if (!rc && o->ratio) {
 		const char *slash = strchr(o->ratio, '/');
+		char label[SCENARIO_LINE_MAX];
 
 		if (!slash || slash == o->ratio || !slash[1] ||
 		    strchr(slash + 1, '/'))
 			return cli_usage_error("sensitivity",
 					       "--ratio '%s': want A/B",
 					       o->ratio);
-		snprintf(arg, sizeof(arg), "compare=%.*s,%s",
-			 (int)(slash - o->ratio), o->ratio, slash + 1);
-		rc = scenario_add_override(&b->sc, arg);
+		snprintf(arg, sizeof(arg), "%.*s,%s", (int)(slash - o->ratio),
+			 o->ratio, slash + 1);
+		snprintf(label, sizeof(label), "--ratio '%s'", o->ratio);
+		rc = scenario_add_compare(&b->sc, label, arg);
 	} else if (!rc) {
 		if (b->sc.ncompare < 2)
 			return cli_usage_error(

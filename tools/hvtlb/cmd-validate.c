@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * hvtlb validate [--uncertainty N] [--json] [--quick] [--seed N]
- *                [--set KEY=VALUE]... [--threads N] [PATH]...
+ * hvtlb validate [--uncertainty N] [--json] [--quick] [--fail-on-miss]
+ *                [--seed N] [--set KEY=VALUE]... [--threads N] [PATH]...
  *
  * Runs every validation case (validation.h): each case's runs a and b on
  * the same N draws of their uncertain parameters, the quantity (a ratio
@@ -14,8 +14,11 @@
  * runs' own lines, so a case's a and b still differ as written). All runs
  * of all cases share one pool of --threads host threads; the output does
  * not depend on it.
- * Exit: 0 every case ran; 1 a run failed; 2 a bad command line or case
- * file (the other cases still run and print).
+ * Exit: 0 every case ran; 1 a run failed, or with --fail-on-miss a
+ * validation case's published value lies outside its simulated band; 2 a
+ * bad command line or a case file that does not load (named on stderr;
+ * the other cases still run and print, with an ERROR row for it; when no
+ * case loads, nothing runs and nothing goes to stdout).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -41,11 +44,10 @@
 #define SETS_MAX 32u
 
 static const char usage_text[] =
-	"usage: hvtlb validate [--uncertainty N] [--json] [--quick] [--seed "
-	"N]\n"
-	"                      [--set KEY=VALUE]... [--threads N] [-o FILE] "
-	"[-q]\n"
-	"                      [PATH]...\n"
+	"usage: hvtlb validate [--uncertainty N] [--json] [--quick] "
+	"[--fail-on-miss]\n"
+	"                      [--seed N] [--set KEY=VALUE]... [--threads N]\n"
+	"                      [-o FILE] [-q] [PATH]...\n"
 	"\n"
 	"Runs each validation case (a scenario with a [validation] section:\n"
 	"a published measurement and the two runs a and b that reproduce it)\n"
@@ -66,6 +68,9 @@ static const char usage_text[] =
 	"               stops once the 90 % interval of each of its p5, p50\n"
 	"               and p95 is within 0.5 % of its p50 (its quantities\n"
 	"               and observables all), and says how many it drew\n"
+	"  --fail-on-miss  exit 1 when the published value of a validation\n"
+	"               case (kind = validation; not its observables, not a\n"
+	"               calibration case) lies outside its p5..p95 band\n"
 	"  --seed N     seed of the draws and of the runs (default: the "
 	"case's)\n"
 	"  --set KEY=VALUE  in every run of every case, after the file and\n"
@@ -75,12 +80,16 @@ static const char usage_text[] =
 	"  --json       {\"cases\":[...],\"summary\":{...},\"set\":[...]},\n"
 	"               each case with its \"observables\":[...]\n"
 	"  -o, --output FILE  write to FILE (a new file, renamed into place)\n"
-	"  -q, --quiet  no progress line on stderr\n";
+	"  -q, --quiet  no progress line on stderr\n"
+	"Exit: 0 every case ran; 1 a run failed (or a miss, with\n"
+	"--fail-on-miss); 2 a bad command line or a case file that does not\n"
+	"load (the others still run, beside an ERROR row; when none loads,\n"
+	"nothing is printed on stdout).\n";
 
 struct vopts {
 	const char *output;
 	uint64_t draws;
-	bool json, quick, converge;
+	bool json, quick, converge, fail_on_miss;
 	bool paths; /* cases or directories named on the command line */
 	const char *seed;
 	const char *sets[SETS_MAX]; /* --set, in command-line order */
@@ -192,7 +201,8 @@ enum {
 	OPT_THREADS,
 	OPT_JSON,
 	OPT_QUICK,
-	OPT_CONVERGE
+	OPT_CONVERGE,
+	OPT_FAIL_ON_MISS
 };
 
 static const struct option options[] = {
@@ -203,6 +213,7 @@ static const struct option options[] = {
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "quick", no_argument, NULL, OPT_QUICK },
 	{ "converge", no_argument, NULL, OPT_CONVERGE },
+	{ "fail-on-miss", no_argument, NULL, OPT_FAIL_ON_MISS },
 	{ "output", required_argument, NULL, 'o' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
@@ -253,6 +264,9 @@ static int parse_args(struct vopts *o, struct vlist *l, int argc, char **argv)
 			break;
 		case OPT_CONVERGE:
 			o->converge = true;
+			break;
+		case OPT_FAIL_ON_MISS:
+			o->fail_on_miss = true;
 			break;
 		case 'o':
 			o->output = optarg;
@@ -750,6 +764,28 @@ static int run_all(const struct vopts *o, struct vlist *l)
 	return rc;
 }
 
+/* Whether any case loaded (prepare() left it runnable or failed later). */
+static bool loaded(const struct vlist *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (l->v[i].status != CLI_EXIT_USAGE)
+			return true;
+	return false;
+}
+
+/* --fail-on-miss: whether a validation case that ran has its published
+ * value outside its band (observables and calibration cases aside). */
+static bool missed(const struct vlist *l)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		const struct vrun *r = &l->v[i];
+
+		if (!r->status && !r->c.calibration && !r->v.inside)
+			return true;
+	}
+	return false;
+}
+
 static int run_validate(int argc, char **argv)
 {
 	struct vopts o = { 0 };
@@ -777,6 +813,14 @@ static int run_validate(int argc, char **argv)
 	}
 	for (size_t i = 0; i < l.n; i++)
 		prepare(&o, &l.v[i]);
+	/* No case loads: a usage error, with nothing on stdout (a table of
+	 * ERROR rows alone is no result). */
+	if (l.n && !loaded(&l)) {
+		for (size_t i = 0; i < l.n; i++)
+			fprintf(stderr, "%s\n", l.v[i].err);
+		rc = CLI_EXIT_USAGE;
+		goto out;
+	}
 	if (run_all(&o, &l)) {
 		rc = CLI_EXIT_FAIL;
 		goto out;
@@ -798,6 +842,8 @@ static int run_validate(int argc, char **argv)
 	else
 		print_table(&o, &l, &s);
 	rc = worst;
+	if (!rc && o.fail_on_miss && missed(&l))
+		rc = CLI_EXIT_FAIL;
 	if (fflush(stdout) || ferror(stdout))
 		rc = CLI_EXIT_FAIL;
 	if (o.output && cli_output_finish("validate", true))

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "cli.h"
 #include "suggest.h"
@@ -30,18 +31,47 @@ static void usage(FILE *out)
 		     "the full text.\n");
 }
 
-/* Prints "unknown command" with the nearest known one; returns 2. */
+/* The options hvtlb itself takes, before any command. */
+static const char *const top_options[] = { "--help", "--version", NULL };
+
+/* The nearest of what may come first: a command, "help", or an option of
+ * hvtlb itself; a name of one of those options without its dashes
+ * ("version") or its short form ("-V") counts as a near miss too. */
+static const char *nearest_first(const char *name)
+{
+	const char *bare = name + strspn(name, "-");
+	struct suggest s;
+
+	for (size_t i = 0; top_options[i]; i++) {
+		const char *opt = top_options[i] + 2;
+
+		if (*bare && (!strcasecmp(bare, opt) ||
+			      (!bare[1] && (bare[0] | 0x20) == opt[0])))
+			return top_options[i];
+	}
+	suggest_init(&s, name);
+	if (*name == '-') {
+		for (size_t i = 0; top_options[i]; i++)
+			suggest_add(&s, top_options[i]);
+	} else {
+		for (size_t i = 0; cli_commands[i]; i++)
+			suggest_add(&s, cli_commands[i]->name);
+		suggest_add(&s, "help");
+	}
+	return suggest_best(&s);
+}
+
+/* Prints "unknown command" (or option) with the nearest known one;
+ * returns 2. */
 static int unknown(const char *who, const char *name)
 {
-	struct suggest s;
-	char hint[128];
+	const char *best = nearest_first(name);
+	char hint[128] = "";
 
-	suggest_init(&s, name);
-	for (size_t i = 0; cli_commands[i]; i++)
-		suggest_add(&s, cli_commands[i]->name);
-	fprintf(stderr,
-		"%s: unknown command '%s'%s; 'hvtlb --help' lists them\n", who,
-		name, suggest_hint(&s, hint, sizeof(hint)));
+	if (best && strcmp(best, name))
+		snprintf(hint, sizeof(hint), " (did you mean '%s'?)", best);
+	fprintf(stderr, "%s: unknown %s '%s'%s; 'hvtlb --help' lists them\n",
+		who, *name == '-' ? "option" : "command", name, hint);
 	return CLI_EXIT_USAGE;
 }
 

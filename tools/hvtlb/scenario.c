@@ -91,21 +91,24 @@ void scenario_error_at(struct scenario *s, const struct scenario_setting *at,
 	va_start(ap, fmt);
 	if (!at) {
 		vsnprintf(s->err, sizeof(s->err), fmt, ap);
-	} else if (at->line) {
+		va_end(ap);
+		return;
+	}
+	if (at->line) {
 		verr(s, at->file, at->line, fmt, ap);
-	} else if (strcmp(at->file, "--set")) {
+		va_end(ap);
+		return;
+	}
+	if (!strcmp(at->file, "--set") ||
+	    (!strncmp(at->file, "--", 2) && strcmp(at->file + 2, at->key)))
+		/* an option that names the key: --vary 'vm.vcpus=4' */
+		n = snprintf(s->err, sizeof(s->err), "%s '%s=%s': ", at->file,
+			     at->key, at->value);
+	else /* an option that sets its own key: --seed '5' */
 		n = snprintf(s->err, sizeof(s->err), "%s '%s': ", at->file,
 			     at->value);
-		if (n >= 0 && (size_t)n < sizeof(s->err))
-			vsnprintf(s->err + n, sizeof(s->err) - (size_t)n, fmt,
-				  ap);
-	} else {
-		n = snprintf(s->err, sizeof(s->err), "--set '%s=%s': ", at->key,
-			     at->value);
-		if (n >= 0 && (size_t)n < sizeof(s->err))
-			vsnprintf(s->err + n, sizeof(s->err) - (size_t)n, fmt,
-				  ap);
-	}
+	if (n >= 0 && (size_t)n < sizeof(s->err))
+		vsnprintf(s->err + n, sizeof(s->err) - (size_t)n, fmt, ap);
 	va_end(ap);
 }
 
@@ -682,36 +685,80 @@ static int parse_line(struct scenario *s, const char *path, unsigned ln,
 			     value, comment);
 }
 
-/* Reads @p f to its end; @p path names it in messages. */
+/* The first byte of the @p n bytes at @p p that no text file holds (a
+ * control character other than tab, CR and LF), or NULL. */
+static const char *binary_byte(const char *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)p[i];
+
+		if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') ||
+		    c == 0x7f)
+			return p + i;
+	}
+	return NULL;
+}
+
+/* Whether line 1 (@p n bytes at @p p) starts with a byte order mark;
+ * names its encoding in @p enc. */
+static bool byte_order_mark(const char *p, size_t n, const char **enc)
+{
+	if (n >= 3 && !memcmp(p, "\xef\xbb\xbf", 3))
+		*enc = "UTF-8";
+	else if (n >= 2 &&
+		 (!memcmp(p, "\xff\xfe", 2) || !memcmp(p, "\xfe\xff", 2)))
+		*enc = "UTF-16";
+	else
+		return false;
+	return true;
+}
+
+/* Reads @p f to its end; @p path names it in messages. A byte order mark
+ * or a byte no text holds is named as such, not read as a key. */
 static int load_stream(struct scenario *s, FILE *f, const char *path,
 		       enum file_kind kind)
 {
-	char buf[SCENARIO_LINE_MAX + 2];
 	char section[64] = "";
 	int have_section = 0;
 	unsigned ln = 0;
+	char *line = NULL;
+	const char *bad, *enc;
+	size_t cap = 0;
+	ssize_t len;
 	int rc = 0;
 
-	while (fgets(buf, sizeof(buf), f)) {
-		size_t n = strlen(buf);
+	while ((len = getline(&line, &cap, f)) >= 0) {
+		size_t n = (size_t)len;
 
 		ln++;
-		if (n && buf[n - 1] == '\n')
-			buf[--n] = '\0';
-		else if (!feof(f) || n > SCENARIO_LINE_MAX) {
+		if (ln == 1 && byte_order_mark(line, n, &enc)) {
+			err_at(s, path, ln,
+			       "starts with a %s byte order mark (BOM): save "
+			       "it as UTF-8 without one",
+			       enc);
+			rc = -EINVAL;
+			break;
+		}
+		bad = binary_byte(line, n);
+		if (bad) {
+			err_at(s, path, ln,
+			       "binary data (byte 0x%02x at column %zu): not "
+			       "a text file",
+			       (unsigned char)*bad, (size_t)(bad - line) + 1);
+			rc = -EINVAL;
+			break;
+		}
+		if (n && line[n - 1] == '\n')
+			line[--n] = '\0';
+		if (n && line[n - 1] == '\r')
+			line[--n] = '\0';
+		if (n > SCENARIO_LINE_MAX) {
 			err_at(s, path, ln, "line longer than %d characters",
 			       SCENARIO_LINE_MAX);
 			rc = -E2BIG;
 			break;
 		}
-		if (n && buf[n - 1] == '\r')
-			buf[--n] = '\0';
-		if (strlen(buf) != n) {
-			err_at(s, path, ln, "NUL byte in line");
-			rc = -EINVAL;
-			break;
-		}
-		rc = parse_line(s, path, ln, kind, buf, section,
+		rc = parse_line(s, path, ln, kind, line, section,
 				sizeof(section), &have_section);
 		if (rc)
 			break;
@@ -720,6 +767,7 @@ static int load_stream(struct scenario *s, FILE *f, const char *path,
 		err_at(s, path, ln + 1, "read error");
 		rc = -EIO;
 	}
+	free(line);
 	return rc;
 }
 
@@ -746,8 +794,42 @@ static int load_file(struct scenario *s, const char *path, enum file_kind kind)
 	return rc;
 }
 
+/* " (did you mean 'NAME'?)" for the shipped scenario (a NAME.ini of
+ * @p dir) nearest to @p name, or "". */
+static void suggest_shipped(const char *dir, const char *name, char *hint,
+			    size_t len)
+{
+	char names[64][SUGGEST_MAX + 1];
+	size_t n = 0, want = strcspn(name, ".");
+	char word[SUGGEST_MAX + 1];
+	struct dirent *de;
+	struct suggest sg;
+	DIR *d;
+
+	hint[0] = '\0';
+	d = dir ? opendir(dir) : NULL;
+	if (!d)
+		return;
+	/* "defalt.ini" is compared as "defalt" */
+	snprintf(word, sizeof(word), "%.*s", (int)want, name);
+	suggest_init(&sg, word);
+	while (n < 64 && (de = readdir(d))) {
+		size_t k = strlen(de->d_name);
+
+		if (k <= 4 || k - 4 > SUGGEST_MAX ||
+		    strcmp(de->d_name + k - 4, ".ini"))
+			continue;
+		snprintf(names[n], sizeof(names[n]), "%.*s", (int)(k - 4),
+			 de->d_name);
+		suggest_add(&sg, names[n++]);
+	}
+	suggest_hint(&sg, hint, len);
+	closedir(d);
+}
+
 int scenario_load(struct scenario *s, const char *path)
 {
+	char hint[SUGGEST_MAX + 32];
 	bool bare = !strchr(path, '/');
 	char *shipped = NULL, *where;
 	struct stat st;
@@ -757,10 +839,11 @@ int scenario_load(struct scenario *s, const char *path)
 		shipped = datadir_find("scenarios", path);
 		if (!shipped && errno == ENOENT) {
 			where = datadir_path("scenarios");
+			suggest_shipped(where, path, hint, sizeof(hint));
 			err_at(s, path, 0,
 			       "cannot read scenario: no such file here, nor a "
-			       "shipped scenario of that name in %s",
-			       where ? where : "the data directory");
+			       "shipped scenario of that name in %s%s",
+			       where ? where : "the data directory", hint);
 			free(where);
 			return -ENOENT;
 		}
@@ -831,6 +914,16 @@ int scenario_add_override_at(struct scenario *s, const char *arg,
 			     const char *file, unsigned line)
 {
 	return add_override(s, arg, file, file, line);
+}
+
+int scenario_add_compare(struct scenario *s, const char *label,
+			 const char *list)
+{
+	if (!*list) {
+		err_at(s, label, 0, "empty list of strategies");
+		return -EINVAL;
+	}
+	return set_compare(s, label, 0, list);
 }
 
 void scenario_clear_compare(struct scenario *s)

@@ -146,13 +146,24 @@ int scenario_add_override(struct scenario *s, const char *arg);
 int scenario_add_override_at(struct scenario *s, const char *arg,
 			     const char *file, unsigned line);
 
+/**
+ * Sets the `compare` list to @p list ("ipi,hyperv") for the command-line
+ * option the user typed, @p label ("--compare 'ipi,hyperv'", "--ratio
+ * 'ipi/hyperv'"): errors about a name of the list are then reported as
+ * "<label>: ...", never as a --set the user did not type. Returns 0,
+ * -EINVAL (message in s->err) or -ENOMEM.
+ */
+int scenario_add_compare(struct scenario *s, const char *label,
+			 const char *list);
+
 /** Forgets the `compare` list (one run with the scenario's strategy). */
 void scenario_clear_compare(struct scenario *s);
 
 /**
  * Adds the override @p key = @p value that the command-line option @p option
  * (e.g. "--seed") stands for; errors about it are then reported as
- * "<option> '<value>': ...". Returns 0, -EINVAL or -ENOMEM.
+ * "<option> '<value>': ...", or "<option> '<key>=<value>': ..." when the
+ * option's name is not the key's (--vary). Returns 0, -EINVAL or -ENOMEM.
  */
 int scenario_add_option(struct scenario *s, const char *option, const char *key,
 			const char *value);

@@ -43,30 +43,50 @@ static void print_band_cell(const struct band *bd, enum row_type type)
 	printf("  %-28s", cell);
 }
 
+/* The mark after a nominal value outside its band, and its footnote. */
+#define OUTSIDE_MARK '*'
+static const char outside_note[] =
+	"* the nominal run (every uncertain parameter at its nominal value)\n"
+	"  lies outside the p5..p95 band of the draws: it is not a typical\n"
+	"  outcome of the documented ranges; read the band, not the nominal\n"
+	"  figure (docs/uncertainty.md).\n";
+
+/* With bands, each nominal value is followed by a mark column: ' ', or
+ * OUTSIDE_MARK when it lies outside its band (counted in *@p marks). */
 static void print_row(const struct sim_batch *b, const struct ensemble *e,
-		      const struct row *row)
+		      const struct row *row, unsigned *marks)
 {
 	const struct metric *m = row->metric ? metric_find(row->metric) : NULL;
+	int w = e ? 13 : 14;
 
 	printf("%-34s", row->label);
 	for (size_t i = 0; i < b->nruns; i++) {
 		const char *p = (const char *)b->res[i] + row->offset;
+		double v = row->type == ROW_U64 ? (double)*(const uint64_t *)p
+						: *(const double *)p;
+		struct band bd;
+		char mark = ' ';
 
+		if (e && m) {
+			ensemble_band(e, i, m, &bd);
+			if (!band_contains(&bd, v)) {
+				mark = OUTSIDE_MARK;
+				++*marks;
+			}
+		}
 		if (row->type == ROW_U64)
-			printf(" %14llu",
+			printf(" %*llu", w,
 			       (unsigned long long)*(const uint64_t *)p);
 		else if (row->type == ROW_DOUBLE2)
-			printf(" %14.2f", *(const double *)p);
+			printf(" %*.2f", w, v);
 		else
-			printf(" %14.4f", *(const double *)p);
-		if (e && m) {
-			struct band bd;
-
-			ensemble_band(e, i, m, &bd);
+			printf(" %*.4f", w, v);
+		if (e)
+			putchar(mark);
+		if (e && m)
 			print_band_cell(&bd, row->type);
-		} else if (e) {
+		else if (e)
 			printf("  %-28s", "");
-		}
 	}
 	putchar('\n');
 }
@@ -91,7 +111,7 @@ static const char *flush_name(unsigned k)
 static void print_kind_rows(const struct sim_batch *b, const struct ensemble *e,
 			    size_t offset, size_t count,
 			    const char *(*name)(unsigned),
-			    const char *metric_prefix)
+			    const char *metric_prefix, unsigned *marks)
 {
 	for (size_t k = 0; k < count; k++) {
 		char label[64], metric[64];
@@ -113,7 +133,7 @@ static void print_kind_rows(const struct sim_batch *b, const struct ensemble *e,
 				 name((unsigned)k));
 			row.metric = metric;
 		}
-		print_row(b, e, &row);
+		print_row(b, e, &row, marks);
 	}
 }
 
@@ -226,33 +246,48 @@ static void print_header(const struct sim_batch *b, const struct ensemble *e)
 	putchar('\n');
 }
 
+/* "" or the mark of a nominal ratio outside its band (counted). */
+static const char *ratio_mark(const struct band *bd, double v, unsigned *marks)
+{
+	static const char mark[] = { OUTSIDE_MARK, '\0' };
+
+	if (band_contains(bd, v))
+		return "";
+	++*marks;
+	return mark;
+}
+
 static void print_ratio_lines(const struct sim_batch *b,
-			      const struct ensemble *e)
+			      const struct ensemble *e, unsigned *marks)
 {
 	const struct hvtlb_sim_results *base = b->res[0];
 
 	putchar('\n');
 	for (size_t i = 1; i < b->nruns; i++) {
-		printf("%s / %s: real %.2fx, sys %.2fx (consumed %.2fx)",
-		       sim_strategy_name(base), sim_strategy_name(b->res[i]),
-		       sim_ratio(base->real_s, b->res[i]->real_s),
-		       sim_ratio(base->sys_s, b->res[i]->sys_s),
-		       sim_ratio(base->sys_consumed_s,
-				 b->res[i]->sys_consumed_s));
-		if (e) {
-			struct band r, s, c;
+		double rr = sim_ratio(base->real_s, b->res[i]->real_s);
+		double rs = sim_ratio(base->sys_s, b->res[i]->sys_s);
+		double rc = sim_ratio(base->sys_consumed_s,
+				      b->res[i]->sys_consumed_s);
+		struct band r, s, c;
 
-			ensemble_ratio_band(e, 0, i, metric_find("real_s"), &r);
-			ensemble_ratio_band(e, 0, i, metric_find("sys_s"), &s);
-			ensemble_ratio_band(e, 0, i,
-					    metric_find("sys_consumed_s"), &c);
-			printf("\n  p5 / p50 / p95: real %.2f / %.2f / %.2f, "
-			       "sys %.2f / %.2f / %.2f, consumed %.2f / %.2f / "
-			       "%.2f",
-			       r.p5, r.p50, r.p95, s.p5, s.p50, s.p95, c.p5,
-			       c.p50, c.p95);
+		if (!e) {
+			printf("%s / %s: real %.2fx, sys %.2fx (consumed "
+			       "%.2fx)\n",
+			       sim_strategy_name(base),
+			       sim_strategy_name(b->res[i]), rr, rs, rc);
+			continue;
 		}
-		putchar('\n');
+		ensemble_ratio_band(e, 0, i, metric_find("real_s"), &r);
+		ensemble_ratio_band(e, 0, i, metric_find("sys_s"), &s);
+		ensemble_ratio_band(e, 0, i, metric_find("sys_consumed_s"), &c);
+		printf("%s / %s: real %.2fx%s, sys %.2fx%s (consumed %.2fx%s)"
+		       "\n  p5 / p50 / p95: real %.2f / %.2f / %.2f, sys "
+		       "%.2f / %.2f / %.2f, consumed %.2f / %.2f / %.2f\n",
+		       sim_strategy_name(base), sim_strategy_name(b->res[i]),
+		       rr, ratio_mark(&r, rr, marks), rs,
+		       ratio_mark(&s, rs, marks), rc, ratio_mark(&c, rc, marks),
+		       r.p5, r.p50, r.p95, s.p5, s.p50, s.p95, c.p5, c.p50,
+		       c.p95);
 	}
 }
 
@@ -322,6 +357,8 @@ void sim_report_table(const struct sim_batch *b, const struct ensemble *e)
 		  "used_violations" },
 	};
 
+	unsigned marks = 0;
+
 	print_header(b, e);
 	printf("%-34s", "strategy");
 	for (size_t i = 0; i < b->nruns; i++) {
@@ -331,26 +368,28 @@ void sim_report_table(const struct sim_batch *b, const struct ensemble *e)
 	}
 	putchar('\n');
 	for (size_t k = 0; k < sizeof(head) / sizeof(head[0]); k++)
-		print_row(b, e, &head[k]);
+		print_row(b, e, &head[k], &marks);
 	print_kind_rows(b, e, OFF(vm_exits), HVTLB_SIM_EXIT_COUNT_, exit_name,
-			NULL);
-	print_row(b, e, &sent);
+			NULL, &marks);
+	print_row(b, e, &sent, &marks);
 	print_kind_rows(b, e, OFF(ipis), HVTLB_SIM_IPI_COUNT_, ipi_name,
-			"ipis_");
+			"ipis_", &marks);
 	for (size_t k = 0; k < sizeof(mid) / sizeof(mid[0]); k++)
-		print_row(b, e, &mid[k]);
+		print_row(b, e, &mid[k], &marks);
 	printf("flushes on vCPUs, by kind\n");
 	print_kind_rows(b, e, OFF(flushes), HVTLB_SIM_FLUSH_COUNT_, flush_name,
-			NULL);
+			NULL, &marks);
 	for (size_t k = 0; k < sizeof(tail) / sizeof(tail[0]); k++)
-		print_row(b, e, &tail[k]);
+		print_row(b, e, &tail[k], &marks);
 	for (size_t k = 0; k < sizeof(host) / sizeof(host[0]); k++)
-		print_row(b, e, &host[k]);
+		print_row(b, e, &host[k], &marks);
 	print_corun(b, e);
 	print_targets(b, e);
 
 	if (b->nruns > 1)
-		print_ratio_lines(b, e);
+		print_ratio_lines(b, e, &marks);
+	if (marks)
+		printf("\n%s", outside_note);
 	for (size_t i = 0; i < b->nruns; i++) {
 		const struct hvtlb_sim_results *r = b->res[i];
 
