@@ -51,7 +51,9 @@ static void print_json(const struct hvtlb_sim_config *c, const char *prefix)
 	const char *name, *v;
 	bool first = true;
 
-	printf("[");
+	putchar('{');
+	json_meta(stdout, KEYS_JSON_SCHEMA);
+	printf(",\"keys\":[");
 	for (size_t i = 0; (k = hvtlb_sim_key_at(i)); i++) {
 		if (prefix && strncmp(k->name, prefix, strlen(prefix)))
 			continue;
@@ -92,7 +94,7 @@ static void print_json(const struct hvtlb_sim_config *c, const char *prefix)
 		json_string(stdout, hvtlb_sim_cost_source(i));
 		printf("}");
 	}
-	printf("]\n");
+	printf("]}\n");
 }
 
 static void print_text(const struct hvtlb_sim_config *c, const char *prefix)

@@ -105,8 +105,11 @@ static int run_scenarios(int argc, char **argv)
 			strerror(errno));
 		return CLI_EXIT_FAIL;
 	}
-	if (json)
-		putchar('[');
+	if (json) {
+		putchar('{');
+		json_meta(stdout, SCENARIOS_JSON_SCHEMA);
+		printf(",\"scenarios\":[");
+	}
 	for (size_t i = 0; i < n; i++) {
 		struct scenario sc;
 		int len = (int)strlen(names[i]);
@@ -133,7 +136,7 @@ static int run_scenarios(int argc, char **argv)
 		free(names[i]);
 	}
 	if (json)
-		printf("]\n");
+		printf("]}\n");
 	free(names);
 	return fflush(stdout) ? CLI_EXIT_FAIL : CLI_EXIT_OK;
 }

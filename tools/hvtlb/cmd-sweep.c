@@ -519,7 +519,9 @@ static void print_json_line(const struct sweep_opts *o, const struct point *p,
 {
 	const struct hvtlb_sim_results *res = p->b.res[run];
 
-	printf("{\"point\":%zu,\"points\":%zu,\"run\":%zu,\"runs\":%zu,"
+	putchar('{');
+	json_meta(stdout, SWEEP_SHARD_JSON_SCHEMA);
+	printf(",\"point\":%zu,\"points\":%zu,\"run\":%zu,\"runs\":%zu,"
 	       "\"draws\":%llu,\"scenario\":",
 	       pindex, o->npoints, run, p->b.nruns,
 	       (unsigned long long)o->draws);
