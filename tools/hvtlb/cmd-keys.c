@@ -19,8 +19,9 @@ static void usage(FILE *out)
 		"keys with their source. PREFIX keeps the keys that start "
 		"with\n"
 		"it (e.g. workload. or cost.).\n"
-		"  --json  one JSON array of {name, type, default, min, max,\n"
-		"          values, unit, meaning} objects\n");
+		"  --json  one JSON document: {schema, hvtlb, keys}, keys an\n"
+		"          array of {name, type, default, min, max, values,\n"
+		"          unit, meaning} objects (docs/json.md)\n");
 }
 
 /* What a key accepts: its values, or its range. */

@@ -25,7 +25,8 @@ static const char usage_text[] =
 	"data directory: $HVTLB_DATA_DIR, or the installed one, or the\n"
 	"source tree when run from the build) with\n"
 	"the title each gives; 'hvtlb sim FILE' runs one.\n"
-	"  --json  one JSON array of {name, file, title} objects\n";
+	"  --json  one JSON document: {schema, hvtlb, scenarios},\n"
+	"          scenarios an array of {name, file, title} objects\n";
 
 static int by_name(const void *a, const void *b)
 {
