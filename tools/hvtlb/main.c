@@ -74,8 +74,7 @@ int main(int argc, char **argv)
 		return CLI_EXIT_OK;
 	}
 	if (!strcmp(argv[1], "--version")) {
-		printf("hvtlb %s (commit %s)\n", tool_version(),
-		       tool_commit());
+		printf("hvtlb %s (commit %s)\n", tool_version(), tool_commit());
 		return fflush(stdout) ? CLI_EXIT_FAIL : CLI_EXIT_OK;
 	}
 	if (!strcmp(argv[1], "help"))
