@@ -356,7 +356,7 @@ with tempfile.TemporaryDirectory() as d:
 
 # --- hvtlb scenarios, hvtlb completion bash --------------------------
 rc, out, err = run("scenarios", "--json")
-sc = json.loads(out) if rc == 0 else []
+sc = json.loads(out)["scenarios"] if rc == 0 else []
 shipped = sorted(n[:-4] for n in os.listdir(os.path.join(ROOT, "scenarios"))
                  if n.endswith(".ini"))
 check("scenarios: every shipped file with its title",
@@ -371,7 +371,7 @@ with tempfile.TemporaryDirectory() as d:
                        text=True, timeout=60,
                        env={**os.environ, "HVTLB_DATA_DIR": d})
     try:
-        odd = json.loads(p.stdout)
+        odd = json.loads(p.stdout)["scenarios"]
     except ValueError:
         odd = None
     check("scenarios --json: a name with '\"' and '\\' is escaped",
@@ -396,7 +396,7 @@ check("scenarios: a text line each", rc == 0 and
 rc, script, err = run("completion", "bash")
 check("completion bash: a script", rc == 0 and "complete -F _hvtlb hvtlb"
       in script, err)
-keys = [k["name"] for k in json.loads(run("keys", "--json")[1])]
+keys = [k["name"] for k in json.loads(run("keys", "--json")[1])["keys"]]
 
 
 def complete(*words):

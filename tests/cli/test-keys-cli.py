@@ -27,7 +27,7 @@ def check(name, cond, detail=""):
 
 
 rc, out, err = run("keys", "--json")
-keys = json.loads(out) if rc == 0 else []
+keys = json.loads(out)["keys"] if rc == 0 else []
 names = [k["name"] for k in keys]
 check("--json parses, exit 0", rc == 0 and len(keys) > 80, f"rc={rc} {err!r}")
 check("every key once", len(names) == len(set(names)), names)

@@ -32,7 +32,7 @@ def plan_json(*args):
     except ValueError as e:
         check(False, f"{args}: not JSON ({e}): {out!r}")
         return None, None
-    check(set(doc) == {"actions", "strategy", "outcome"},
+    check(set(doc) == {"schema", "hvtlb", "actions", "strategy", "outcome"},
           f"{args}: members {sorted(doc)}")
     return doc, [a["op"] for a in doc["actions"]]
 

@@ -72,7 +72,7 @@ out = subprocess.run([HVTLB, "keys", "--json"], capture_output=True,
                      text=True, timeout=60).stdout
 with open(os.path.join(ROOT, "docs", "model.md")) as f:
     model = f.read()
-keys = [k["name"] for k in json.loads(out) if not k["name"].startswith(
+keys = [k["name"] for k in json.loads(out)["keys"] if not k["name"].startswith(
     "cost.")]
 missing = [k for k in keys if f"`{k}`" not in model]
 check(f"docs/model.md names every one of the {len(keys)} scenario keys",

@@ -5,8 +5,8 @@ page hvtlb-COMMAND.1 and a paragraph in hvtlb(1), and there is no page for
 a command that does not exist; each page documents every option the
 command's --help mentions and no option --help does not know; `hvtlb help
 COMMAND` prints what `hvtlb COMMAND --help` prints; `hvtlb --version`
-prints the project's version. When the build made the pages (scdoc found),
-each also renders with man(1) without a warning.
+prints the project's version and the commit. When the build made the pages
+(scdoc found), each also renders with man(1) without a warning.
 
 usage: check-man.py HVTLB MAN_SOURCE_DIR VERSION [BUILT_PAGE...]
 """
@@ -80,7 +80,8 @@ rc, out, err = hvtlb("help", "no-such-command")
 check("hvtlb help of an unknown command fails", rc == 2 and
       "no-such-command" in err, err)
 rc, out, err = hvtlb("--version")
-check("hvtlb --version", rc == 0 and out == f"hvtlb {VERSION}\n", out)
+check("hvtlb --version", rc == 0 and
+      re.fullmatch(rf"hvtlb {re.escape(VERSION)} \(commit \S+\)\n", out), out)
 
 man = shutil.which("man")
 for built in BUILT:

@@ -108,7 +108,8 @@ pc=$(find "$prefix" -name hvtlb.pc | head -n 1)
 [ -n "$pc" ] || fail "no hvtlb.pc installed"
 libdir=$(dirname "$(dirname "$pc")")
 for f in bin/hvtlb share/hvtlb/profiles/kvm-2018.ini \
-    share/hvtlb/scenarios/default.ini \
+    share/hvtlb/scenarios/default.ini share/hvtlb/json/sim.schema.json \
+    share/hvtlb/json/tool.schema.json \
     share/hvtlb/validation/seed000-hyperv-16vcpu.ini \
     include/hvtlb/sim.h; do
     [ -f "$prefix/$f" ] || fail "not installed: $f"
@@ -131,6 +132,22 @@ hvtlb=$prefix/bin/hvtlb
 step "hvtlb --version"
 "$hvtlb" --version >version.txt || fail "hvtlb --version"
 grep -q '[0-9]\.[0-9]' version.txt || fail "hvtlb --version printed no version"
+# The copy has no .git: the build says so rather than failing or naming
+# another repository's commit.
+grep -q '(commit unknown)$' version.txt ||
+    fail "hvtlb --version from a tree without git: $(cat version.txt)"
+step "hvtlb scenarios --json: schema, version, canonical paths"
+"$hvtlb" scenarios --json >scenarios.json || fail "hvtlb scenarios --json"
+python3 - "$prefix" scenarios.json <<'EOF' || fail "hvtlb scenarios --json (above)"
+import json, os, sys
+with open(sys.argv[2]) as f:
+    d = json.load(f)
+assert d["schema"] == 1 and d["hvtlb"]["commit"] == "unknown", d["hvtlb"]
+share = os.path.realpath(sys.argv[1]) + "/share/hvtlb/scenarios/"
+bad = [s["file"] for s in d["scenarios"] if not s["file"].startswith(share)
+       or os.path.realpath(s["file"]) != s["file"]]
+assert d["scenarios"] and not bad, bad
+EOF
 step "hvtlb sim default --set workload.iterations=3"
 "$hvtlb" sim default --set workload.iterations=3 >out.txt ||
     fail "hvtlb sim default --set workload.iterations=3"
@@ -174,4 +191,6 @@ step "the whole prefix moved elsewhere"
 mv "$prefix" "$tmp/moved"
 "$tmp/moved/bin/hvtlb" sim default --set workload.iterations=20 >/dev/null ||
     fail "hvtlb sim default from a moved prefix"
+"$tmp/moved/bin/hvtlb" scenarios --json | grep -q "\"$(realpath "$tmp/moved")/share/hvtlb/scenarios/default.ini\"" ||
+    fail "a moved prefix: scenarios --json does not show PREFIX/share/hvtlb canonical"
 echo "installed, ran from $tmp/elsewhere with the source tree gone, built the examples"

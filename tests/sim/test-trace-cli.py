@@ -135,6 +135,9 @@ with tempfile.TemporaryDirectory() as d:
         check("hyperv: kicks and hypercall exits", "kick" in hv, str(hv))
         check("otherData names the strategy",
               load(paths[1])["otherData"]["strategy"] == "hyperv")
+        check("otherData names the version and commit of the tool",
+              set(load(paths[1])["otherData"]["hvtlb"]) ==
+              {"version", "commit"})
 
     # --- partitioned 2 VMs: byte-identical on 1, 2, 4 threads -------
     blobs = []

@@ -534,7 +534,9 @@ static void print_json(uint64_t result, const struct hvtlb_decoded *d)
 	uint64_t bits[HVTLB_VPSET_BANKS];
 	const char *sep = "";
 
-	printf("{\"status\":%u,\"status_name\":", (unsigned)st);
+	putchar('{');
+	json_meta(stdout, DECODE_JSON_SCHEMA);
+	printf(",\"status\":%u,\"status_name\":", (unsigned)st);
 	json_string(stdout, hvtlb_status_name(st));
 	fputs(",\"result\":", stdout);
 	json_hex64(stdout, result);

@@ -437,7 +437,9 @@ static void print_json(const struct hvtlb_encoded *e)
 	uint16_t code = (uint16_t)(e->control & HVTLB_CTL_CODE_MASK);
 	size_t n = e->len / 8;
 
-	fputs("{\"control\":", stdout);
+	putchar('{');
+	json_meta(stdout, ENCODE_JSON_SCHEMA);
+	fputs(",\"control\":", stdout);
 	json_hex64(stdout, e->control);
 	fputs(",\"call\":", stdout);
 	json_string(stdout, hvtlb_call_name(code));

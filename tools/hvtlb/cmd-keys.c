@@ -20,8 +20,9 @@ static void usage(FILE *out)
 		"keys with their source. PREFIX keeps the keys that start "
 		"with\n"
 		"it (e.g. workload. or cost.).\n"
-		"  --json  one JSON array of {name, type, default, min, max,\n"
-		"          values, unit, meaning} objects\n");
+		"  --json  one JSON document: {schema, hvtlb, keys}, keys an\n"
+		"          array of {name, type, default, min, max, values,\n"
+		"          unit, meaning} objects (docs/json.md)\n");
 }
 
 /* What a key accepts: its values, or its range. */
@@ -52,7 +53,9 @@ static void print_json(const struct hvtlb_sim_config *c, const char *prefix)
 	const char *name, *v;
 	bool first = true;
 
-	printf("[");
+	putchar('{');
+	json_meta(stdout, KEYS_JSON_SCHEMA);
+	printf(",\"keys\":[");
 	for (size_t i = 0; (k = hvtlb_sim_key_at(i)); i++) {
 		if (prefix && strncmp(k->name, prefix, strlen(prefix)))
 			continue;
@@ -93,7 +96,7 @@ static void print_json(const struct hvtlb_sim_config *c, const char *prefix)
 		json_string(stdout, hvtlb_sim_cost_source(i));
 		printf("}");
 	}
-	printf("]\n");
+	printf("]}\n");
 }
 
 static void print_text(const struct hvtlb_sim_config *c, const char *prefix)

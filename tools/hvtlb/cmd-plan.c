@@ -10,6 +10,7 @@
 #include <hvtlb/core.h>
 
 #include "cli.h"
+#include "json.h"
 #include "parse.h"
 #include "suggest.h"
 
@@ -496,12 +497,16 @@ static int print_json(const struct hvtlb_recorder *rec,
 	if (!buf)
 		return -ENOMEM;
 	if (hvtlb_recorder_render(rec, HVTLB_RENDER_JSON, buf, len + 1, NULL) ||
-	    len < 3) {
+	    len < 3 || buf[0] != '{') {
 		free(buf);
 		return -EIO;
 	}
-	/* Drop the closing "}\n" and add two members. */
-	fwrite(buf, 1, len - 2, stdout);
+	/* The metadata after the opening brace; drop the closing "}\n" and
+	 * add two members. */
+	putchar('{');
+	json_meta(stdout, PLAN_JSON_SCHEMA);
+	putchar(',');
+	fwrite(buf + 1, 1, len - 3, stdout);
 	putchar(',');
 	print_outcome(cfg, o, true);
 	fputs("}\n", stdout);

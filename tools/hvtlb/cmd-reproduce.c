@@ -29,6 +29,7 @@
 #include "cli.h"
 #include "datadir.h"
 #include "ensemble.h"
+#include "json.h"
 #include "parse.h"
 #include "progress.h"
 #include "sim-run.h"
@@ -262,7 +263,9 @@ static void print_json(const struct outcome *o)
 {
 	int first = 1;
 
-	printf("{\"rows\":[");
+	putchar('{');
+	json_meta(stdout, REPRODUCE_JSON_SCHEMA);
+	printf(",\"rows\":[");
 	for (size_t i = 0; i < NEXP; i++) {
 		const struct experiment *e = &experiments[i];
 

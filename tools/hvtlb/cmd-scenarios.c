@@ -25,7 +25,8 @@ static const char usage_text[] =
 	"data directory: $HVTLB_DATA_DIR, or the installed one, or the\n"
 	"source tree when run from the build) with\n"
 	"the title each gives; 'hvtlb sim FILE' runs one.\n"
-	"  --json  one JSON array of {name, file, title} objects\n";
+	"  --json  one JSON document: {schema, hvtlb, scenarios},\n"
+	"          scenarios an array of {name, file, title} objects\n";
 
 static int by_name(const void *a, const void *b)
 {
@@ -105,8 +106,11 @@ static int run_scenarios(int argc, char **argv)
 			strerror(errno));
 		return CLI_EXIT_FAIL;
 	}
-	if (json)
-		putchar('[');
+	if (json) {
+		putchar('{');
+		json_meta(stdout, SCENARIOS_JSON_SCHEMA);
+		printf(",\"scenarios\":[");
+	}
 	for (size_t i = 0; i < n; i++) {
 		struct scenario sc;
 		int len = (int)strlen(names[i]);
@@ -133,7 +137,7 @@ static int run_scenarios(int argc, char **argv)
 		free(names[i]);
 	}
 	if (json)
-		printf("]\n");
+		printf("]}\n");
 	free(names);
 	return fflush(stdout) ? CLI_EXIT_FAIL : CLI_EXIT_OK;
 }

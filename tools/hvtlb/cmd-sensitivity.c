@@ -263,7 +263,9 @@ static void print_json(const struct sens_opts *o, const struct sim_batch *b,
 {
 	char lo[32], hi[32];
 
-	printf("{\"scenario\":");
+	putchar('{');
+	json_meta(stdout, SENSITIVITY_JSON_SCHEMA);
+	printf(",\"scenario\":");
 	json_string(stdout, b->sc.path);
 	printf(",\"ratio\":\"%s/%s\",\"metric\":", b->strategy[0],
 	       b->strategy[1]);

@@ -519,7 +519,9 @@ static void print_json_line(const struct sweep_opts *o, const struct point *p,
 {
 	const struct hvtlb_sim_results *res = p->b.res[run];
 
-	printf("{\"point\":%zu,\"points\":%zu,\"run\":%zu,\"runs\":%zu,"
+	putchar('{');
+	json_meta(stdout, SWEEP_SHARD_JSON_SCHEMA);
+	printf(",\"point\":%zu,\"points\":%zu,\"run\":%zu,\"runs\":%zu,"
 	       "\"draws\":%llu,\"scenario\":",
 	       pindex, o->npoints, run, p->b.nruns,
 	       (unsigned long long)o->draws);
@@ -1054,6 +1056,7 @@ struct mline {
 	uint64_t point, points, run, runs, draws;
 	const struct json_value *values, *row;
 	const char *error, *strategy, *scenario;
+	const char *commit; /* of the hvtlb that wrote it; NULL: not said */
 	const char *file;
 	size_t lineno;
 };
@@ -1123,12 +1126,21 @@ static int parse_mline(struct mline *l, char *text, size_t len)
 {
 	const struct json_value *root, *v;
 	char err[128], msg[256];
+	uint64_t schema;
 
 	if (json_parse(&l->doc, text, len, err, sizeof(err))) {
 		snprintf(msg, sizeof(msg), "not JSON (%s)", err);
 		return merge_error(l, msg);
 	}
 	root = l->doc.root;
+	/* A line without a schema comes from an hvtlb before it had one. */
+	v = json_get(root, "schema");
+	if (v && (json_u64(v, &schema) || schema > SWEEP_SHARD_JSON_SCHEMA))
+		return merge_error(l, "a shard line of a later schema than "
+				      "this hvtlb reads; merge with the hvtlb "
+				      "that wrote it");
+	v = json_get(json_get(root, "hvtlb"), "commit");
+	l->commit = v && v->type == JSON_STRING ? v->text : NULL;
 	if (json_u64(json_get(root, "point"), &l->point) ||
 	    json_u64(json_get(root, "points"), &l->points) ||
 	    json_u64(json_get(root, "run"), &l->run) ||
@@ -1387,6 +1399,27 @@ static const char *merge_strategy(void *ctx, size_t p, size_t r)
 	return m->v[m->first[p] + r].strategy;
 }
 
+/* Shards written by different builds may hold results of different
+ * engines: merged, they make one table all the same, so say so. */
+static void warn_commits(const struct merge *m)
+{
+	const struct mline *a = &m->v[0];
+
+	for (size_t i = 1; i < m->n; i++) {
+		const struct mline *b = &m->v[i];
+
+		if (!a->commit || !b->commit || !strcmp(a->commit, b->commit))
+			continue;
+		fprintf(stderr,
+			"hvtlb sweep: --merge: warning: %s:%zu was written by "
+			"hvtlb %s, %s:%zu by hvtlb %s: their results may "
+			"differ for that reason alone\n",
+			a->file, a->lineno, a->commit, b->file, b->lineno,
+			b->commit);
+		return;
+	}
+}
+
 static int run_merge(struct sweep_opts *o, int argc, char **argv, int first)
 {
 	struct merge m = { 0 };
@@ -1400,6 +1433,8 @@ static int run_merge(struct sweep_opts *o, int argc, char **argv, int first)
 		fprintf(stderr, "hvtlb sweep: --merge: no lines\n");
 		rc = CLI_EXIT_USAGE;
 	}
+	if (!rc)
+		warn_commits(&m);
 	if (!rc)
 		rc = rebuild_grid(&m);
 	if (!rc) {

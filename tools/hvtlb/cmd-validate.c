@@ -597,7 +597,9 @@ static void json_observables(const struct vrun *r)
 static void print_json(const struct vopts *o, const struct vlist *l,
 		       const struct summary *s)
 {
-	printf("{\"cases\":[");
+	putchar('{');
+	json_meta(stdout, VALIDATE_JSON_SCHEMA);
+	printf(",\"cases\":[");
 	for (size_t i = 0; i < l->n; i++) {
 		const struct vrun *r = &l->v[i];
 

@@ -69,6 +69,16 @@ static bool uninstalled(const char *dir)
 	return !(realpath(HVTLB_BINDIR, bindir) && !strcmp(dir, bindir));
 }
 
+/* @p dir resolved (no "..", ".", or symbolic links), as every path the
+ * tool shows should read; as given when it does not resolve (a directory
+ * that is not there, whose lookups fail and say so with the path). */
+static char *canonical(const char *dir)
+{
+	char buf[PATH_MAX];
+
+	return strdup(realpath(dir, buf) ? buf : dir);
+}
+
 char *datadir_get(void)
 {
 	const char *env = getenv("HVTLB_DATA_DIR");
@@ -76,17 +86,18 @@ char *datadir_get(void)
 	bool have_dir;
 
 	if (env && *env)
-		return strdup(env);
+		return canonical(env);
 	have_dir = exe_dir(dir);
 	if (have_dir && uninstalled(dir))
-		return strdup(HVTLB_SOURCE_ROOT);
+		return canonical(HVTLB_SOURCE_ROOT);
 	if (have_dir && *HVTLB_DATADIR_FROM_BINDIR) {
+		/* BINDIR/../share/hvtlb: shown as PREFIX/share/hvtlb */
 		snprintf(moved, sizeof(moved), "%s/%s", dir,
 			 HVTLB_DATADIR_FROM_BINDIR);
 		if (is_dir(moved))
-			return strdup(moved);
+			return canonical(moved);
 	}
-	return strdup(HVTLB_DATADIR);
+	return canonical(HVTLB_DATADIR);
 }
 
 char *datadir_path(const char *sub)

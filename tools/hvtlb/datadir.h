@@ -20,8 +20,9 @@
 
 /**
  * Returns the data directory as a string to free(), or NULL (out of
- * memory). The directory may not exist: callers report what they fail to
- * open.
+ * memory): canonical (no "..", "." or symbolic link: PREFIX/share/hvtlb,
+ * never PREFIX/bin/../share/hvtlb) when it exists, as given when it does
+ * not, since callers report what they fail to open.
  */
 char *datadir_get(void);
 

@@ -2,6 +2,7 @@
 #include <inttypes.h>
 
 #include "json.h"
+#include "version.h"
 
 void json_string(FILE *f, const char *s)
 {
@@ -44,4 +45,13 @@ void json_index_array(FILE *f, const uint64_t *bits, uint32_t nbits)
 		}
 	}
 	fputc(']', f);
+}
+
+void json_meta(FILE *f, int schema)
+{
+	fprintf(f, "\"schema\":%d,\"hvtlb\":{\"version\":", schema);
+	json_string(f, tool_version());
+	fputs(",\"commit\":", f);
+	json_string(f, tool_commit());
+	fputc('}', f);
 }

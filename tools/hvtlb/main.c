@@ -5,10 +5,7 @@
 
 #include "cli.h"
 #include "suggest.h"
-
-#ifndef HVTLB_VERSION
-#define HVTLB_VERSION "unknown"
-#endif
+#include "version.h"
 
 const struct cli_command *const cli_commands[] = {
 	&cmd_encode,	&cmd_decode,	  &cmd_plan,	 &cmd_sim,
@@ -107,7 +104,7 @@ int main(int argc, char **argv)
 		return CLI_EXIT_OK;
 	}
 	if (!strcmp(argv[1], "--version")) {
-		printf("hvtlb %s\n", HVTLB_VERSION);
+		printf("hvtlb %s (commit %s)\n", tool_version(), tool_commit());
 		return fflush(stdout) ? CLI_EXIT_FAIL : CLI_EXIT_OK;
 	}
 	if (!strcmp(argv[1], "help"))

@@ -2,6 +2,7 @@
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -242,6 +243,19 @@ static bool is_readable_file(const char *path)
 	       access(path, R_OK) == 0;
 }
 
+/* @p path (to free) resolved, so that messages name the profile as
+ * PREFIX/share/hvtlb/profiles/x.ini, not .../scenarios/../profiles/x.ini;
+ * as it was when it does not resolve. */
+static char *canonical_path(char *path)
+{
+	char buf[PATH_MAX], *c;
+
+	if (!path || !realpath(path, buf) || !(c = strdup(buf)))
+		return path;
+	free(path);
+	return c;
+}
+
 /*
  * Finds the profile file for @p name; NULL if none is readable. A path
  * (a '/' or a name ending in .ini) is taken relative to the scenario's
@@ -279,7 +293,7 @@ static char *resolve_profile(const char *name, const char *scenario_path)
 	free(dir);
 	if (!found && !strchr(name, '/'))
 		found = datadir_find("profiles", name);
-	return found;
+	return canonical_path(found);
 }
 
 enum file_kind { KIND_SCENARIO, KIND_PROFILE };

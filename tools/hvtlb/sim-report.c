@@ -455,7 +455,12 @@ int sim_report_json(const struct sim_batch *b, const struct ensemble *e)
 {
 	const struct scenario *sc = &b->sc;
 
-	printf("{\"schema\":%d,\"scenario\":", SIM_REPORT_SCHEMA);
+	putchar('{');
+	json_meta(stdout, SIM_JSON_SCHEMA);
+	/* How this machine ran it, apart from the results, which it never
+	 * changes (docs/json.md). */
+	printf(",\"execution\":{\"threads\":%u}", b->cfg[0].threads);
+	printf(",\"scenario\":");
 	json_string(stdout, sc->path);
 	printf(",\"title\":");
 	json_string(stdout, sc->title);

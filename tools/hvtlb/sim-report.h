@@ -24,10 +24,6 @@
 #include "ensemble.h"
 #include "sim-run.h"
 
-/** The version of the JSON document's shape ("schema"): raised when a
- *  member changes meaning or goes away, not when one is added. */
-#define SIM_REPORT_SCHEMA 1
-
 /** Writes the table of @p b's results (bands from @p e, may be NULL). */
 void sim_report_table(const struct sim_batch *b, const struct ensemble *e);
 /** Writes one JSON document. Returns 0 or -EIO. */

@@ -14,6 +14,7 @@
 #endif
 
 #include "trace-json.h"
+#include "version.h"
 
 #define PID_HOST 1u
 #define PID_VM0 2u
@@ -714,7 +715,12 @@ static int write_all(struct writer *w, const char *scenario,
 	w_u64(w, linked);
 	W_LIT(w, ",\"target_flushes_without_sender\":");
 	w_u64(w, unlinked);
-	W_LIT(w, "}}\n");
+	/* what wrote it, as every JSON document of the tool says */
+	W_LIT(w, ",\"hvtlb\":{\"version\":");
+	w_json(w, tool_version());
+	W_LIT(w, ",\"commit\":");
+	w_json(w, tool_commit());
+	W_LIT(w, "}}}\n");
 	w_flush(w);
 	if (nflows)
 		*nflows = linked;
