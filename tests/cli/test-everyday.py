@@ -16,27 +16,10 @@ import select
 import signal
 import stat
 import subprocess
-import sys
 import tempfile
 import time
 
-HVTLB, ROOT = sys.argv[1], sys.argv[2]
-DEFAULT = os.path.join(ROOT, "scenarios", "default.ini")
-TINY = ["--set", "workload.iterations=2", "--threads", "2"]
-failures = []
-
-
-def run(*args, stdin=None, timeout=300):
-    p = subprocess.run([HVTLB, *args], capture_output=True, text=True,
-                       input=stdin, timeout=timeout)
-    return p.returncode, p.stdout, p.stderr
-
-
-def check(name, cond, detail=""):
-    print(f"{'ok  ' if cond else 'FAIL'} {name}" +
-          ("" if cond else f": {detail}"))
-    if not cond:
-        failures.append(name)
+from clitest import DEFAULT, HVTLB, ROOT, TINY, check, finish, run
 
 
 def one_error(name, args, rc_want, needle, stdin=None):
@@ -433,6 +416,4 @@ check("every subcommand of --help is completed",
 check("help completes a command", complete("help", "sw") == ["sweep"],
       complete("help", "sw"))
 
-if failures:
-    print(f"{len(failures)} failure(s)")
-    sys.exit(1)
+finish()

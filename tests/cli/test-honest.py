@@ -23,27 +23,9 @@ import json
 import os
 import re
 import shlex
-import subprocess
-import sys
 import tempfile
 
-HVTLB, ROOT = sys.argv[1], sys.argv[2]
-DEFAULT = os.path.join(ROOT, "scenarios", "default.ini")
-TINY = ["--set", "workload.iterations=2", "--threads", "2"]
-failures = []
-
-
-def run(*args, stdin=None, timeout=300):
-    p = subprocess.run([HVTLB, *args], capture_output=True, text=True,
-                       input=stdin, timeout=timeout)
-    return p.returncode, p.stdout, p.stderr
-
-
-def check(name, cond, detail=""):
-    print(f"{'ok  ' if cond else 'FAIL'} {name}" +
-          ("" if cond else f": {detail}"))
-    if not cond:
-        failures.append(name)
+from clitest import DEFAULT, HVTLB, ROOT, TINY, check, finish, run
 
 
 def one_error(name, args, needles, absent=(), rc_want=2):
@@ -320,5 +302,4 @@ with tempfile.TemporaryDirectory() as d:
           "* the simulated ratio of the nominal run lies outside" in out,
           out[-500:])
 
-print(f"{len(failures)} failed" if failures else "all passed")
-sys.exit(1 if failures else 0)
+finish()

@@ -17,27 +17,12 @@ import random
 import re
 import shutil
 import subprocess
-import sys
 import tempfile
 import xml.etree.ElementTree as ET
 
-HVTLB, ROOT = sys.argv[1], sys.argv[2]
-DEFAULT = os.path.join(ROOT, "scenarios", "default.ini")
+from clitest import DEFAULT, HVTLB, ROOT, check, finish, run
+
 SVG = "{http://www.w3.org/2000/svg}"
-failures = []
-
-
-def run(*args, **kw):
-    p = subprocess.run([HVTLB, *args], capture_output=True, text=True,
-                       timeout=600, **kw)
-    return p.returncode, p.stdout, p.stderr
-
-
-def check(name, cond, detail=""):
-    print(f"{'ok  ' if cond else 'FAIL'} {name}" +
-          ("" if cond else f": {detail}"))
-    if not cond:
-        failures.append(name)
 
 
 def texts(root):
@@ -299,6 +284,4 @@ with tempfile.TemporaryDirectory() as d:
         else:
             check("kubernetes: the merge job", "sweep --merge" in args, args)
 
-if failures:
-    print(f"{len(failures)} failure(s)")
-    sys.exit(1)
+finish()

@@ -320,6 +320,19 @@ static void fill(double *v, size_t from, size_t to, double x)
 		v[i] = x;
 }
 
+/* 64 values, @p lo below index @p k and @p hi from it, are settled;
+ * with v[@p i] = @p x they are not. */
+static void settles_until(size_t k, double lo, double hi, size_t i, double x)
+{
+	double v[64];
+
+	fill(v, 0, k, lo);
+	fill(v, k, 64, hi);
+	assert_true(band_settled(v, 64, 0.005));
+	v[i] = x;
+	assert_false(band_settled(v, 64, 0.005));
+}
+
 /* band_settled(): the 90 % interval of each percentile. At n = 64 the
  * p5 interval runs from the 1st to the 7th smallest value, the p50 one
  * from the 25th to the 39th, the p95 one from the 57th to the largest;
@@ -339,27 +352,13 @@ static void test_band_settled(void **state)
 	assert_true(band_settled(v, 16, 0.005));
 
 	/* the p50 interval: the 25th smallest is in it, the 24th not */
-	fill(v, 0, 24, 0.5);
-	fill(v, 24, 64, 1.0);
-	assert_true(band_settled(v, 64, 0.005));
-	v[24] = 0.5;
-	assert_false(band_settled(v, 64, 0.005));
+	settles_until(24, 0.5, 1.0, 24, 0.5);
 	/* the 39th is in it, the 40th not */
-	fill(v, 0, 39, 1.0);
-	fill(v, 39, 64, 2.0);
-	assert_true(band_settled(v, 64, 0.005));
-	v[38] = 2.0;
-	assert_false(band_settled(v, 64, 0.005));
+	settles_until(39, 1.0, 2.0, 38, 2.0);
 	/* the largest is in the p95 interval */
-	fill(v, 0, 64, 1.0);
-	v[63] = 1.01;
-	assert_false(band_settled(v, 64, 0.005));
+	settles_until(64, 1.0, 1.0, 63, 1.01);
 	/* the p5 interval ends at the 7th smallest, not the 8th */
-	fill(v, 0, 7, 0.9);
-	fill(v, 7, 64, 1.0);
-	assert_true(band_settled(v, 64, 0.005));
-	v[6] = 1.0;
-	assert_false(band_settled(v, 64, 0.005));
+	settles_until(7, 0.9, 1.0, 6, 1.0);
 }
 
 int main(void)
