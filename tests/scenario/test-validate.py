@@ -425,6 +425,25 @@ with tempfile.TemporaryDirectory() as d:
           "'ghost' has no case file" in out and
           "newly inside: add 'tiny-ratio'" in out, out)
 
+# --- a long case name keeps the table in line ----------------------------
+d, path = with_text("tiny-value.ini", [])
+long = os.path.join(d, "a-case-whose-name-is-longer-than-the-column.ini")
+os.rename(path, long)
+shutil.copy(os.path.join(CASES, "tiny-ratio.ini"), d)
+with open(os.path.join(d, "tiny-ratio.ini")) as f:
+    text = f.read().replace("../../../profiles", os.path.join(ROOT, "profiles"))
+with open(os.path.join(d, "tiny-ratio.ini"), "w") as f:
+    f.write(text)
+rc, table, err = run(d, "--uncertainty", "4", "--threads", "2")
+shutil.rmtree(d)
+lines = table.splitlines()
+kinds = [ln.index(" val ") if " val " in ln else ln.find(" cal ")
+         for ln in lines if ln.startswith(("a-case-", "tiny-ratio"))]
+head = next((ln for ln in lines if ln.startswith("case ")), "")
+check("table: a long case name widens the column, every row in line",
+      rc == 0 and len(kinds) == 2 and len(set(kinds)) == 1 and
+      head.index(" kind") == kinds[0], table + err)
+
 # --- --converge: a settled case stops drawing, the others do not ----------
 # tiny-ratio with b = a: every draw's ratio is 1, settled after 16 draws;
 # its a and b runs are the same configuration, so they run once.

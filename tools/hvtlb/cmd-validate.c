@@ -490,6 +490,19 @@ static void print_verdict(double published, const struct verdict *v, bool ratio)
 static void print_table(const struct vopts *o, const struct vlist *l,
 			const struct summary *s)
 {
+	/* the case column as wide as the longest id, so that long names do
+	 * not push their row's figures out of line */
+	int w = 28;
+	size_t cal = 0;
+
+	for (size_t i = 0; i < l->n; i++) {
+		const char *id = l->v[i].c.id[0] ? l->v[i].c.id : l->v[i].path;
+
+		if (strlen(id) > (size_t)w && strlen(id) < 200)
+			w = (int)strlen(id);
+		cal += l->v[i].status != CLI_EXIT_USAGE &&
+		       l->v[i].c.calibration;
+	}
 	printf("validation cases: published value against the simulated band "
 	       "(p5 / p50 / p95 over %s%llu draws%s%s",
 	       o->converge ? "up to " : "", (unsigned long long)o->draws,
@@ -497,33 +510,33 @@ static void print_table(const struct vopts *o, const struct vlist *l,
 	for (size_t i = 0; i < o->nsets; i++)
 		printf(", --set %s", o->sets[i]);
 	printf(")\n\n");
-	printf("%-28s %-5s %-20s %9s %9s %9s %9s %6s %7s  %s\n", "case", "kind",
-	       "quantity", "published", "p5", "p50", "p95", "inside", "rel.err",
-	       "sign (band excludes 1?)");
+	printf("%-*s %-5s %-20s %9s %9s %9s %9s %6s %7s  %s\n", w, "case",
+	       "kind", "quantity", "published", "p5", "p50", "p95", "inside",
+	       "rel.err", "sign (band excludes 1?)");
 	for (size_t i = 0; i < l->n; i++) {
 		const struct vrun *r = &l->v[i];
 		char q[64];
 
 		if (r->status == CLI_EXIT_USAGE) {
-			printf("%-28s ERROR (does not load; see stderr)\n",
+			printf("%-*s ERROR (does not load; see stderr)\n", w,
 			       r->c.id[0] ? r->c.id : r->path);
 			continue;
 		}
 		snprintf(q, sizeof(q), "%s %s", r->c.metric->name,
 			 r->c.ratio ? "a/b" : "a");
 		if (r->status) {
-			printf("%-28s %-5s %-20s %9.4g  ERROR (a run failed; "
+			printf("%-*s %-5s %-20s %9.4g  ERROR (a run failed; "
 			       "see stderr)\n",
-			       r->c.id, r->c.calibration ? "cal" : "val", q,
+			       w, r->c.id, r->c.calibration ? "cal" : "val", q,
 			       r->c.published);
 			continue;
 		}
-		printf("%-28s %-5s %-20s ", r->c.id,
+		printf("%-*s %-5s %-20s ", w, r->c.id,
 		       r->c.calibration ? "cal" : "val", q);
 		print_verdict(r->c.published, &r->v, r->c.ratio);
 		if (r->e.ndraws < o->draws)
-			printf("  %-26s settled after %zu draws (--converge)\n",
-			       "", r->e.ndraws);
+			printf("  %-*s settled after %zu draws (--converge)\n",
+			       w - 2, "", r->e.ndraws);
 		/* the case's further observables, indented under it */
 		for (size_t j = 0; j < r->c.nobs; j++) {
 			const struct vobservable *ob = &r->c.obs[j];
@@ -533,14 +546,17 @@ static void print_table(const struct vopts *o, const struct vlist *l,
 				 ob->number);
 			snprintf(q, sizeof(q), "%s %s", ob->metric->name,
 				 ob->run == VOBS_RATIO ? "a/b" : ob->run_name);
-			printf("  %-26s %-5s %-20s ", label, "", q);
+			printf("  %-*s %-5s %-20s ", w - 2, label, "", q);
 			print_verdict(ob->published, &r->obs[j],
 				      ob->run == VOBS_RATIO);
 		}
 	}
-	printf("\n%zu of %zu validation cases inside their band; median "
-	       "relative error of the p50 ",
-	       s->inside, s->validation);
+	printf("\n%zu of %zu validation cases inside their band", s->inside,
+	       s->validation);
+	if (cal)
+		printf(" (%zu calibration row%s, kind cal, not counted)", cal,
+		       cal == 1 ? "" : "s");
+	printf("; median relative error of the p50 ");
 	if (s->have_median)
 		printf("%.0f%%", 100 * s->median_rel_error);
 	else
