@@ -31,7 +31,18 @@ static const char usage_text[] =
 	"common options:  [--vcpus N] [--xapic] [--no-pin] [--profile "
 	"strict|kvm|xen|openvmm]\n"
 	"                 [--yield-us US] [--device PATH] "
-	"[--samples-out FILE]\n";
+	"[--samples-out FILE]\n"
+	"       hvtlb-kvm --help\n"
+	"\n"
+	"Runs a small VM on /dev/kvm whose guest flushes TLBs through the\n"
+	"hypervisor this program implements with libhvtlb (Linux, x86-64).\n"
+	"stale: the guest's flush protocol under test; a target read through\n"
+	"a translation the flush should have removed counts as stale, and\n"
+	"--expect-stale says how many the run must see (exit 1 otherwise).\n"
+	"bench KIND: one measurement of this host (the figures hvtlb\n"
+	"calibrate turns into a cost profile), printed as percentiles.\n"
+	"Exit: 0 done; 1 --expect-stale not met or a run failed; 2 a bad\n"
+	"command line or no usable /dev/kvm.\n";
 
 static const struct {
 	const char *name;
@@ -150,12 +161,17 @@ static const struct option options[] = {
 };
 
 /* The command (stale, or bench KIND) in argv[1..]; returns the index of
- * the first option, or -1 after printing the error. */
+ * the first option, 0 after printing the help (--help, -h), or -1 after
+ * printing the error. */
 static int parse_command(int argc, char **argv, struct kvmvmm_config *c,
 			 struct cli *o)
 {
 	if (argc < 2)
 		return usage("a command is needed", ""), -1;
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		fputs(usage_text, stdout);
+		return 0;
+	}
 	if (!strcmp(argv[1], "stale")) {
 		c->mode = KVMVMM_MODE_STALE;
 		c->strategy = KVMVMM_STRATEGY_HYPERCALL;
@@ -266,8 +282,8 @@ static int parse_args(int argc, char **argv, struct kvmvmm_config *c,
 {
 	int first = parse_command(argc, argv, c, o), opt;
 
-	if (first < 0)
-		return 2;
+	if (first <= 0)
+		return first < 0 ? 2 : -1; /* -1: --help, done */
 	/* getopt_long from the first option on, with its own argv[0]. */
 	argc -= first - 1;
 	argv += first - 1;
@@ -339,8 +355,9 @@ int main(int argc, char **argv)
 	struct cli o = { 0 };
 	int ret, status = 0;
 
-	if (parse_args(argc, argv, &c, &o))
-		return 2;
+	ret = parse_args(argc, argv, &c, &o);
+	if (ret)
+		return ret < 0 ? 0 : 2;
 	ret = kvmvmm_probe(c.device);
 	if (ret < 0) {
 		fprintf(stderr, "hvtlb-kvm: %s: %s\n",
