@@ -25,6 +25,32 @@ from clitest import DEFAULT, HVTLB, ROOT, check, finish, run
 SVG = "{http://www.w3.org/2000/svg}"
 
 
+def tornado_clashes(path):
+    """Where a tornado's text would overlap, with glyphs 0.6 em wide on
+    average: a label left of its bar reaching into the names' column, a
+    label right of it past the picture, a title wider than the picture."""
+    r = ET.parse(path).getroot()
+    width = float(r.get("width"))
+    out = []
+    for t in r.iter(SVG + "text"):
+        if t.get("font-size") == "16" and \
+                0.6 * 16 * len("".join(t.itertext())) > width:
+            out.append("title wider than the picture")
+    for g in r.iter(SVG + "g"):
+        if g.get("class") != "bar":
+            continue
+        name, *labels = list(g.iter(SVG + "text"))
+        names_end = float(name.get("x"))
+        for t in labels:
+            x = float(t.get("x"))
+            w = 0.6 * 10 * len("".join(t.itertext()))
+            if t.get("text-anchor") == "end" and x - w < names_end + 2:
+                out.append(f"{''.join(name.itertext())}: label into the names")
+            if t.get("text-anchor") == "start" and x + w > width:
+                out.append(f"{''.join(name.itertext())}: label off the right")
+    return out
+
+
 def texts(root):
     return {t.get("class"): "".join(t.itertext())
             for t in root.iter(SVG + "text") if t.get("class")}
@@ -134,6 +160,10 @@ with tempfile.TemporaryDirectory() as d:
                if rc == 0 else (False, err))
     check("sensitivity --svg: XML that rsvg-convert renders",
           ok and ET.parse(tor).getroot().tag == SVG + "svg", why)
+    if rc == 0:
+        clashes = tornado_clashes(tor)
+        check("tornado: no value label runs into the names or off the "
+              "picture, the title fits", not clashes, clashes[:3])
 
     # --- traces: flows, .gz, the size estimate -------------------------
     small = ["--set", "workload.iterations=3", "--set", "vm.vcpus=8",

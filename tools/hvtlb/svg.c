@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdbool.h>
+#include <string.h>
 
 #include "svg.h"
 
@@ -493,21 +494,35 @@ int svg_plot_write(FILE *f, const struct svg_plot *p)
 #define T_LEFT 250
 #define T_RIGHT 60
 #define T_ROW 26
+#define T_HALF ((T_ROW - 6) / 2)
 
-static double tx(double v, double lo, double hi)
+/* The x extent of the bars: the names' column on the left, and room on
+ * either side for the value labels past the bars' ends, measured in
+ * average glyph widths of a sans-serif face (0.6 em), so that no label
+ * runs into the names or off the picture. */
+struct t_axis {
+	double names; /* where the names' column ends */
+	double left, right, lo, hi;
+};
+
+static double text_w(const char *s, double font)
 {
-	return T_LEFT + (WIDTH - T_LEFT - T_RIGHT) * (v - lo) / (hi - lo);
+	return 0.6 * font * (double)strlen(s);
 }
 
-#define T_HALF ((T_ROW - 6) / 2)
+static double tx(const struct t_axis *ax, double v)
+{
+	return ax->left +
+	       (ax->right - ax->left) * (v - ax->lo) / (ax->hi - ax->lo);
+}
 
 /* One half of a row (the low end above, the high end below): a bar from
  * the baseline to @p end and its label past the end. */
 static void tornado_half(FILE *f, const char *cls, const char *colour,
 			 double base, double end, const char *text, double y,
-			 double lo, double hi)
+			 const struct t_axis *ax)
 {
-	double a = tx(fmin(base, end), lo, hi), b = tx(fmax(base, end), lo, hi);
+	double a = tx(ax, fmin(base, end)), b = tx(ax, fmax(base, end));
 	bool right = end >= base;
 
 	fprintf(f,
@@ -521,18 +536,52 @@ static void tornado_half(FILE *f, const char *cls, const char *colour,
 	fputs("</text>\n", f);
 }
 
+/* The bars' extent for @p t: the names' column as wide as its longest
+ * name (at least T_LEFT), then as much room as the widest label that
+ * points left, and the same on the right. */
+static void tornado_axis(const struct svg_tornado *t, int width,
+			 struct t_axis *ax)
+{
+	double names = T_LEFT, lpad = 0, rpad = 0;
+
+	for (size_t k = 0; k < t->n; k++) {
+		const double ends[2] = { t->at_low[k], t->at_high[k] };
+		const char *texts[2] = { t->low_text[k], t->high_text[k] };
+
+		names = fmax(names, text_w(t->names[k], 12) + 16);
+		for (int e = 0; e < 2; e++) {
+			double w = text_w(texts[e], 10) + 6;
+
+			if (ends[e] < t->baseline)
+				lpad = fmax(lpad, w);
+			else
+				rpad = fmax(rpad, w);
+		}
+	}
+	ax->names = names;
+	ax->left = names + lpad;
+	ax->right = width - fmax(T_RIGHT, rpad + 10);
+}
+
 int svg_tornado_write(FILE *f, const struct svg_tornado *t)
 {
-	int height = TOP + T_ROW * (int)t->n + BOTTOM;
+	int height = TOP + T_ROW * (int)t->n + BOTTOM, width = WIDTH;
 	double lo = t->baseline, hi = t->baseline, step;
+	struct t_axis ax;
 
 	if (!t->n)
 		return -EINVAL;
+	/* a title longer than the picture widens it */
+	if (text_w(t->title, 16) + 20 > width)
+		width = (int)ceil(text_w(t->title, 16)) + 20;
+	tornado_axis(t, width, &ax);
 	for (size_t k = 0; k < t->n; k++) {
 		lo = fmin(lo, fmin(t->at_low[k], t->at_high[k]));
 		hi = fmax(hi, fmax(t->at_low[k], t->at_high[k]));
 	}
 	step = nice_range(&lo, &hi, 8);
+	ax.lo = lo;
+	ax.hi = hi;
 	fprintf(f,
 		"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 		"<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" "
@@ -541,7 +590,7 @@ int svg_tornado_write(FILE *f, const struct svg_tornado *t)
 		"<rect width=\"100%%\" height=\"100%%\" fill=\"#fff\"/>\n"
 		"<text x=\"%d\" y=\"30\" font-size=\"16\" "
 		"text-anchor=\"middle\">",
-		WIDTH, height, WIDTH, height, WIDTH / 2);
+		width, height, width, height, width / 2);
 	svg_escape(f, t->title);
 	fputs("</text>\n<g class=\"xticks\" font-size=\"12\" "
 	      "text-anchor=\"middle\">\n",
@@ -551,7 +600,7 @@ int svg_tornado_write(FILE *f, const struct svg_tornado *t)
 
 		if (v > hi + step * 1e-6)
 			break;
-		x = tx(v, lo, hi);
+		x = tx(&ax, v);
 		fprintf(f,
 			"<line x1=\"%.2f\" y1=\"%d\" x2=\"%.2f\" y2=\"%d\" "
 			"stroke=\"#ddd\"/>\n<text x=\"%.2f\" y=\"%d\">",
@@ -566,13 +615,13 @@ int svg_tornado_write(FILE *f, const struct svg_tornado *t)
 		fprintf(f,
 			"<g class=\"bar\"><text x=\"%d\" y=\"%.2f\" "
 			"font-size=\"12\" text-anchor=\"end\">",
-			T_LEFT - 8, y + T_HALF + 4.0);
+			(int)ax.names - 8, y + T_HALF + 4.0);
 		svg_escape(f, t->names[k]);
 		fputs("</text>\n", f);
 		tornado_half(f, "low", colours[0], t->baseline, t->at_low[k],
-			     t->low_text[k], y, lo, hi);
+			     t->low_text[k], y, &ax);
 		tornado_half(f, "high", colours[1], t->baseline, t->at_high[k],
-			     t->high_text[k], y + T_HALF, lo, hi);
+			     t->high_text[k], y + T_HALF, &ax);
 		fputs("</g>\n", f);
 	}
 	fprintf(f,
@@ -580,9 +629,8 @@ int svg_tornado_write(FILE *f, const struct svg_tornado *t)
 		"y2=\"%d\" stroke=\"#000\" stroke-dasharray=\"4,3\"/>\n"
 		"<text x=\"%d\" y=\"%d\" font-size=\"14\" "
 		"text-anchor=\"middle\">",
-		tx(t->baseline, lo, hi), TOP, tx(t->baseline, lo, hi),
-		height - BOTTOM, T_LEFT + (WIDTH - T_LEFT - T_RIGHT) / 2,
-		height - 20);
+		tx(&ax, t->baseline), TOP, tx(&ax, t->baseline),
+		height - BOTTOM, (int)((ax.left + ax.right) / 2), height - 20);
 	svg_escape(f, t->xlabel);
 	fprintf(f,
 		"</text>\n<g class=\"legend\" font-size=\"12\">"
