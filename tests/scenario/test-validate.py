@@ -425,15 +425,19 @@ with tempfile.TemporaryDirectory() as d:
           "'ghost' has no case file" in out and
           "newly inside: add 'tiny-ratio'" in out, out)
 
+def add_case(d, name):
+    """Test case NAME, unchanged, into directory D beside a with_text()
+    copy."""
+    d2, _ = with_text(name, [])
+    shutil.move(os.path.join(d2, name), os.path.join(d, name))
+    shutil.rmtree(d2)
+
+
 # --- a long case name keeps the table in line ----------------------------
 d, path = with_text("tiny-value.ini", [])
 long = os.path.join(d, "a-case-whose-name-is-longer-than-the-column.ini")
 os.rename(path, long)
-shutil.copy(os.path.join(CASES, "tiny-ratio.ini"), d)
-with open(os.path.join(d, "tiny-ratio.ini")) as f:
-    text = f.read().replace("../../../profiles", os.path.join(ROOT, "profiles"))
-with open(os.path.join(d, "tiny-ratio.ini"), "w") as f:
-    f.write(text)
+add_case(d, "tiny-ratio.ini")
 rc, table, err = run(d, "--uncertainty", "4", "--threads", "2")
 shutil.rmtree(d)
 lines = table.splitlines()
@@ -449,11 +453,7 @@ check("table: a long case name widens the column, every row in line",
 # its a and b runs are the same configuration, so they run once.
 d, path = with_text("tiny-ratio.ini", [
     ("b = strategy=hyperv;  hypervisor.xmm=0 ;", "b = strategy=ipi")])
-shutil.copy(os.path.join(CASES, "tiny-value.ini"), d)
-with open(os.path.join(d, "tiny-value.ini")) as f:
-    text = f.read().replace("../../../profiles", os.path.join(ROOT, "profiles"))
-with open(os.path.join(d, "tiny-value.ini"), "w") as f:
-    f.write(text)
+add_case(d, "tiny-value.ini")
 rc, full, err = run(d, "--uncertainty", "40", "--json", "--quick")
 rc2, conv, err2 = run(d, "--uncertainty", "40", "--json", "--quick",
                       "--converge")
