@@ -397,6 +397,31 @@ static void judge(const struct ensemble *e, size_t a, size_t b,
 			(v->band.p5 > 1) == (published > 1);
 }
 
+/*
+ * Quantity @p i of @p r's case (0 the headline, i the observable i - 1):
+ * the run it reads (@p a), the run it divides by (@p b, (size_t)-1 for a
+ * value) and its metric. False for an observable that reads run b of a
+ * value case (vcase_parse() refuses it): that run was never made.
+ */
+static bool quantity(const struct vrun *r, size_t i, size_t *a, size_t *b,
+		     const struct metric **m)
+{
+	const struct vobservable *o = i ? &r->c.obs[i - 1] : NULL;
+
+	if (!o) {
+		*a = 0;
+		*b = r->c.ratio ? 1 : (size_t)-1;
+		*m = r->c.metric;
+		return true;
+	}
+	if (o->run != VOBS_A && !r->c.ratio)
+		return false;
+	*a = o->run == VOBS_B ? 1 : 0;
+	*b = o->run == VOBS_RATIO ? 1 : (size_t)-1;
+	*m = o->metric;
+	return true;
+}
+
 static void evaluate(struct vrun *r)
 {
 	char err[SCENARIO_ERR_MAX];
@@ -406,25 +431,22 @@ static void evaluate(struct vrun *r)
 		r->status = CLI_EXIT_FAIL;
 		return;
 	}
-	judge(&r->e, 0, r->c.ratio ? 1 : (size_t)-1, r->c.metric,
-	      r->c.published, &r->v);
 	/* the observables read the same runs and draws as the headline */
-	for (size_t i = 0; i < r->c.nobs; i++) {
-		const struct vobservable *o = &r->c.obs[i];
+	for (size_t i = 0; i <= r->c.nobs; i++) {
+		const struct metric *m;
+		size_t a, b;
 
-		if (o->run != VOBS_A && !r->c.ratio) {
-			/* vcase_parse() refuses it; never read a run b that
-			 * was not run */
+		if (!quantity(r, i, &a, &b, &m)) {
 			snprintf(r->err, sizeof(r->err),
 				 "%s: observable %zu reads run b of a value "
 				 "case",
-				 r->path, i + 1);
+				 r->path, i);
 			r->status = CLI_EXIT_FAIL;
 			return;
 		}
-		judge(&r->e, o->run == VOBS_B ? 1 : 0,
-		      o->run == VOBS_RATIO ? 1 : (size_t)-1, o->metric,
-		      o->published, &r->obs[i]);
+		judge(&r->e, a, b, m,
+		      i ? r->c.obs[i - 1].published : r->c.published,
+		      i ? &r->obs[i - 1] : &r->v);
 	}
 }
 
@@ -684,13 +706,15 @@ static bool settled(const struct vrun *r)
 	bool ok = v != NULL;
 
 	for (size_t i = 0; ok && i <= r->c.nobs; i++) {
-		const struct vobservable *ob = i ? &r->c.obs[i - 1] : NULL;
-		size_t a = ob && ob->run == VOBS_B ? 1 : 0;
-		size_t b = (ob ? ob->run == VOBS_RATIO : r->c.ratio)
-				   ? 1
-				   : (size_t)-1;
+		const struct metric *m;
+		size_t a, b;
 
-		ensemble_values(e, a, b, ob ? ob->metric : r->c.metric, v);
+		/* a quantity that cannot be read never settles: evaluate()
+		 * reports it */
+		ok = quantity(r, i, &a, &b, &m);
+		if (!ok)
+			break;
+		ensemble_values(e, a, b, m, v);
 		qsort(v, e->ndraws, sizeof(*v), cmp_double);
 		ok = band_settled(v, e->ndraws, CONVERGE_TOL);
 	}
