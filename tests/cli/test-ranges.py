@@ -67,28 +67,25 @@ check("plan: START-END empty, as before",
       isinstance(plan, dict) and plan["outcome"]["hypercalls"] == 0, plan)
 
 # --- refusals name the part typed ----------------------------------------
+REFUSED = [  # (what, --range, what the one line says)
+    ("a bare 1000 is refused with both spellings", "1000+1",
+     ["--range '1000+1'", "START '1000'", "could be hex or decimal",
+      "0x1000 for hex", "0x3e8 for decimal 1000"]),
+    ("a bare END 4096", "0x0-4096",
+     ["END '4096'", "0x4096 for hex", "0x1000 for decimal 4096"]),
+    ("PAGES not a number", "0x1000+x", ["--range '0x1000+x'", "PAGES 'x'"]),
+    ("PAGES 0", "0x1000+0", ["PAGES '0'", "1 or more"]),
+    ("END below START", "0x2000-0x1000",
+     ["--range '0x2000-0x1000'", "END '0x1000' is below START"]),
+    ("a bad address", "0xg-0x1000", ["START '0xg'", "not an address"]),
+    ("neither form", "0x1000",
+     ["--range '0x1000'", "START+PAGES or START-END"]),
+    ("a range past 2^64", "0xfffffffffffff000+2",
+     ["--range '0xfffffffffffff000+2'", "wraps past 2^64"]),
+]
 for cmd, args in (("encode", ENCODE), ("plan", PLAN)):
-    one_error(f"{cmd}: a bare 1000 is refused with both spellings",
-              args + ["--range", "1000+1"],
-              ["--range '1000+1'", "START '1000'", "could be hex or decimal",
-               "0x1000 for hex", "0x3e8 for decimal 1000"])
-    one_error(f"{cmd}: a bare END 4096",
-              args + ["--range", "0x0-4096"],
-              ["END '4096'", "0x4096 for hex", "0x1000 for decimal 4096"])
-    one_error(f"{cmd}: PAGES not a number", args + ["--range", "0x1000+x"],
-              ["--range '0x1000+x'", "PAGES 'x'"])
-    one_error(f"{cmd}: PAGES 0", args + ["--range", "0x1000+0"],
-              ["PAGES '0'", "1 or more"])
-    one_error(f"{cmd}: END below START",
-              args + ["--range", "0x2000-0x1000"],
-              ["--range '0x2000-0x1000'", "END '0x1000' is below START"])
-    one_error(f"{cmd}: a bad address", args + ["--range", "0xg-0x1000"],
-              ["START '0xg'", "not an address"])
-    one_error(f"{cmd}: neither form", args + ["--range", "0x1000"],
-              ["--range '0x1000'", "START+PAGES or START-END"])
-    one_error(f"{cmd}: a range past 2^64",
-              args + ["--range", "0xfffffffffffff000+2"],
-              ["--range '0xfffffffffffff000+2'", "wraps past 2^64"])
+    for what, rng, needles in REFUSED:
+        one_error(f"{cmd}: {what}", args + ["--range", rng], needles)
 one_error("encode: 'all' is plan's", ENCODE + ["--range", "all"],
           ["--range 'all'", "START+PAGES or START-END"])
 one_error("encode: an empty START-END", ENCODE + ["--range",
