@@ -150,12 +150,42 @@ static const char *const call_names[] = { "space",   "list", "space-ex",
 static const char *const page_size_names[] = { "4k", "2m", "1g", NULL };
 static const char *const vpset_names[] = { "compact", "linux", NULL };
 
+static int take_vps(struct encode_opts *o, const char *v)
+{
+	int rc;
+
+	if (cli_once(CMD, &o->have_vps, "--vps"))
+		return CLI_EXIT_USAGE;
+	rc = parse_index_list(v, o->vps.bits, HVTLB_MAX_VPS);
+	if (rc == -ERANGE)
+		return cli_usage_error(CMD, "--vps: VP index >= %u in '%s'",
+				       HVTLB_MAX_VPS, v);
+	if (rc)
+		return cli_usage_error(CMD,
+				       "--vps: bad VP list '%s' (want e.g. "
+				       "0,5,64-127)",
+				       v);
+	return 0;
+}
+
+/* A --range as typed; resolve_ranges() turns it into pages once
+ * --page-size is known. */
+static int take_range(struct encode_opts *o, const char *v)
+{
+	if (o->nranges == MAX_RANGES)
+		return cli_usage_error(CMD, "--range: more than %u ranges",
+				       MAX_RANGES);
+	if (cli_range(CMD, "--range", v, false, &o->typed[o->nranges]))
+		return CLI_EXIT_USAGE;
+	o->typed_text[o->nranges++] = v;
+	return 0;
+}
+
 static int take_option(struct encode_opts *o, int c, const char *v,
 		       bool *seen_call, bool *seen_vector)
 {
 	const char *name = NULL;
 	bool *flag = flag_of(o, c);
-	int rc;
 
 	for (const struct option *op = options; op->name; op++)
 		if (op->val == c)
@@ -176,19 +206,7 @@ static int take_option(struct encode_opts *o, int c, const char *v,
 					      call_names);
 		return 0;
 	case OPT_VPS:
-		if (cli_once(CMD, &o->have_vps, "--vps"))
-			return CLI_EXIT_USAGE;
-		rc = parse_index_list(v, o->vps.bits, HVTLB_MAX_VPS);
-		if (rc == -ERANGE)
-			return cli_usage_error(CMD,
-					       "--vps: VP index >= %u in '%s'",
-					       HVTLB_MAX_VPS, v);
-		if (rc)
-			return cli_usage_error(CMD,
-					       "--vps: bad VP list '%s' (want "
-					       "e.g. 0,5,64-127)",
-					       v);
-		return 0;
+		return take_vps(o, v);
 	case OPT_ADDRESS_SPACE:
 		if (cli_once(CMD, &o->have_address_space, "--address-space"))
 			return CLI_EXIT_USAGE;
@@ -197,14 +215,7 @@ static int take_option(struct encode_opts *o, int c, const char *v,
 				CMD, "--address-space: bad hex number '%s'", v);
 		return 0;
 	case OPT_RANGE:
-		if (o->nranges == MAX_RANGES)
-			return cli_usage_error(CMD,
-					       "--range: more than %u ranges",
-					       MAX_RANGES);
-		if (cli_range(CMD, "--range", v, false, &o->typed[o->nranges]))
-			return CLI_EXIT_USAGE;
-		o->typed_text[o->nranges++] = v;
-		return 0;
+		return take_range(o, v);
 	case OPT_PAGE_SIZE:
 		if (cli_once(CMD, &o->have_page_size, "--page-size"))
 			return CLI_EXIT_USAGE;
