@@ -93,9 +93,46 @@ static void check_words(const char *s, size_t max)
 	free(out);
 }
 
+/* A range reads back as printed, and START+PAGES covers the same pages
+ * as the START-END it stands for. */
+static void check_range(const char *s)
+{
+	struct parse_range r, q;
+	struct parse_range_error e;
+	uint64_t a, b, g, n;
+	char buf[64];
+	int rc = parse_range(s, &r, &e);
+
+	FUZZ_CHECK(rc == 0 || rc == -EINVAL || rc == -ERANGE || rc == -EDOM);
+	if (rc) {
+		FUZZ_CHECK(e.at + e.len <= strlen(s));
+		return;
+	}
+	if (r.all)
+		return;
+	FUZZ_CHECK(r.pages || r.start <= r.end);
+	if (r.pages)
+		snprintf(buf, sizeof(buf), "0x%" PRIx64 "+%" PRIu64, r.start,
+			 r.pages);
+	else
+		snprintf(buf, sizeof(buf), "0x%" PRIx64 "-0x%" PRIx64, r.start,
+			 r.end);
+	FUZZ_CHECK(parse_range(buf, &q, NULL) == 0 && q.start == r.start &&
+		   q.end == r.end && q.pages == r.pages && !q.all);
+	for (unsigned shift = 12; shift <= 30; shift += 9) {
+		uint64_t mask = (1ULL << shift) - 1;
+
+		if (!r.pages || parse_range_bytes(&r, shift, &a, &b))
+			continue;
+		q = (struct parse_range){ .start = a, .end = b };
+		FUZZ_CHECK(parse_range_pages(&q, shift, &g, &n) == 0);
+		FUZZ_CHECK(g == (a & ~mask) &&
+			   n == r.pages + ((a & mask) ? 1 : 0));
+	}
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	uint64_t gva, pages;
 	unsigned shift;
 	char *s;
 	bool b;
@@ -115,8 +152,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	check_words(s, data[0] % 8);
 	if (!parse_page_size(s, &shift))
 		FUZZ_CHECK(shift == 12 || shift == 21 || shift == 30);
-	if (!parse_gva_range(s, &gva, &pages))
-		FUZZ_CHECK(pages != 0);
+	check_range(s);
 	(void)parse_bool(s, &b);
 	free(s);
 	return 0;

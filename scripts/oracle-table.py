@@ -64,6 +64,31 @@ SEEDS = {"hyperv-16vcpu.ini": "10000", "kvm-128on12.ini": "10",
          "kvm-12on12.ini": "10"}
 
 
+def cell(exe, src, scen, extra, fault, strategy, need, quick=False):
+    """One cell: the run of @fault with @strategy on scenario file @scen
+    with settings @extra and @need. Returns (text, command, missed)."""
+    sets = extra + need
+    if quick and scen in SEEDS:
+        sets = sets + ["workload.iterations=" + SEEDS[scen]]
+    cmd = [exe, "sim", os.path.join(src, "scenarios", scen),
+           "--compare", strategy, "--fault", fault, "--json"]
+    for kv in sets:
+        cmd += ["--set", kv]
+    out = subprocess.run(cmd, check=True, capture_output=True,
+                         text=True).stdout
+    r = json.loads(out)["runs"][0]
+    v = r["violations"]
+    hits = r["fault_hits"]
+    if not hits:
+        text = "no hit" + (f" ({v['latent']}/{v['used']})"
+                           if v["total"] else "")
+    elif v["latent"]:
+        text = f"caught {hits}/{v['latent']}/{v['used']}"
+    else:
+        text = f"**MISSED** {hits}/0/{v['used']}"
+    return text, cmd, bool(hits) and not v["latent"]
+
+
 def main():
     exe, src = sys.argv[1], sys.argv[2]
     quick = "--quick" in sys.argv[3:]
@@ -74,27 +99,10 @@ def main():
     for name, scen, extra in CONFIGS:
         row = []
         for fault, strategy, need in FAULTS:
-            sets = extra + need
-            if quick and scen in SEEDS:
-                sets = sets + ["workload.iterations=" + SEEDS[scen]]
-            cmd = [exe, "sim", os.path.join(src, "scenarios", scen),
-                   "--compare", strategy, "--fault", fault, "--json"]
-            for kv in sets:
-                cmd += ["--set", kv]
-            out = subprocess.run(cmd, check=True, capture_output=True,
-                                 text=True).stdout
-            r = json.loads(out)["runs"][0]
-            v = r["violations"]
-            hits = r["fault_hits"]
-            if not hits:
-                cell = "no hit" + (
-                    f" ({v['latent']}/{v['used']})" if v["total"] else "")
-            elif v["latent"]:
-                cell = f"caught {hits}/{v['latent']}/{v['used']}"
-            else:
-                cell = f"**MISSED** {hits}/0/{v['used']}"
-                bad += 1
-            row.append(cell)
+            text, cmd, missed = cell(exe, src, scen, extra, fault,
+                                     strategy, need, quick)
+            bad += missed
+            row.append(text)
             cmds.append(" ".join(shlex.quote(
                 c if c != exe else "hvtlb") for c in cmd).replace(
                     src + "/", ""))

@@ -276,7 +276,7 @@ for _ in range(150):
             n = rng.choice([1, 2, 511, 513, 2049, 4097, 70000])
             if ps == '1g':
                 n = min(n, 3)
-            args += ['--range', '%x+%d' % (g, n)]
+            args += ['--range', '0x%x+%d' % (g, n)]
             want_ranges.append((g, n, page_bytes(ps)))
     if rng.random() < 0.3:
         args += ['--vpset', 'linux']

@@ -9,7 +9,7 @@ did-you-mean for shipped scenario names, hvtlb's own options (--versoin,
 -V, version) and enumerated values (encode --call/--page-size/--vpset,
 plan --hints/--set), binary and byte-order-mark scenario files named as
 such, `validate` of a case that does not load prints nothing on stdout,
-`completion zsh` says which shells are supported. Each is exit 2, stdout
+`completion tcsh` says which shells are supported. Each is exit 2, stdout
 empty, one stderr line.
 
 Output: a '*' and a footnote on each nominal value outside its band
@@ -163,12 +163,12 @@ with tempfile.TemporaryDirectory() as d:
     check("validate --fail-on-miss: every case inside: exit 0", rc == 0,
           f"rc={rc} {out} {err!r}")
 
-one_error("completion zsh says which shells are supported",
-          ["completion", "zsh"],
-          ["unknown shell 'zsh'", "bash is the only shell supported"],
+one_error("completion tcsh says which shells are supported",
+          ["completion", "tcsh"],
+          ["unknown shell 'tcsh'", "one of bash, zsh, fish"],
           ["say which shell"])
-one_error("completion without a shell names the supported one",
-          ["completion"], ["bash is the only shell supported"],
+one_error("completion without a shell names the supported ones",
+          ["completion"], ["'hvtlb completion bash', 'zsh' or 'fish'"],
           ["say which shell"])
 
 # --- a mark on a nominal value outside its band ------------------------

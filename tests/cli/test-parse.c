@@ -250,41 +250,121 @@ static void test_index_list_errors(void **state)
 	index_fails("1,5000", 4096, -ERANGE);
 }
 
-static void test_gva_range(void **state)
+/* Expects parse_range(s) to fail with @p rc on @p part, the @p at.. of s,
+ * and to leave the output alone. */
+static void range_fails(const char *s, int rc, int part, const char *at)
 {
-	uint64_t gva = SENTINEL, pages = SENTINEL;
+	struct parse_range r = { SENTINEL, SENTINEL, SENTINEL, false };
+	struct parse_range_error e;
+
+	assert_int_equal(parse_range(s, &r, &e), rc);
+	assert_int_equal(e.part, part);
+	assert_true(e.at + e.len <= strlen(s));
+	assert_true(strlen(at) == e.len && !strncmp(s + e.at, at, e.len));
+	assert_true(r.start == SENTINEL && r.end == SENTINEL &&
+		    r.pages == SENTINEL && !r.all);
+}
+
+static void test_range(void **state)
+{
+	struct parse_range r;
 
 	(void)state;
-	assert_int_equal(parse_gva_range("0x7f0000000000+1", &gva, &pages), 0);
-	assert_true(gva == 0x7f0000000000ULL && pages == 1);
-	assert_int_equal(parse_gva_range("7f0000000000+16", &gva, &pages), 0);
-	assert_true(gva == 0x7f0000000000ULL && pages == 16);
-	assert_int_equal(parse_gva_range("0+0x10", &gva, &pages), 0);
-	assert_true(gva == 0 && pages == 16);
+	assert_int_equal(parse_range("0x7f0000000000+1", &r, NULL), 0);
+	assert_true(r.start == 0x7f0000000000ULL && r.pages == 1 && !r.all);
+	/* Bare hex, as encode has always read it. */
+	assert_int_equal(parse_range("7f0000000000+16", &r, NULL), 0);
+	assert_true(r.start == 0x7f0000000000ULL && r.pages == 16);
+	assert_int_equal(parse_range("0+0x10", &r, NULL), 0);
+	assert_true(r.start == 0 && r.pages == 16);
+	assert_int_equal(parse_range("0x1000-0x3000", &r, NULL), 0);
+	assert_true(r.start == 0x1000 && r.end == 0x3000 && r.pages == 0);
+	assert_int_equal(parse_range("0-0x21000", &r, NULL), 0);
+	assert_true(r.start == 0 && r.end == 0x21000 && r.pages == 0);
+	assert_int_equal(parse_range("a000-ffff", &r, NULL), 0);
+	assert_true(r.start == 0xa000 && r.end == 0xffff);
+	assert_int_equal(parse_range("0x1000-0x1000", &r, NULL), 0);
+	assert_true(r.start == 0x1000 && r.end == 0x1000 && r.pages == 0);
+	assert_int_equal(parse_range("all", &r, NULL), 0);
+	assert_true(r.all);
 	assert_int_equal(
-		parse_gva_range("ffffffffffffffff+18446744073709551615", &gva,
-				&pages),
+		parse_range("ffffffffffffffff+18446744073709551615", &r, NULL),
 		0);
-	assert_true(gva == UINT64_MAX && pages == UINT64_MAX);
+	assert_true(r.start == UINT64_MAX && r.pages == UINT64_MAX);
 
-	gva = pages = SENTINEL;
-	assert_int_equal(parse_gva_range("0x1000+0", &gva, &pages), -EINVAL);
-	assert_int_equal(parse_gva_range("0x1000", &gva, &pages), -EINVAL);
-	assert_int_equal(parse_gva_range("+1", &gva, &pages), -EINVAL);
-	assert_int_equal(parse_gva_range("0x1000+", &gva, &pages), -EINVAL);
-	assert_int_equal(parse_gva_range("0x+1", &gva, &pages), -EINVAL);
-	assert_int_equal(parse_gva_range("", &gva, &pages), -EINVAL);
-	assert_int_equal(parse_gva_range(NULL, &gva, &pages), -EINVAL);
-	assert_int_equal(parse_gva_range("1000+1+1", &gva, &pages), -EINVAL);
-	assert_int_equal(parse_gva_range("1000+-1", &gva, &pages), -EINVAL);
-	assert_int_equal(parse_gva_range("1000+1x", &gva, &pages), -EINVAL);
-	assert_int_equal(parse_gva_range("g+1", &gva, &pages), -EINVAL);
-	assert_int_equal(parse_gva_range("10000000000000000+1", &gva, &pages),
-			 -ERANGE);
-	assert_int_equal(
-		parse_gva_range("0+18446744073709551616", &gva, &pages),
-		-ERANGE);
-	assert_true(gva == SENTINEL && pages == SENTINEL);
+	range_fails("", -EINVAL, PARSE_RANGE_FORM, "");
+	range_fails("0x1000", -EINVAL, PARSE_RANGE_FORM, "0x1000");
+	range_fails("+1", -EINVAL, PARSE_RANGE_FORM, "+1");
+	range_fails("0x1000+", -EINVAL, PARSE_RANGE_FORM, "0x1000+");
+	range_fails("0x1000-", -EINVAL, PARSE_RANGE_FORM, "0x1000-");
+	range_fails("ALL", -EINVAL, PARSE_RANGE_FORM, "ALL");
+	range_fails("0x+1", -EINVAL, PARSE_RANGE_START, "0x");
+	range_fails("g+1", -EINVAL, PARSE_RANGE_START, "g");
+	range_fails("0x1000+0", -EINVAL, PARSE_RANGE_PAGES, "0");
+	range_fails("0x1000+x", -EINVAL, PARSE_RANGE_PAGES, "x");
+	range_fails("0x1000+1+1", -EINVAL, PARSE_RANGE_PAGES, "1+1");
+	range_fails("0x1000+-1", -EINVAL, PARSE_RANGE_PAGES, "-1");
+	range_fails("0x1000+1x", -EINVAL, PARSE_RANGE_PAGES, "1x");
+	range_fails("0x1000-0xg", -EINVAL, PARSE_RANGE_END, "0xg");
+	range_fails("0x2000-0x1000", -EINVAL, PARSE_RANGE_ORDER, "0x1000");
+	range_fails("10000000000000000+1", -EDOM, PARSE_RANGE_START,
+		    "10000000000000000");
+	range_fails("0x1-123456789012345678901", -ERANGE, PARSE_RANGE_END,
+		    "123456789012345678901");
+	range_fails("0x10000000000000000+1", -ERANGE, PARSE_RANGE_START,
+		    "0x10000000000000000");
+	range_fails("0+18446744073709551616", -ERANGE, PARSE_RANGE_PAGES,
+		    "18446744073709551616");
+	/* Digits 0-9 alone: hex to encode, decimal to plan, refused. */
+	range_fails("1000+1", -EDOM, PARSE_RANGE_START, "1000");
+	range_fails("00+1", -EDOM, PARSE_RANGE_START, "00");
+	range_fails("0x1000-4096", -EDOM, PARSE_RANGE_END, "4096");
+}
+
+static void test_range_bytes_pages(void **state)
+{
+	struct parse_range r;
+	uint64_t a = SENTINEL, b = SENTINEL;
+
+	(void)state;
+	/* START+PAGES and the START-END it stands for. */
+	assert_int_equal(parse_range("0x7f0000000000+16", &r, NULL), 0);
+	assert_int_equal(parse_range_bytes(&r, 12, &a, &b), 0);
+	assert_true(a == 0x7f0000000000ULL && b == 0x7f0000010000ULL);
+	assert_int_equal(parse_range("0x7f0000000000-0x7f0000010000", &r, NULL),
+			 0);
+	assert_int_equal(parse_range_pages(&r, 12, &a, &b), 0);
+	assert_true(a == 0x7f0000000000ULL && b == 16);
+	/* An unaligned START-END: every page it touches, from the first. */
+	assert_int_equal(parse_range("0x1800-0x2001", &r, NULL), 0);
+	assert_int_equal(parse_range_pages(&r, 12, &a, &b), 0);
+	assert_true(a == 0x1000 && b == 2);
+	assert_int_equal(parse_range_pages(&r, 21, &a, &b), 0);
+	assert_true(a == 0 && b == 1);
+	/* START+PAGES is passed on as typed; the encoder spills it. */
+	assert_int_equal(parse_range("0x1800+1", &r, NULL), 0);
+	assert_int_equal(parse_range_pages(&r, 12, &a, &b), 0);
+	assert_true(a == 0x1800 && b == 1);
+	assert_int_equal(parse_range_bytes(&r, 21, &a, &b), 0);
+	assert_true(a == 0x1800 && b == 0x201800);
+	/* Up to the last byte, and one page past it. */
+	assert_int_equal(parse_range("0xffffffffffffe000+1", &r, NULL), 0);
+	assert_int_equal(parse_range_bytes(&r, 12, &a, &b), 0);
+	assert_true(b == 0xfffffffffffff000ULL);
+	assert_int_equal(parse_range("0xfffffffffffff000+1", &r, NULL), 0);
+	a = b = SENTINEL;
+	assert_int_equal(parse_range_bytes(&r, 12, &a, &b), -ERANGE);
+	assert_int_equal(parse_range("0-0xffffffffffffffff", &r, NULL), 0);
+	assert_int_equal(parse_range_pages(&r, 30, &a, &b), 0);
+	assert_true(a == 0 && b == 1ULL << 34);
+	/* Nothing to encode in an empty START-END; "all" has no bytes. */
+	assert_int_equal(parse_range("0x1000-0x1000", &r, NULL), 0);
+	assert_int_equal(parse_range_pages(&r, 12, &a, &b), -EINVAL);
+	assert_int_equal(parse_range_bytes(&r, 12, &a, &b), 0);
+	assert_true(a == 0x1000 && b == 0x1000);
+	assert_int_equal(parse_range("all", &r, NULL), 0);
+	assert_int_equal(parse_range_bytes(&r, 12, &a, &b), -EINVAL);
+	assert_int_equal(parse_range_pages(&r, 12, &a, &b), -EINVAL);
 }
 
 static void test_hex_words(void **state)
@@ -366,7 +446,8 @@ int main(void)
 		cmocka_unit_test(test_bool),
 		cmocka_unit_test(test_index_list),
 		cmocka_unit_test(test_index_list_errors),
-		cmocka_unit_test(test_gva_range),
+		cmocka_unit_test(test_range),
+		cmocka_unit_test(test_range_bytes_pages),
 		cmocka_unit_test(test_hex_words),
 		cmocka_unit_test(test_page_size),
 	};

@@ -111,6 +111,9 @@ for f in bin/hvtlb share/hvtlb/profiles/kvm-2018.ini \
     share/hvtlb/scenarios/default.ini share/hvtlb/json/sim.schema.json \
     share/hvtlb/json/tool.schema.json \
     share/hvtlb/validation/seed000-hyperv-16vcpu.ini \
+    share/bash-completion/completions/hvtlb.bash \
+    share/zsh/site-functions/_hvtlb \
+    share/fish/vendor_completions.d/hvtlb.fish \
     include/hvtlb/sim.h; do
     [ -f "$prefix/$f" ] || fail "not installed: $f"
 done

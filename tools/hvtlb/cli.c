@@ -2,6 +2,7 @@
 /* Option parsing and output files shared by every subcommand (cli.h). */
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -212,6 +213,59 @@ int cli_enum_error(const char *cmd, const char *opt, const char *what,
 	return cli_usage_error(cmd, "%s: unknown %s '%s'%s; one of %s", opt,
 			       what, val, suggest_hint(&s, hint, sizeof(hint)),
 			       list);
+}
+
+int cli_range(const char *cmd, const char *opt, const char *val, bool allow_all,
+	      struct parse_range *r)
+{
+	static const char *const part[] = {
+		[PARSE_RANGE_START] = "START",
+		[PARSE_RANGE_END] = "END",
+		[PARSE_RANGE_PAGES] = "PAGES",
+	};
+	struct parse_range_error e;
+	int rc = parse_range(val, r, &e), n = (int)e.len;
+	const char *tok = val + e.at;
+	char dec[32];
+	uint64_t v;
+
+	if (!rc && (!r->all || allow_all))
+		return 0;
+	if (!rc || e.part == PARSE_RANGE_FORM)
+		return cli_usage_error(cmd,
+				       "%s '%s': want START+PAGES or "
+				       "START-END%s, e.g. 0x7f0000000000+16",
+				       opt, val, allow_all ? " or all" : "");
+	if (e.part == PARSE_RANGE_ORDER)
+		return cli_usage_error(cmd,
+				       "%s '%s': END '%.*s' is below START",
+				       opt, val, n, tok);
+	if (rc == -ERANGE)
+		return cli_usage_error(cmd,
+				       "%s '%s': %s '%.*s' does not fit in "
+				       "64 bits",
+				       opt, val, part[e.part], n, tok);
+	if (rc == -EDOM) {
+		/* Digits 0-9 that fit 64 bits as decimal: 20 at most. */
+		snprintf(dec, sizeof(dec), "%.*s", n, tok);
+		(void)parse_u64(dec, &v);
+		return cli_usage_error(cmd,
+				       "%s '%s': %s '%s' could be hex or "
+				       "decimal: write %s%s%s0x%" PRIx64
+				       " for decimal %s",
+				       opt, val, part[e.part], dec,
+				       n <= 16 ? "0x" : "", n <= 16 ? dec : "",
+				       n <= 16 ? " for hex, or " : "", v, dec);
+	}
+	if (e.part == PARSE_RANGE_PAGES)
+		return cli_usage_error(cmd,
+				       "%s '%s': PAGES '%.*s' is not a count "
+				       "of pages (1 or more)",
+				       opt, val, n, tok);
+	return cli_usage_error(cmd,
+			       "%s '%s': %s '%.*s' is not an address (hex, "
+			       "e.g. 0x7f0000000000)",
+			       opt, val, part[e.part], n, tok);
 }
 
 /* ------------------------------------------------------------ -o FILE */

@@ -68,6 +68,18 @@ int cli_once(const char *cmd, bool *seen, const char *name);
 int cli_u64(const char *cmd, const char *opt, const char *val, uint64_t min,
 	    uint64_t max, uint64_t *out);
 
+struct parse_range;
+
+/**
+ * Parses the value @p val of option @p opt ("--range") as a range of
+ * addresses (parse_range(): START+PAGES or START-END, and "all" where
+ * @p allow_all). Returns 0, or prints what is wrong with which part, as
+ * "--range '1000+4': START '1000' could be hex or decimal: write 0x1000
+ * for hex, or 0x3e8 for decimal 1000", and returns 2.
+ */
+int cli_range(const char *cmd, const char *opt, const char *val, bool allow_all,
+	      struct parse_range *r);
+
 /**
  * Reports that @p val, given to option @p opt ("--call"), is none of the
  * @p what ("call") names @p names (NULL-terminated), with the nearest one

@@ -39,8 +39,12 @@ static const char usage_text[] =
 	"  --address-space HEX    CR3 of the address space (default 0)\n"
 	"  --all-address-spaces   ALL_VIRTUAL_ADDRESS_SPACES\n"
 	"  --non-global           NON_GLOBAL_MAPPINGS_ONLY (Space calls)\n"
-	"  --range GVA+PAGES      GVA in hex, PAGES pages of --page-size;\n"
-	"                         may be given several times (List calls)\n"
+	"  --range START+PAGES    PAGES pages of --page-size from START, or\n"
+	"  --range START-END      the pages the bytes START..END touch (END\n"
+	"                         excluded); addresses are hex, 0x needed\n"
+	"                         unless the number has a-f or is one digit;\n"
+	"                         PAGES decimal or 0x hex; may be given\n"
+	"                         several times (List calls)\n"
 	"  --page-size SIZE       4k (default), 2m or 1g\n"
 	"  --extended             extended GVA range format (List calls; with\n"
 	"                         --auto it applies only when a List is "
@@ -67,6 +71,8 @@ struct encode_opts {
 	bool all_address_spaces;
 	bool non_global;
 	struct hvtlb_gva_range ranges[MAX_RANGES];
+	struct parse_range typed[MAX_RANGES]; /* as on the command line */
+	const char *typed_text[MAX_RANGES];
 	size_t nranges;
 	unsigned page_shift;
 	bool have_page_size;
@@ -144,12 +150,42 @@ static const char *const call_names[] = { "space",   "list", "space-ex",
 static const char *const page_size_names[] = { "4k", "2m", "1g", NULL };
 static const char *const vpset_names[] = { "compact", "linux", NULL };
 
+static int take_vps(struct encode_opts *o, const char *v)
+{
+	int rc;
+
+	if (cli_once(CMD, &o->have_vps, "--vps"))
+		return CLI_EXIT_USAGE;
+	rc = parse_index_list(v, o->vps.bits, HVTLB_MAX_VPS);
+	if (rc == -ERANGE)
+		return cli_usage_error(CMD, "--vps: VP index >= %u in '%s'",
+				       HVTLB_MAX_VPS, v);
+	if (rc)
+		return cli_usage_error(CMD,
+				       "--vps: bad VP list '%s' (want e.g. "
+				       "0,5,64-127)",
+				       v);
+	return 0;
+}
+
+/* A --range as typed; resolve_ranges() turns it into pages once
+ * --page-size is known. */
+static int take_range(struct encode_opts *o, const char *v)
+{
+	if (o->nranges == MAX_RANGES)
+		return cli_usage_error(CMD, "--range: more than %u ranges",
+				       MAX_RANGES);
+	if (cli_range(CMD, "--range", v, false, &o->typed[o->nranges]))
+		return CLI_EXIT_USAGE;
+	o->typed_text[o->nranges++] = v;
+	return 0;
+}
+
 static int take_option(struct encode_opts *o, int c, const char *v,
 		       bool *seen_call, bool *seen_vector)
 {
 	const char *name = NULL;
 	bool *flag = flag_of(o, c);
-	int rc;
 
 	for (const struct option *op = options; op->name; op++)
 		if (op->val == c)
@@ -170,19 +206,7 @@ static int take_option(struct encode_opts *o, int c, const char *v,
 					      call_names);
 		return 0;
 	case OPT_VPS:
-		if (cli_once(CMD, &o->have_vps, "--vps"))
-			return CLI_EXIT_USAGE;
-		rc = parse_index_list(v, o->vps.bits, HVTLB_MAX_VPS);
-		if (rc == -ERANGE)
-			return cli_usage_error(CMD,
-					       "--vps: VP index >= %u in '%s'",
-					       HVTLB_MAX_VPS, v);
-		if (rc)
-			return cli_usage_error(CMD,
-					       "--vps: bad VP list '%s' (want "
-					       "e.g. 0,5,64-127)",
-					       v);
-		return 0;
+		return take_vps(o, v);
 	case OPT_ADDRESS_SPACE:
 		if (cli_once(CMD, &o->have_address_space, "--address-space"))
 			return CLI_EXIT_USAGE;
@@ -191,19 +215,7 @@ static int take_option(struct encode_opts *o, int c, const char *v,
 				CMD, "--address-space: bad hex number '%s'", v);
 		return 0;
 	case OPT_RANGE:
-		if (o->nranges == MAX_RANGES)
-			return cli_usage_error(CMD,
-					       "--range: more than %u ranges",
-					       MAX_RANGES);
-		if (parse_gva_range(v, &o->ranges[o->nranges].gva,
-				    &o->ranges[o->nranges].pages))
-			return cli_usage_error(CMD,
-					       "--range: bad range '%s' (want "
-					       "GVA+PAGES, GVA in hex, PAGES "
-					       ">= 1)",
-					       v);
-		o->nranges++;
-		return 0;
+		return take_range(o, v);
 	case OPT_PAGE_SIZE:
 		if (cli_once(CMD, &o->have_page_size, "--page-size"))
 			return CLI_EXIT_USAGE;
@@ -472,6 +484,31 @@ static void print_text(const struct hvtlb_encoded *e)
 	fmt_input_words(stdout, e->control, words, n);
 }
 
+/* The ranges in pages of --page-size, known only once every option is
+ * read. 0, or 2 after the message. */
+static int resolve_ranges(struct encode_opts *o)
+{
+	for (size_t i = 0; i < o->nranges; i++) {
+		struct hvtlb_gva_range *g = &o->ranges[i];
+
+		g->size = o->page_shift == 30	? HVTLB_PAGE_1G
+			  : o->page_shift == 21 ? HVTLB_PAGE_2M
+						: HVTLB_PAGE_4K;
+		if (parse_range_pages(&o->typed[i], o->page_shift, &g->gva,
+				      &g->pages))
+			return cli_usage_error(CMD,
+					       "--range '%s': an empty range "
+					       "(encode needs a page at least)",
+					       o->typed_text[i]);
+		if (hvtlb_gva_entries_needed(g, 1, o->extended) == SIZE_MAX)
+			return cli_usage_error(CMD,
+					       "--range '%s': the range wraps "
+					       "past 2^64",
+					       o->typed_text[i]);
+	}
+	return 0;
+}
+
 static int run_encode(int argc, char **argv)
 {
 	struct encode_opts *o;
@@ -511,20 +548,7 @@ static int run_encode(int argc, char **argv)
 				     "chooses a flush call)");
 		goto out;
 	}
-	for (size_t i = 0; i < o->nranges; i++) {
-		o->ranges[i].size = o->page_shift == 30	  ? HVTLB_PAGE_1G
-				    : o->page_shift == 21 ? HVTLB_PAGE_2M
-							  : HVTLB_PAGE_4K;
-		if (hvtlb_gva_entries_needed(&o->ranges[i], 1, o->extended) ==
-		    SIZE_MAX) {
-			cli_usage_error(CMD,
-					"--range 0x%" PRIx64 "+%" PRIu64
-					": the range wraps past 2^64",
-					o->ranges[i].gva, o->ranges[i].pages);
-			goto out;
-		}
-	}
-	if (check_combination(o))
+	if (resolve_ranges(o) || check_combination(o))
 		goto out;
 	if (o->auto_call)
 		choose_call(o);

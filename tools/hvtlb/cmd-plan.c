@@ -21,15 +21,18 @@ static const char usage_text[] =
 	"usage: hvtlb plan --strategy "
 	"ipi|hyperv|kvm-pv|vmm-assist|broadcast|lazy\n"
 	"           --cpus N --targets LIST [--initiator N]\n"
-	"           --range START-END|all [--stride 4k|2m|1g] [--global]\n"
-	"           [--address-space HEX] [--freed-tables]\n"
+	"           --range START-END|START+PAGES|all [--stride 4k|2m|1g]\n"
+	"           [--global] [--address-space HEX] [--freed-tables]\n"
 	"           [--preempted LIST] [--lazy LIST] [--cas-lose LIST]\n"
 	"           [--vp-map identity|FILE] [--hints LIST]\n"
 	"           [--hypercall-status HEX] [--reps-per-call N]\n"
 	"           [--vmm-result ERRNO] [--set KEY=VALUE]... [--json]\n"
 	"\n"
 	"Runs the request through the strategy into the recording backend and\n"
-	"prints the actions in order. LIST is like 0,5,64-127. --hints names:\n"
+	"prints the actions in order. --range: the bytes START..END (END\n"
+	"excluded) or PAGES pages of --stride from START; addresses are hex,\n"
+	"0x needed unless the number has a-f or is one digit; PAGES decimal\n"
+	"or 0x hex. LIST is like 0,5,64-127. --hints names:\n"
 	"remote-flush, ex, xmm, extended-ranges, broadcast, kvm-pv, "
 	"vmm-assist\n"
 	"or none; the default is what the strategy needs (remote-flush,ex;\n"
@@ -165,29 +168,6 @@ static int parse_cpu_list(const char *opt, const char *s, uint32_t ncpus,
 	if (bad < HVTLB_MAX_CPUS)
 		return cli_usage_error(CMD, "--%s: CPU %u >= --cpus %u", opt,
 				       bad, ncpus);
-	return 0;
-}
-
-static int parse_range(const char *s, struct hvtlb_flush_range *r)
-{
-	const char *dash;
-	char start[32];
-	size_t n;
-
-	if (!strcmp(s, "all")) {
-		r->all = true;
-		return 0;
-	}
-	dash = strchr(s, '-');
-	n = dash ? (size_t)(dash - s) : 0;
-	if (!dash || n == 0 || n >= sizeof(start))
-		return cli_usage_error(
-			CMD, "bad --range '%s' (START-END or all)", s);
-	memcpy(start, s, n);
-	start[n] = '\0';
-	if (parse_u64(start, &r->start) || parse_u64(dash + 1, &r->end))
-		return cli_usage_error(
-			CMD, "bad --range '%s' (START-END or all)", s);
 	return 0;
 }
 
@@ -376,6 +356,7 @@ static int setup_recorder(const struct plan_args *a, uint32_t ncpus,
 static int build_request(const struct plan_args *a,
 			 struct hvtlb_flush_request *req)
 {
+	struct parse_range range;
 	uint64_t v;
 	int rc;
 
@@ -401,21 +382,25 @@ static int build_request(const struct plan_args *a,
 	if ((rc = parse_cpu_list("targets", a->targets, req->ncpus,
 				 &req->targets)))
 		return rc;
-	if ((rc = parse_range(a->range, &req->range)))
+	if ((rc = cli_range(CMD, "--range", a->range, true, &range)))
 		return rc;
 	req->range.stride_shift = 12;
 	if (a->stride && parse_page_size(a->stride, &req->range.stride_shift))
 		return cli_usage_error(CMD, "bad --stride '%s' (4k, 2m or 1g)",
 				       a->stride);
+	req->range.all = range.all;
+	if (!range.all && parse_range_bytes(&range, req->range.stride_shift,
+					    &req->range.start, &req->range.end))
+		return cli_usage_error(CMD,
+				       "--range '%s': the range wraps past "
+				       "2^64",
+				       a->range);
 	req->range.include_global = a->global;
 	if (a->address_space && parse_hex_u64(a->address_space, &v))
 		return cli_usage_error(CMD, "bad --address-space '%s'",
 				       a->address_space);
 	req->address_space = a->address_space ? v : 0;
 	req->freed_tables = a->freed_tables;
-	if (!req->range.all && req->range.end < req->range.start)
-		return cli_usage_error(CMD, "invalid request: --range ends "
-					    "before it starts");
 	if (hvtlb_request_validate(req))
 		return cli_usage_error(CMD, "invalid request: --range end "
 					    "rounds up past 2^64");

@@ -10,23 +10,27 @@
 #include "json.h"
 #include "scenario.h"
 
-enum { OPT_JSON = 256 };
+enum { OPT_JSON = 256, OPT_NAMES };
 
 static const struct option options[] = {
 	{ "json", no_argument, NULL, OPT_JSON },
+	{ "names", no_argument, NULL, OPT_NAMES },
 	{ "help", no_argument, NULL, 'h' },
 	{ 0 },
 };
 
 static const char usage_text[] =
-	"usage: hvtlb scenarios [--json]\n"
+	"usage: hvtlb scenarios [--json | --names]\n"
 	"\n"
 	"Lists the scenario files that come with hvtlb (scenarios/ in the\n"
 	"data directory: $HVTLB_DATA_DIR, or the installed one, or the\n"
 	"source tree when run from the build) with\n"
 	"the title each gives; 'hvtlb sim FILE' runs one.\n"
 	"  --json  one JSON document: {schema, hvtlb, scenarios},\n"
-	"          scenarios an array of {name, file, title} objects\n";
+	"          scenarios an array of {name, file, title} objects\n"
+	"  --names the names alone, one a line, without reading the files\n"
+	"          (what shell completion offers after sim, sweep and\n"
+	"          sensitivity)\n";
 
 static int by_name(const void *a, const void *b)
 {
@@ -71,11 +75,51 @@ static char **list_ini(const char *dir, size_t *n)
 	return v;
 }
 
+enum format { FMT_TEXT, FMT_JSON, FMT_NAMES };
+
+/* One line of the list, or one object of --json (@p i: its index). */
+static void print_one(const char *dir, const char *name, size_t i,
+		      enum format fmt)
+{
+	char path[4400];
+	struct scenario sc;
+	int len = (int)strlen(name);
+
+	if (fmt == FMT_NAMES) {
+		printf("%s\n", name);
+		return;
+	}
+	snprintf(path, sizeof(path), "%s/%s.ini", dir, name);
+	scenario_init(&sc, NULL);
+	if (scenario_load(&sc, path) && !sc.title) {
+		free(sc.title);
+		sc.title = NULL;
+	}
+	if (fmt == FMT_JSON) {
+		printf("%s{\"name\":", i ? "," : "");
+		json_string(stdout, name);
+		printf(",\"file\":");
+		json_string(stdout, path);
+		printf(",\"title\":");
+		json_string(stdout, sc.title);
+		putchar('}');
+	} else {
+		printf("%-22.*s %s\n", len, name,
+		       sc.title ? sc.title : "(no title)");
+	}
+	scenario_finish(&sc);
+}
+
+static enum format want_format(int opt)
+{
+	return opt == OPT_JSON ? FMT_JSON : FMT_NAMES;
+}
+
 static int run_scenarios(int argc, char **argv)
 {
+	enum format fmt = FMT_TEXT;
 	char *data;
-	char dir[4096], path[4400];
-	bool json = false;
+	char dir[4096];
 	char **names;
 	size_t n;
 	int c;
@@ -86,7 +130,12 @@ static int run_scenarios(int argc, char **argv)
 			fputs(usage_text, stdout);
 			return CLI_EXIT_OK;
 		case OPT_JSON:
-			json = true;
+		case OPT_NAMES:
+			if (fmt != FMT_TEXT && fmt != want_format(c))
+				return cli_usage_error("scenarios",
+						       "--json and --names "
+						       "conflict");
+			fmt = want_format(c);
 			break;
 		default:
 			return CLI_EXIT_USAGE;
@@ -106,37 +155,16 @@ static int run_scenarios(int argc, char **argv)
 			strerror(errno));
 		return CLI_EXIT_FAIL;
 	}
-	if (json) {
+	if (fmt == FMT_JSON) {
 		putchar('{');
 		json_meta(stdout, SCENARIOS_JSON_SCHEMA);
 		printf(",\"scenarios\":[");
 	}
 	for (size_t i = 0; i < n; i++) {
-		struct scenario sc;
-		int len = (int)strlen(names[i]);
-
-		snprintf(path, sizeof(path), "%s/%s.ini", dir, names[i]);
-		scenario_init(&sc, NULL);
-		if (scenario_load(&sc, path) && !sc.title) {
-			free(sc.title);
-			sc.title = NULL;
-		}
-		if (json) {
-			printf("%s{\"name\":", i ? "," : "");
-			json_string(stdout, names[i]);
-			printf(",\"file\":");
-			json_string(stdout, path);
-			printf(",\"title\":");
-			json_string(stdout, sc.title);
-			putchar('}');
-		} else {
-			printf("%-22.*s %s\n", len, names[i],
-			       sc.title ? sc.title : "(no title)");
-		}
-		scenario_finish(&sc);
+		print_one(dir, names[i], i, fmt);
 		free(names[i]);
 	}
-	if (json)
+	if (fmt == FMT_JSON)
 		printf("]}\n");
 	free(names);
 	return fflush(stdout) ? CLI_EXIT_FAIL : CLI_EXIT_OK;

@@ -160,31 +160,108 @@ int parse_index_list(const char *s, uint64_t *bits, uint32_t nbits)
 	return 0;
 }
 
-int parse_gva_range(const char *s, uint64_t *gva, uint64_t *pages)
+/* An address of s[0 .. n) for parse_range(): hexadecimal, with 0x unless
+ * no one could read it as decimal. */
+static int parse_address(const char *s, size_t n, uint64_t *out)
 {
-	const char *plus;
-	uint64_t g, n;
-	size_t left;
-	int rc;
+	size_t decimal = 0;
+
+	if (n > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+		return parse_digits(s + 2, n - 2, 16, out);
+	while (decimal < n && s[decimal] >= '0' && s[decimal] <= '9')
+		decimal++;
+	/* "1000": hvtlb plan read it as decimal, hvtlb encode as hex. */
+	if (n > 1 && decimal == n) {
+		uint64_t v;
+
+		return parse_digits(s, n, 10, &v) ? -ERANGE : -EDOM;
+	}
+	return parse_digits(s, n, 16, out);
+}
+
+int parse_range(const char *s, struct parse_range *r,
+		struct parse_range_error *err)
+{
+	struct parse_range v = { 0 };
+	struct parse_range_error e = { PARSE_RANGE_FORM, 0, 0 };
+	const char *sep, *right;
+	int rc = -EINVAL;
 
 	if (!s)
-		return -EINVAL;
-	plus = strchr(s, '+');
-	if (!plus)
-		return -EINVAL;
-	left = (size_t)(plus - s);
-	if (left > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
-		rc = parse_digits(s + 2, left - 2, 16, &g);
-	else
-		rc = parse_digits(s, left, 16, &g);
-	if (!rc)
-		rc = parse_u64(plus + 1, &n);
+		goto fail;
+	e.len = strlen(s);
+	if (!strcmp(s, "all")) {
+		*r = (struct parse_range){ .all = true };
+		return 0;
+	}
+	sep = s + strcspn(s, "+-");
+	right = sep + (*sep ? 1 : 0);
+	if (!*sep || sep == s || !*right)
+		goto fail;
+	e.part = PARSE_RANGE_START;
+	e.len = (size_t)(sep - s);
+	rc = parse_address(s, e.len, &v.start);
 	if (rc)
-		return rc;
-	if (n == 0)
+		goto fail;
+	e.at = (size_t)(right - s);
+	e.len = strlen(right);
+	if (*sep == '+') {
+		e.part = PARSE_RANGE_PAGES;
+		rc = parse_u64(right, &v.pages);
+		if (!rc && !v.pages)
+			rc = -EINVAL;
+	} else {
+		e.part = PARSE_RANGE_END;
+		rc = parse_address(right, e.len, &v.end);
+		if (!rc && v.end < v.start) {
+			e.part = PARSE_RANGE_ORDER;
+			rc = -EINVAL;
+		}
+	}
+	if (rc)
+		goto fail;
+	*r = v;
+	return 0;
+fail:
+	if (err)
+		*err = e;
+	return rc;
+}
+
+int parse_range_bytes(const struct parse_range *r, unsigned shift,
+		      uint64_t *start, uint64_t *end)
+{
+	if (r->all || shift > 63)
 		return -EINVAL;
-	*gva = g;
-	*pages = n;
+	if (!r->pages) {
+		*start = r->start;
+		*end = r->end;
+		return 0;
+	}
+	if (r->pages > (UINT64_MAX - r->start) >> shift)
+		return -ERANGE;
+	*start = r->start;
+	*end = r->start + (r->pages << shift);
+	return 0;
+}
+
+int parse_range_pages(const struct parse_range *r, unsigned shift,
+		      uint64_t *gva, uint64_t *pages)
+{
+	uint64_t first;
+
+	if (r->all || shift > 63)
+		return -EINVAL;
+	if (r->pages) {
+		*gva = r->start;
+		*pages = r->pages;
+		return 0;
+	}
+	if (r->end == r->start)
+		return -EINVAL;
+	first = r->start >> shift;
+	*gva = first << shift;
+	*pages = ((r->end - 1) >> shift) - first + 1;
 	return 0;
 }
 
