@@ -5,7 +5,8 @@
 #         lets `hvtlb sim --trace FILE.gz` compress)
 #   test: also cmocka, clang with its sanitizer runtimes, valgrind, gcovr,
 #         scdoc (the man pages, which the tests check), rsvg-convert
-#         (renders the plots the CLI tests check)
+#         (renders the plots the CLI tests check), zsh and fish (the
+#         completion test runs the scripts in both shells)
 set -euo pipefail
 mode=${1:-test}
 pkgs=()
@@ -26,6 +27,8 @@ if [ "$mode" = test ]; then
     have scdoc || pkgs+=(scdoc)
     have python3 || pkgs+=(python3)
     have rsvg-convert || pkgs+=(librsvg2-bin)
+    have zsh || pkgs+=(zsh)
+    have fish || pkgs+=(fish)
 fi
 [ ${#pkgs[@]} -eq 0 ] && exit 0
 echo "deps: installing ${pkgs[*]}" >&2
