@@ -458,13 +458,6 @@ struct summary {
 	bool have_median;
 };
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 static void summarize(const struct vlist *l, struct summary *s)
 {
 	double *err = calloc(l->n ? l->n : 1, sizeof(*err));
@@ -490,7 +483,7 @@ static void summarize(const struct vlist *l, struct summary *s)
 			s->observables_inside += r->obs[j].inside;
 	}
 	if (n) {
-		qsort(err, n, sizeof(*err), cmp_double);
+		band_sort(err, n);
 		s->median_rel_error = quantile_sorted(err, n, 0.5);
 		s->have_median = true;
 	}
@@ -715,7 +708,7 @@ static bool settled(const struct vrun *r)
 		if (!ok)
 			break;
 		ensemble_values(e, a, b, m, v);
-		qsort(v, e->ndraws, sizeof(*v), cmp_double);
+		band_sort(v, e->ndraws);
 		ok = band_settled(v, e->ndraws, CONVERGE_TOL);
 	}
 	free(v);
