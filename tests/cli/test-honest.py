@@ -48,6 +48,10 @@ one_error("--compare with a misspelt strategy blames --compare",
           ["sim", "default", "--compare", "ipi,hypervv"],
           ["--compare 'ipi,hypervv'", "'hypervv'",
            "did you mean 'hyperv'?"], ["--set"])
+one_error("sweep --vary compare= with a misspelt strategy blames that value",
+          ["sweep", "default", "--vary", "compare=ipi,hypervv"],
+          ["--vary 'compare=hypervv'", "unknown strategy 'hypervv'",
+           "did you mean 'hyperv'?"], ["--set", "unknown key"])
 one_error("sensitivity --ratio with a misspelt strategy blames --ratio",
           ["sensitivity", "default", "--ratio", "ipi/hypervv"],
           ["--ratio 'ipi/hypervv'", "'hypervv'"], ["--set"])

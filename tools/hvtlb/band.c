@@ -21,9 +21,14 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-void band_of(double *v, size_t n, struct band *b)
+void band_sort(double *v, size_t n)
 {
 	qsort(v, n, sizeof(*v), cmp_double);
+}
+
+void band_of(double *v, size_t n, struct band *b)
+{
+	band_sort(v, n);
 	b->p5 = quantile_sorted(v, n, 0.05);
 	b->p50 = quantile_sorted(v, n, 0.50);
 	b->p95 = quantile_sorted(v, n, 0.95);

@@ -18,6 +18,9 @@ struct band {
 /** The @p p-quantile (0 <= p <= 1) of the @p n >= 1 sorted values @p v. */
 double quantile_sorted(const double *v, size_t n, double p);
 
+/** Sorts the @p n values @p v (no NaN) in ascending order. */
+void band_sort(double *v, size_t n);
+
 /** Sorts @p v (n >= 1 values, no NaN) and stores its band in @p b. */
 void band_of(double *v, size_t n, struct band *b);
 

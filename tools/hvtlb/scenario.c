@@ -948,11 +948,27 @@ void scenario_clear_compare(struct scenario *s)
 int scenario_add_option(struct scenario *s, const char *option, const char *key,
 			const char *value)
 {
+	size_t n = strlen(option) + strlen(key) + strlen(value) + 6;
+	char *label;
+	int rc;
+
 	if (!*value) {
 		err_at(s, option, 0, "empty value");
 		return -EINVAL;
 	}
-	return list_add(&s->set, key, value, option, 0, NULL);
+	/* The tool's own keys (compare, profile, title) are no settings:
+	 * their messages name the option as scenario_error_at() does. */
+	label = malloc(n);
+	if (!label)
+		return -ENOMEM;
+	if (strcmp(option + 2, key))
+		snprintf(label, n, "%s '%s=%s'", option, key, value);
+	else
+		snprintf(label, n, "%s '%s'", option, value);
+	if (!tool_key(s, label, 0, key, value, &rc))
+		rc = list_add(&s->set, key, value, option, 0, NULL);
+	free(label);
+	return rc;
 }
 
 int scenario_apply(const struct scenario *s, scenario_set_fn set, void *ctx,

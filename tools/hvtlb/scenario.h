@@ -163,7 +163,9 @@ void scenario_clear_compare(struct scenario *s);
  * Adds the override @p key = @p value that the command-line option @p option
  * (e.g. "--seed") stands for; errors about it are then reported as
  * "<option> '<value>': ...", or "<option> '<key>=<value>': ..." when the
- * option's name is not the key's (--vary). Returns 0, -EINVAL or -ENOMEM.
+ * option's name is not the key's (--vary). The tool's own keys (compare,
+ * profile, title) take effect as they do in a --set, their messages worded
+ * the same way. Returns 0, -EINVAL or -ENOMEM.
  */
 int scenario_add_option(struct scenario *s, const char *option, const char *key,
 			const char *value);

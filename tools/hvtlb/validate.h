@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What the files of `hvtlb validate` share (the case files themselves are
+ * validation.h's):
+ *   cmd-validate.c  the options, the cases to run, loading each, the main
+ *                   flow
+ *   validate-run.c  every case's runs in one pool (--converge in stages),
+ *                   and the verdict on each published value
+ *   validate-out.c  the summary, the table and --json
+ *
+ * Thread rules: the main thread only; the runs go in runpool.h's pool.
+ */
+#ifndef HVTLB_TOOL_VALIDATE_H
+#define HVTLB_TOOL_VALIDATE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "ensemble.h"
+#include "scenario.h"
+#include "sim-run.h"
+#include "uncertain.h"
+#include "validation.h"
+
+#define SETS_MAX 32u
+
+struct vopts {
+	const char *output;
+	uint64_t draws;
+	bool json, quick, converge, fail_on_miss;
+	bool paths; /* cases or directories named on the command line */
+	const char *seed;
+	const char *sets[SETS_MAX]; /* --set, in command-line order */
+	size_t nsets;
+	unsigned threads;
+};
+
+/* A published value against its simulated band. */
+struct verdict {
+	double nominal; /* without drawing */
+	struct band band;
+	double rel_error;
+	bool inside, decided, sign_right;
+};
+
+/* One case and its runs. */
+struct vrun {
+	char *path;
+	struct vcase c;
+	struct sim_batch a, b;
+	struct unc_plan u;
+	struct ensemble e;
+	int status; /* 0, CLI_EXIT_USAGE (did not load), CLI_EXIT_FAIL */
+	char err[2 * SCENARIO_ERR_MAX];
+	struct verdict v;		   /* the headline quantity */
+	struct verdict obs[VCASE_OBS_MAX]; /* c.obs[i] */
+	bool settled;			   /* --converge: no more draws */
+};
+
+struct vlist {
+	struct vrun *v;
+	size_t n, cap;
+};
+
+struct summary {
+	size_t validation, inside, ratios, decided, right;
+	/* the observables of the validation cases that ran */
+	size_t observables, observables_inside;
+	double median_rel_error;
+	bool have_median;
+};
+
+/* validate-run.c */
+int validate_run_all(const struct vopts *o, struct vlist *l);
+
+/* validate-out.c */
+void validate_summarize(const struct vlist *l, struct summary *s);
+void validate_print_table(const struct vopts *o, const struct vlist *l,
+			  const struct summary *s);
+void validate_print_json(const struct vopts *o, const struct vlist *l,
+			 const struct summary *s);
+
+#endif
