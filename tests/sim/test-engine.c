@@ -29,25 +29,6 @@
 
 static const char *golden_dir = ".";
 
-static struct hvtlb_sim_results *run_cfg(const struct hvtlb_sim_config *c)
-{
-	struct hvtlb_sim_results *r = NULL;
-	int rc = hvtlb_sim_run(c, &r);
-
-	if (rc)
-		fail_msg("hvtlb_sim_run: %d", rc);
-	assert_non_null(r);
-	return r;
-}
-
-static struct hvtlb_sim_results *run_kv(const char *const *kv)
-{
-	struct hvtlb_sim_config c;
-
-	cfg_apply(&c, kv);
-	return run_cfg(&c);
-}
-
 /* ---------------------------------------------------------- config */
 static void test_config_errors(void **state)
 {
