@@ -25,7 +25,7 @@
 
 #include <hvtlb/hypercall.h>
 
-#include "sim/flushq-private.h"
+#include "runtime/flushq-private.h"
 #include "sim/machine.h"
 #include "sim/oracle.h"
 

@@ -28,6 +28,28 @@ static inline void cfg_apply(struct hvtlb_sim_config *c, const char *const *kv)
 	}
 }
 
+/* Runs @p c; fails the test on an error. */
+static inline struct hvtlb_sim_results *
+run_cfg(const struct hvtlb_sim_config *c)
+{
+	struct hvtlb_sim_results *r = NULL;
+	int rc = hvtlb_sim_run(c, &r);
+
+	if (rc)
+		fail_msg("hvtlb_sim_run: %d", rc);
+	assert_non_null(r);
+	return r;
+}
+
+/* Runs a default config with "key=value" pairs applied (cfg_apply()). */
+static inline struct hvtlb_sim_results *run_kv(const char *const *kv)
+{
+	struct hvtlb_sim_config c;
+
+	cfg_apply(&c, kv);
+	return run_cfg(&c);
+}
+
 /* The JSON of @p r, in a malloc'ed string. */
 static inline char *to_json(const struct hvtlb_sim_results *r)
 {

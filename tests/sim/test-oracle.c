@@ -11,6 +11,13 @@
  *   must be at least MIN_RAN such runs). Prints the table.
  * - clean_configs: 300 random configurations drawn the same way without a
  *   fault: no violation of either kind.
+ * - fault_*: each fault switch on the one scenario that exposes it: it
+ *   must fire there, and the same run without the fault must not.
+ * - kernel_pages, no_violations, windows_no_violations: no fault, every
+ *   strategy on every workload and on the Windows guest model, with and
+ *   without overcommit: no violation.
+ * - random_configs: 300 random machines, every key drawn: no fault, no
+ *   error, no violation.
  *
  * The configurations come from a fixed xorshift sequence, so a failure
  * names its index and reproduces. Each test is selectable by name
@@ -387,12 +394,390 @@ static void test_clean_configs(void **state)
 		      (unsigned long long)shootdowns);
 }
 
+/* Each fault with the scenario that exposes it: madvise of one shared
+ * mapping (every vCPU holds its translations), overcommit for the KVM
+ * flag, 2 MiB chunks (freed page tables) searched by every thread for the
+ * lazy rule. */
+#define SHARED_MADVISE                                                         \
+	"workload.kind=madvise", "workload.shared=1", "workload.pages=4",      \
+		"workload.iterations=3000"
+
+static const char *const nowait_kv[] = { SHARED_MADVISE,  "workload.threads=8",
+					 "vm.vcpus=8",	  "machine.pcpus=8",
+					 "strategy=ipi",  "hypervisor.ipiv=1",
+					 "fault=no-wait", NULL };
+static const char *const lose_kv[] = { SHARED_MADVISE,
+				       "workload.threads=16",
+				       "vm.vcpus=16",
+				       "machine.pcpus=3",
+				       "strategy=kvm-pv",
+				       "fault=lose-deferred",
+				       NULL };
+static const char *const skip_kv[] = { "workload.kind=mmap-search",
+				       "workload.pages=512",
+				       "workload.threads=8",
+				       "vm.vcpus=16",
+				       "workload.iterations=200",
+				       "workload.search_pages=64",
+				       "workload.sleep_ns_max=20000",
+				       "strategy=ipi",
+				       "strategy.lazy_skip=1",
+				       "fault=skip-lazy-freed",
+				       NULL };
+static const char *const drop_kv[] = { SHARED_MADVISE,
+				       "workload.threads=8",
+				       "vm.vcpus=8",
+				       "machine.pcpus=8",
+				       "strategy=hyperv",
+				       "fault=drop-target",
+				       NULL };
+
+/* Runs @p kv as given (must fire) and with fault=none (must not). */
+static void fault_case(const char *const *kv)
+{
+	struct hvtlb_sim_config c;
+	struct hvtlb_sim_results *r;
+
+	cfg_apply(&c, kv);
+	r = run_cfg(&c);
+	print_message("fault %s: %llu hits, %llu latent, %llu used "
+		      "violations\n",
+		      hvtlb_sim_fault_name(c.fault),
+		      (unsigned long long)r->fault_hits,
+		      (unsigned long long)r->latent_violations,
+		      (unsigned long long)r->used_violations);
+	/* it did harm, and the latent check saw it */
+	assert_true(r->fault_hits > 0);
+	assert_true(r->latent_violations > 0);
+	assert_int_equal(r->violations,
+			 r->latent_violations + r->used_violations);
+	assert_true(r->nrecorded > 0);
+	assert_true(r->violation[0].time_s > 0);
+	assert_true(r->violation[0].vcpu < c.vcpus);
+	assert_true(r->violation[0].why != HVTLB_SIM_STALE_USED);
+	assert_true(r->violation[0].shootdown > 0);
+	assert_true(r->violation[0].generation < r->violation[0].covered);
+	hvtlb_sim_results_destroy(r);
+
+	c.fault = HVTLB_SIM_FAULT_NONE;
+	r = run_cfg(&c);
+	assert_int_equal(r->latent_violations, 0);
+	assert_int_equal(r->used_violations, 0);
+	assert_int_equal(r->fault_hits, 0);
+	assert_int_equal(r->nrecorded, 0);
+	hvtlb_sim_results_destroy(r);
+}
+
+static void test_fault_no_wait(void **state)
+{
+	(void)state;
+	fault_case(nowait_kv);
+}
+
+static void test_fault_lose_deferred(void **state)
+{
+	(void)state;
+	fault_case(lose_kv);
+}
+
+static void test_fault_skip_lazy_freed(void **state)
+{
+	(void)state;
+	fault_case(skip_kv);
+}
+
+static void test_fault_drop_target(void **state)
+{
+	(void)state;
+	fault_case(drop_kv);
+}
+
+/* Kernel (global) pages shared by 8 threads on 8 vCPUs: with
+ * global-survives the vfree shootdown keeps the other vCPUs' global
+ * entries, which are used once the page is mapped again. */
+#define KERNEL_PAGES                                                           \
+	"workload.kernel_pages=8", "workload.threads=8", "vm.vcpus=8",         \
+		"machine.pcpus=8", "workload.iterations=400",                  \
+		"fault=global-survives"
+
+static const char *const global_ipi_kv[] = { KERNEL_PAGES, "strategy=ipi",
+					     NULL };
+static const char *const global_hv_kv[] = { KERNEL_PAGES, "strategy=hyperv",
+					    NULL };
+
+static void test_fault_global_survives(void **state)
+{
+	struct hvtlb_sim_results *r;
+
+	(void)state;
+	fault_case(global_ipi_kv);
+	fault_case(global_hv_kv);
+	/* a kept global entry is read again once the page is mapped again:
+	 * used violations, each named as such */
+	r = run_kv(global_ipi_kv);
+	assert_true(r->used_violations > 0);
+	for (uint32_t i = 0; i < r->nrecorded; i++)
+		if (r->violation[i].why == HVTLB_SIM_STALE_USED) {
+			assert_int_equal(r->violation[i].shootdown, 0);
+			assert_true(r->violation[i].generation <
+				    r->violation[i].covered);
+		}
+	hvtlb_sim_results_destroy(r);
+}
+
+/* Kernel pages under every strategy, overcommitted (preempted targets,
+ * deferred and hypervisor-queued flushes): no violation. */
+static void test_kernel_pages(void **state)
+{
+	static const char *const kinds[] = { "ipi",	  "hyperv",
+					     "kvm-pv",	  "vmm-assist",
+					     "broadcast", "lazy" };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
+		struct hvtlb_sim_config c;
+		struct hvtlb_sim_results *r;
+		const char *const kv[] = { "workload.kernel_pages=4",
+					   "workload.threads=12",
+					   "vm.vcpus=8",
+					   "machine.pcpus=3",
+					   "workload.iterations=200",
+					   "strategy.lazy_skip=1",
+					   NULL };
+
+		cfg_apply(&c, kv);
+		assert_int_equal(hvtlb_sim_config_set(&c, "strategy", kinds[i]),
+				 0);
+		assert_int_equal(
+			hvtlb_sim_config_set(&c, "strategy.lazy_skip", "1"), 0);
+		r = run_cfg(&c);
+		print_message("kernel pages, %s: %llu shootdowns, %llu "
+			      "violations\n",
+			      kinds[i], (unsigned long long)r->shootdowns,
+			      (unsigned long long)r->violations);
+		assert_int_equal(r->violations, 0);
+		hvtlb_sim_results_destroy(r);
+	}
+}
+
+/* No fault: every strategy on every workload, overcommitted and not. */
+static void test_no_violations(void **state)
+{
+	static const char *const strategies[] = { "ipi",       "hyperv",
+						  "kvm-pv",    "vmm-assist",
+						  "broadcast", "lazy" };
+	static const char *const workloads[][3] = {
+		{ "workload.kind=trasher", "workload.pages=8",
+		  "workload.touch=all" },
+		{ "workload.kind=madvise", "workload.shared=1",
+		  "workload.pages=4" },
+		{ "workload.kind=mmap-search", "workload.pages=512",
+		  "workload.search_pages=32" },
+		/* the programs: ebizzy -M (a trim and refault each
+		 * operation), will-it-scale's tlb_flush2 and tlb_flush1
+		 * (copy-on-write flushes inside faults) */
+		{ "workload.kind=ebizzy", "workload.pages=40",
+		  "workload.ebizzy_never_mmap=1" },
+		{ "workload.kind=tlb-flush2", "workload.pages=16",
+		  "machine.contention=1" },
+		{ "workload.kind=tlb-flush1", "workload.pages=40",
+		  "guest.fault_vma_lock=1" },
+		{ "workload.kind=mix", "workload.pages=16",
+		  "workload.sleep_ns_max=5000" },
+		/* 2 MiB pages: 4 KiB-granular remote flushes (the
+		 * hypervisor's, without extended ranges) must drop them */
+		{ "workload.kind=mix", "workload.page_size=2m",
+		  "workload.pages=3" },
+	};
+	static const char *const machines[][2] = {
+		{ "vm.vcpus=8", "machine.pcpus=8" },
+		{ "vm.vcpus=8", "machine.pcpus=3" },
+	};
+
+	(void)state;
+	for (size_t s = 0; s < 6; s++) {
+		for (size_t w = 0; w < sizeof(workloads) / sizeof(workloads[0]);
+		     w++) {
+			for (size_t m = 0; m < 2; m++) {
+				char strat[64];
+				const char *kv[] = { strat,
+						     workloads[w][0],
+						     workloads[w][1],
+						     workloads[w][2],
+						     machines[m][0],
+						     machines[m][1],
+						     "workload.threads=12",
+						     "workload.iterations=60",
+						     "strategy.lazy_skip=1",
+						     NULL };
+				struct hvtlb_sim_results *r;
+
+				snprintf(strat, sizeof(strat), "strategy=%s",
+					 strategies[s]);
+				r = run_kv(kv);
+				if (r->violations)
+					fail_msg("%s %s %s: %llu violations",
+						 strategies[s], workloads[w][0],
+						 machines[m][1],
+						 (unsigned long long)
+							 r->violations);
+				assert_true(r->shootdowns > 0);
+				assert_true(r->real_s > 0);
+				hvtlb_sim_results_destroy(r);
+			}
+		}
+	}
+}
+
+/* The Windows guest model: every strategy, overcommitted and not, with
+ * processor groups, the long-spin notification and pushlock spinning. */
+static void test_windows_no_violations(void **state)
+{
+	static const char *const strategies[] = { "ipi",       "hyperv",
+						  "kvm-pv",    "vmm-assist",
+						  "broadcast", "lazy" };
+	static const char *const pcpus[] = { "machine.pcpus=8",
+					     "machine.pcpus=3" };
+
+	(void)state;
+	for (size_t i = 0; i < 6; i++) {
+		for (size_t m = 0; m < 2; m++) {
+			char strat[64];
+			const char *kv[] = { strat,
+					     "guest.os=windows",
+					     "guest.group_size=8",
+					     "hypervisor.hv_spinlocks=0x3f",
+					     "workload.kind=mix",
+					     "workload.pages=16",
+					     "workload.sleep_ns_max=5000",
+					     "workload.threads=12",
+					     "workload.iterations=60",
+					     "vm.vcpus=12",
+					     pcpus[m],
+					     NULL };
+			struct hvtlb_sim_results *r;
+
+			snprintf(strat, sizeof(strat), "strategy=%s",
+				 strategies[i]);
+			r = run_kv(kv);
+			if (r->violations)
+				fail_msg("windows %s %s: %llu violations",
+					 strategies[i], pcpus[m],
+					 (unsigned long long)r->violations);
+			assert_true(r->shootdowns > 0);
+			hvtlb_sim_results_destroy(r);
+		}
+	}
+}
+
+/* Property: no fault, no violation, no stall, on random machines. The
+ * configs come from a fixed xorshift sequence, so a failure names its
+ * index and reproduces. */
+static void test_random_configs(void **state)
+{
+	static const char *const strat[] = { "ipi",	  "hyperv",
+					     "kvm-pv",	  "vmm-assist",
+					     "broadcast", "lazy" };
+	static const char *const kind[] = { "trasher",	  "madvise",
+					    "ebizzy",	  "mix",
+					    "tlb-flush1", "tlb-flush2",
+					    "mmap-search" };
+	static const char *const vcpus[] = { "1", "2", "3", "8", "33", "64" };
+	static const char *const pcpus[] = { "1", "2", "4", "8", "64" };
+	static const char *const threads[] = { "1", "5", "16", "40" };
+	static const char *const pages[] = { "1", "3", "17", "512" };
+	static const char *const psize[] = { "4k", "4k", "2m" };
+	static const char *const touch[] = { "none", "first", "all", "random" };
+	static const char *const sleep[] = { "0", "1000", "100000" };
+	static const char *const prof[] = { "strict", "kvm", "xen", "openvmm" };
+	static const char *const b01[] = { "0", "1" };
+	static const char *const spin[] = { "0", "5", "500" };
+	static const char *const levels[] = { "1", "2" };
+	static const char *const gov[] = { "menu", "residency" };
+	static const char *const gidle[] = { "halt", "poll", "haltpoll" };
+	uint64_t x = 0x9e3779b97f4a7c15ULL;
+
+	(void)state;
+	for (int n = 0; n < 300; n++) {
+		struct hvtlb_sim_config c;
+		struct hvtlb_sim_results *r = NULL;
+		char st[64];
+		int rc;
+
+		hvtlb_sim_config_init(&c);
+		snprintf(st, sizeof(st), "%s", PICK(&x, strat));
+		assert_int_equal(hvtlb_sim_config_set(&c, "strategy", st), 0);
+#define SET(k, arr)                                                            \
+	assert_int_equal(hvtlb_sim_config_set(&c, k, PICK(&x, arr)), 0)
+		SET("vm.vcpus", vcpus);
+		SET("machine.pcpus", pcpus);
+		SET("workload.kind", kind);
+		SET("workload.threads", threads);
+		SET("workload.pages", pages);
+		SET("workload.page_size", psize);
+		SET("workload.touch", touch);
+		SET("workload.sleep_ns_max", sleep);
+		SET("workload.shared", b01);
+		SET("workload.file_backed", b01);
+		SET("strategy.lazy_skip", b01);
+		SET("strategy.concurrent", b01);
+		SET("strategy.early_ack", b01);
+		SET("hypervisor.profile", prof);
+		SET("hypervisor.ipiv", b01);
+		SET("hypervisor.ple", b01);
+		SET("hypervisor.xmm", b01);
+		SET("hypervisor.ex", b01);
+		SET("tlb.pcid", b01);
+		SET("tlb.levels", levels);
+		SET("guest.lazy_leave", b01);
+		SET("guest.migrate", b01);
+		SET("guest.lock_spin_us", spin);
+		SET("hypervisor.cfs", b01);
+		SET("hypervisor.cfs_tick", b01);
+		SET("hypervisor.idle_governor", gov);
+		SET("guest.idle", gidle);
+		SET("hypervisor.directed_yield", b01);
+		SET("hypervisor.ple_boost_ready", b01);
+		SET("machine.contention", b01);
+		SET("guest.fault_vma_lock", b01);
+		SET("workload.ebizzy_never_mmap", b01);
+#undef SET
+		c.wl_iterations = 1 + xs_next(&x) % 20;
+		c.seed = xs_next(&x) % 1000;
+		rc = hvtlb_sim_run(&c, &r);
+		if (rc) {
+			char v[64];
+			const char *k;
+
+			for (size_t i = 0; (k = hvtlb_sim_config_key_name(i));
+			     i++)
+				if (strncmp(k, "cost.", 5) &&
+				    !hvtlb_sim_config_get(&c, k, v, sizeof(v)))
+					print_error("  %s = %s\n", k, v);
+			fail_msg("config %d (%s): rc %d", n, st, rc);
+		}
+		if (r->violations)
+			fail_msg("config %d (%s): %llu violations", n, st,
+				 (unsigned long long)r->violations);
+		hvtlb_sim_results_destroy(r);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_mutation_matrix),
 		cmocka_unit_test(test_lazy_at_request),
 		cmocka_unit_test(test_clean_configs),
+		cmocka_unit_test(test_fault_no_wait),
+		cmocka_unit_test(test_fault_lose_deferred),
+		cmocka_unit_test(test_fault_skip_lazy_freed),
+		cmocka_unit_test(test_fault_drop_target),
+		cmocka_unit_test(test_fault_global_survives),
+		cmocka_unit_test(test_kernel_pages),
+		cmocka_unit_test(test_no_violations),
+		cmocka_unit_test(test_windows_no_violations),
+		cmocka_unit_test(test_random_configs),
 	};
 
 	if (argc > 1)

@@ -9,7 +9,8 @@
  * generation, and every live entry tlb_find() shows, in order. Addresses
  * come from a small range so that sets fill up, evict and empty again
  * (the per-set "used" bit tlb.c keeps to skip empty sets is exercised
- * both ways), on a small TLB and on the default one.
+ * both ways), on a small TLB and on the default one. Then the global bit
+ * and large pages by hand.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -358,11 +359,109 @@ static void test_default(void **state)
 		run_sequence(&c, seed, 20000);
 }
 
+/* The TLB's global bit directly. */
+static void test_tlb_global(void **state)
+{
+	struct hvtlb_sim_config c;
+	struct tlb t;
+	uint64_t va = 0xffffc90000003000ULL, uva = 0x00007f0000005000ULL;
+	uint32_t gen;
+
+	(void)state;
+	hvtlb_sim_config_init(&c);
+	assert_int_equal(tlb_init(&t, &c), 0);
+	/* A global entry matches from every ASID. */
+	tlb_fill(&t, tlb_key(va, 12, 1), va >> 12, 7, true);
+	tlb_fill(&t, tlb_key(uva, 12, 1), uva >> 12, 9, false);
+	assert_int_equal(tlb_lookup(&t, tlb_key(va, 12, 2), va >> 12, &gen), 1);
+	assert_int_equal(gen, 7);
+	assert_int_equal(tlb_probe(&t, tlb_key(uva, 12, 2), uva >> 12, &gen),
+			 0);
+	/* A non-global full flush (CR3 write) keeps it, drops the rest. */
+	tlb_flush_all(&t, false);
+	assert_int_equal(tlb_probe(&t, tlb_key(va, 12, 3), va >> 12, &gen), 1);
+	assert_int_equal(tlb_probe(&t, tlb_key(uva, 12, 1), uva >> 12, &gen),
+			 0);
+	/* A flush with globals drops it. */
+	tlb_flush_all(&t, true);
+	assert_int_equal(tlb_probe(&t, tlb_key(va, 12, 3), va >> 12, &gen), 0);
+	/* Invalidating the address drops it, from another ASID or any. */
+	tlb_fill(&t, tlb_key(va, 12, 1), va >> 12, 7, true);
+	tlb_invalidate(&t, va, 1, 12, 5);
+	assert_int_equal(tlb_probe(&t, tlb_key(va, 12, 1), va >> 12, &gen), 0);
+	tlb_fill(&t, tlb_key(va, 12, 1), va >> 12, 7, true);
+	tlb_invalidate(&t, va, 1, 12, ~0u);
+	assert_int_equal(tlb_probe(&t, tlb_key(va, 12, 1), va >> 12, &gen), 0);
+	/* ... but not another address's. */
+	tlb_fill(&t, tlb_key(va, 12, 1), va >> 12, 7, true);
+	tlb_invalidate(&t, va + 4096, 1, 12, 1);
+	assert_int_equal(tlb_probe(&t, tlb_key(va, 12, 1), va >> 12, &gen), 1);
+	/* Refilled into L1 from the STLB, it stays global. */
+	for (uint64_t i = 1; i <= 4096 && tlb_probe(&t, tlb_key(va, 12, 1),
+						    va >> 12, &gen) == 1;
+	     i++)
+		tlb_fill(&t, tlb_key(uva + (i << 12), 12, 1), (uva >> 12) + i,
+			 1, false);
+	assert_int_equal(tlb_probe(&t, tlb_key(va, 12, 4), va >> 12, &gen), 2);
+	assert_int_equal(tlb_lookup(&t, tlb_key(va, 12, 4), va >> 12, &gen), 2);
+	tlb_flush_all(&t, false);
+	assert_int_equal(tlb_lookup(&t, tlb_key(va, 12, 6), va >> 12, &gen), 1);
+	tlb_finish(&t);
+}
+
+/*
+ * INVLPG of a 4 KiB page drops the 2 MiB or 1 GiB entry that covers it,
+ * including a global one that survived a CR3 write (the TLB skips the
+ * large-page probes only while it holds no large entry).
+ */
+static void test_tlb_large(void **state)
+{
+	struct hvtlb_sim_config c;
+	struct tlb t;
+	uint64_t va2m = 0x00007f0000200000ULL, va1g = 0x00007f0040000000ULL;
+	uint64_t k2m = tlb_key(va2m, 21, 1), k1g = tlb_key(va1g, 30, 1);
+	uint32_t gen;
+
+	(void)state;
+	hvtlb_sim_config_init(&c);
+	assert_int_equal(tlb_init(&t, &c), 0);
+	/* 4 KiB entries only: a 4 KiB invalidation still works. */
+	tlb_fill(&t, tlb_key(va2m, 12, 1), va2m >> 12, 1, false);
+	tlb_invalidate(&t, va2m, 1, 12, 1);
+	assert_int_equal(tlb_probe(&t, tlb_key(va2m, 12, 1), va2m >> 12, &gen),
+			 0);
+	/* A page inside each large page drops it. */
+	tlb_fill(&t, k2m, va2m >> 21, 2, false);
+	tlb_fill(&t, k1g, va1g >> 30, 3, false);
+	tlb_invalidate(&t, va2m + 0x5000, 1, 12, 1);
+	assert_int_equal(tlb_probe(&t, k2m, va2m >> 21, &gen), 0);
+	assert_int_equal(tlb_probe(&t, k1g, va1g >> 30, &gen), 1);
+	tlb_invalidate(&t, va1g + 0x12345000, 1, 12, ~0u);
+	assert_int_equal(tlb_probe(&t, k1g, va1g >> 30, &gen), 0);
+	/* A global 2 MiB entry outlives a non-global full flush, and the next
+	 * 4 KiB invalidation inside it must still find it. */
+	tlb_fill(&t, k2m, va2m >> 21, 4, true);
+	tlb_flush_all(&t, false);
+	assert_int_equal(tlb_probe(&t, tlb_key(va2m, 21, 2), va2m >> 21, &gen),
+			 1);
+	tlb_invalidate(&t, va2m + 0x1000, 1, 12, 2);
+	assert_int_equal(tlb_probe(&t, tlb_key(va2m, 21, 2), va2m >> 21, &gen),
+			 0);
+	/* After a flush with globals, a new large entry is found again. */
+	tlb_flush_all(&t, true);
+	tlb_fill(&t, k2m, va2m >> 21, 5, false);
+	tlb_invalidate(&t, va2m + 0x1ff000, 1, 12, 1);
+	assert_int_equal(tlb_probe(&t, k2m, va2m >> 21, &gen), 0);
+	tlb_finish(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_small),
 		cmocka_unit_test(test_default),
+		cmocka_unit_test(test_tlb_global),
+		cmocka_unit_test(test_tlb_large),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

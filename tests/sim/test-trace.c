@@ -369,7 +369,7 @@ static void test_kinds(void **state)
 	const char *kvm_pv[] = { OVERCOMMIT, "strategy=kvm-pv",
 				 "hypervisor.cfs=true", NULL };
 	const char *lazy[] = { OVERCOMMIT, "strategy=lazy", NULL };
-	/* as test-engine's no-wait case: acks are not awaited */
+	/* as test-oracle's fault_no_wait case: acks are not awaited */
 	const char *fault[] = { "workload.kind=madvise",
 				"workload.shared=1",
 				"workload.pages=4",

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* Private helpers of src/sim/flushq.c for vcpu-sync.c and the oracle. */
-#ifndef HVTLB_SIM_FLUSHQ_PRIVATE_H
-#define HVTLB_SIM_FLUSHQ_PRIVATE_H
+/* Private helpers of src/runtime/flushq.c for vcpu-sync.c and the
+ * simulator's oracle. */
+#ifndef HVTLB_RUNTIME_FLUSHQ_PRIVATE_H
+#define HVTLB_RUNTIME_FLUSHQ_PRIVATE_H
 
 #include <hvtlb/flushq.h>
 
@@ -16,4 +17,4 @@ int flushq_push_flags(struct hvtlb_flushq *q, const struct hvtlb_gva_range *r,
  * oracle reads what a vCPU has pending). */
 void flushq_peek(struct hvtlb_flushq *q, struct hvtlb_flushq_batch *out);
 
-#endif /* HVTLB_SIM_FLUSHQ_PRIVATE_H */
+#endif /* HVTLB_RUNTIME_FLUSHQ_PRIVATE_H */

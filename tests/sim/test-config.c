@@ -1,0 +1,193 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The simulator's configuration (src/sim/config.c): keys that do not
+ * exist, values out of range, machines that validate refuses, the key
+ * and cost lists, and the guest.os bundles (src/sim/guest-os.c).
+ *
+ * Each test is selectable by name (argv[1] is a cmocka filter) so meson
+ * runs them as separate tests.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include <hvtlb/sim.h>
+
+#include "sim/guest-os.h"
+
+static void test_config_errors(void **state)
+{
+	struct hvtlb_sim_config c;
+	const char *bad = NULL;
+
+	(void)state;
+	hvtlb_sim_config_init(&c);
+	assert_int_equal(hvtlb_sim_config_validate(&c, &bad), 0);
+	assert_int_equal(hvtlb_sim_config_set(&c, "vm.nope", "1"), -ENOENT);
+	assert_int_equal(hvtlb_sim_config_set(&c, "cost.nope", "1"), -ENOENT);
+	assert_int_equal(hvtlb_sim_config_set(&c, "strategy.nope", "1"),
+			 -ENOENT);
+	assert_int_equal(hvtlb_sim_config_set(&c, "vm.vcpus", "x"), -EINVAL);
+	assert_int_equal(hvtlb_sim_config_set(&c, "vm.vcpus", "-1"), -EINVAL);
+	assert_int_equal(hvtlb_sim_config_set(&c, "vm.vcpus", "0"), -ERANGE);
+	assert_int_equal(hvtlb_sim_config_set(&c, "vm.vcpus", "4097"), -ERANGE);
+	assert_int_equal(hvtlb_sim_config_set(&c, "vm.vcpus", "4096"), 0);
+	assert_int_equal(hvtlb_sim_config_set(&c, "machine.pcpus", "0"),
+			 -ERANGE);
+	assert_int_equal(hvtlb_sim_config_set(&c, "threads", "0"), -ERANGE);
+	assert_int_equal(hvtlb_sim_config_set(&c, "tlb.l1_sets", "3"), -ERANGE);
+	assert_int_equal(hvtlb_sim_config_set(&c, "fault", "no-wait"), 0);
+	assert_int_equal(c.fault, HVTLB_SIM_FAULT_NO_WAIT);
+	assert_int_equal(hvtlb_sim_config_set(&c, "fault", "nowait"), -EINVAL);
+	assert_int_equal(hvtlb_sim_config_set(&c, "strategy", "hyperv"), 0);
+	assert_int_equal(hvtlb_sim_config_set(&c, "strategy.xmm_fast", "0"), 0);
+	assert_false(c.strategy.xmm_fast);
+	assert_int_equal(hvtlb_sim_config_set(&c, "strategy.xmm_fast", "2"),
+			 -EINVAL);
+	assert_int_equal(hvtlb_sim_config_set(&c, "cost.vmexit", "1e3"), 0);
+	assert_int_equal(hvtlb_sim_config_set(&c, "cost.vmexit", "-1"),
+			 -ERANGE);
+	assert_int_equal(hvtlb_sim_config_set(&c, "cost.cpu_mhz", "0"),
+			 -ERANGE);
+	assert_int_equal(hvtlb_sim_config_set(&c, "workload.page_size", "2m"),
+			 0);
+	assert_int_equal(c.wl_page_shift, 21);
+
+	/* Impossible machines written directly are caught by validate. */
+	hvtlb_sim_config_init(&c);
+	c.vcpus = 0;
+	assert_int_equal(hvtlb_sim_config_validate(&c, &bad), -ERANGE);
+	assert_string_equal(bad, "vm.vcpus");
+	hvtlb_sim_config_init(&c);
+	c.vcpus = 4097;
+	assert_int_equal(hvtlb_sim_config_validate(&c, &bad), -ERANGE);
+	assert_string_equal(bad, "vm.vcpus");
+	hvtlb_sim_config_init(&c);
+	c.pcpus = 0;
+	assert_int_equal(hvtlb_sim_config_validate(&c, &bad), -ERANGE);
+	assert_string_equal(bad, "machine.pcpus");
+	hvtlb_sim_config_init(&c);
+	c.threads = 0;
+	assert_int_equal(hvtlb_sim_config_validate(&c, &bad), -ERANGE);
+	assert_string_equal(bad, "threads");
+	hvtlb_sim_config_init(&c);
+	c.wl_threads = 0;
+	assert_int_equal(hvtlb_sim_config_validate(&c, &bad), -ERANGE);
+	assert_string_equal(bad, "workload.threads");
+	hvtlb_sim_config_init(&c);
+	c.cost[0] = -1;
+	assert_int_equal(hvtlb_sim_config_validate(&c, &bad), -ERANGE);
+	assert_string_equal(bad, "cost.cpu_mhz");
+	struct hvtlb_sim_results *r = (void *)1;
+
+	assert_int_equal(hvtlb_sim_run(&c, &r), -ERANGE);
+	assert_null(r);
+}
+
+static void test_config_keys(void **state)
+{
+	struct hvtlb_sim_config c;
+	size_t n = 0, costs = 0;
+	const char *k;
+
+	(void)state;
+	hvtlb_sim_config_init(&c);
+	for (size_t i = 0; (k = hvtlb_sim_config_key_name(i)); i++) {
+		/* Every enumerated key exists (its value may be wrong). */
+		assert_int_not_equal(hvtlb_sim_config_set(&c, k, "1"), -ENOENT);
+		costs += !strncmp(k, "cost.", 5);
+		n++;
+	}
+	assert_int_equal(costs, hvtlb_sim_cost_count());
+	assert_true(n > 40);
+	for (size_t i = 0; i < hvtlb_sim_cost_count(); i++) {
+		assert_non_null(hvtlb_sim_cost_name(i));
+		assert_non_null(hvtlb_sim_cost_unit(i));
+		assert_true(strlen(hvtlb_sim_cost_source(i)) > 10);
+	}
+	assert_null(hvtlb_sim_cost_name(hvtlb_sim_cost_count()));
+	assert_string_equal(hvtlb_sim_fault_name(HVTLB_SIM_FAULT_DROP_TARGET),
+			    "drop-target");
+	assert_string_equal(hvtlb_sim_workload_name(HVTLB_SIM_WORKLOAD_EBIZZY),
+			    "ebizzy");
+}
+
+/*
+ * guest.os: the Linux model is the defaults; every model sets the same
+ * keys, so switching back and forth restores a config; a key set after
+ * the model overrides it; an unknown model changes nothing.
+ */
+static void test_guest_os(void **state)
+{
+	struct hvtlb_sim_config def, c, d;
+	char buf[64];
+
+	(void)state;
+	hvtlb_sim_config_init(&def);
+	c = def;
+	assert_int_equal(hvtlb_sim_config_set(&c, "guest.os", "linux"), 0);
+	assert_memory_equal(&c, &def, sizeof(c));
+	for (int os = 0; os < HVTLB_SIM_GUEST_OS_COUNT_; os++) {
+		const struct guest_os *m =
+			guest_os_get((enum hvtlb_sim_guest_os)os);
+		const struct guest_os_key *k, *l = guest_os_linux.keys;
+
+		assert_non_null(m);
+		assert_string_equal(
+			m->name,
+			hvtlb_sim_guest_os_name((enum hvtlb_sim_guest_os)os));
+		c = def;
+		assert_int_equal(hvtlb_sim_config_set(&c, "guest.os", m->name),
+				 0);
+		for (k = m->keys; k->key; k++, l++) {
+			/* the same keys as the Linux model, in its order */
+			assert_non_null(l->key);
+			assert_string_equal(k->key, l->key);
+			assert_int_equal(hvtlb_sim_config_get(&c, k->key, buf,
+							      sizeof(buf)),
+					 0);
+			d = c;
+			assert_int_equal(hvtlb_sim_config_set(&d, k->key, buf),
+					 0);
+			assert_memory_equal(&c, &d, sizeof(c));
+		}
+		assert_null(l->key);
+		assert_int_equal(hvtlb_sim_config_set(&c, "guest.os", "linux"),
+				 0);
+		assert_memory_equal(&c, &def, sizeof(c));
+	}
+	c = def;
+	assert_int_equal(hvtlb_sim_config_set(&c, "guest.os", "windows"), 0);
+	/* idle processors stay in the flush set (docs/validation.md 7.7) */
+	assert_true(c.tick_accounting && !c.idle_leaves_mm && c.ipi_mailbox);
+	assert_int_equal(c.group_size, 64);
+	assert_int_equal(c.lock_spin_cycles, 10240);
+	assert_int_equal(hvtlb_sim_config_set(&c, "guest.group_size", "0"), 0);
+	assert_int_equal(c.group_size, 0);
+	assert_true(c.tick_accounting);
+	d = c;
+	assert_int_equal(hvtlb_sim_config_set(&c, "guest.os", "beos"), -EINVAL);
+	assert_memory_equal(&c, &d, sizeof(c));
+	assert_int_equal(hvtlb_sim_config_get(&c, "guest.os", buf, sizeof(buf)),
+			 0);
+	assert_string_equal(buf, "windows");
+	assert_null(hvtlb_sim_guest_os_name(HVTLB_SIM_GUEST_OS_COUNT_));
+}
+
+int main(int argc, char **argv)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_config_errors),
+		cmocka_unit_test(test_config_keys),
+		cmocka_unit_test(test_guest_os),
+	};
+
+	if (argc > 1)
+		cmocka_set_test_filter(argv[1]);
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
