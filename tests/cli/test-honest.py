@@ -71,6 +71,13 @@ one_error("a misspelt shipped scenario name",
           ["sim", "defalt"], ["(did you mean 'default'?)"])
 one_error("... with .ini", ["sim", "oracle-stres.ini"],
           ["(did you mean 'oracle-stress'?)"])
+one_error("a path to a shipped scenario outside the source tree names it",
+          ["sim", "no-such-folder/kvm-128on12.ini"],
+          ["no-such-folder/kvm-128on12.ini", "no such file here",
+           "shipped scenario", "('kvm-128on12')"])
+one_error("... not for a file name that is no shipped scenario",
+          ["sim", "no-such-folder/kvm-129on12.ini"],
+          ["No such file or directory"], ["shipped"])
 for arg in ["--versoin", "-V", "version", "--verison"]:
     one_error(f"hvtlb {arg}: did you mean --version", [arg],
               ["(did you mean '--version'?)"])

@@ -841,6 +841,31 @@ static void suggest_shipped(const char *dir, const char *name, char *hint,
 	closedir(d);
 }
 
+/* A path that is no file here, written as the README writes it inside
+ * the source tree ("scenarios/kvm-128on12.ini"): if its file name is a
+ * shipped scenario, says so and how to name it. True when it said so. */
+static bool shipped_path_hint(struct scenario *s, const char *path)
+{
+	const char *base = strrchr(path, '/') + 1;
+	size_t len = strlen(base);
+	struct stat st;
+	char *found;
+
+	if (!stat(path, &st) || errno != ENOENT || !len)
+		return false;
+	found = datadir_find("scenarios", base);
+	if (!found)
+		return false;
+	if (len > 4 && !strcmp(base + len - 4, ".ini"))
+		len -= 4;
+	err_at(s, path, 0,
+	       "cannot read scenario: no such file here; the shipped scenario "
+	       "of that name is %s: name it without a folder ('%.*s')",
+	       found, (int)len, base);
+	free(found);
+	return true;
+}
+
 int scenario_load(struct scenario *s, const char *path)
 {
 	char hint[SUGGEST_MAX + 32];
@@ -862,6 +887,8 @@ int scenario_load(struct scenario *s, const char *path)
 			return -ENOENT;
 		}
 	}
+	if (!bare && shipped_path_hint(s, path))
+		return -ENOENT;
 	free(s->path);
 	s->path = shipped ? shipped : strdup(path);
 	if (!s->path)
