@@ -237,6 +237,18 @@ for fault in FAULTS:
           "never acted" not in err, f"rc={rc} hits={hits} viol={viol} "
           f"{err!r}")
 
+rc, out, err = run("sim", "oracle-stress", "--compare", "hyperv", "--fault",
+                   "vp-as-cpu", "--set", "hypervisor.vp_index_offset=1",
+                   "--json")
+doc = json.loads(out) if out else {"runs": [{}]}
+hits = sum(r.get("fault_hits", 1) for r in doc["runs"])
+viol = sum(r.get("violations", {}).get("total", 0) for r in doc["runs"])
+check("a fault with no hit counted but violations reported is not said to "
+      "have never acted", hits == 0 and viol > 0 and
+      "never acted" not in err and
+      f"the oracle reported {viol} violations" in err,
+      f"rc={rc} hits={hits} viol={viol} {err!r}")
+
 # --- reproduce: sizes only ever smaller, --fail-on-miss ------------------
 one_error("reproduce --quick and --iterations conflict",
           ["reproduce", "--quick", "--iterations", "5"],
