@@ -748,6 +748,54 @@ struct hvtlb_sim_results {
 };
 
 /**
+ * The counters of struct hvtlb_sim_results that a run adds up over its
+ * parts, in the order of hvtlb_sim_results_write_json(), with the members
+ * that are no such counter in between:
+ * - C(field, group, key, label, metric): a uint64_t field, written as
+ *   "key" in the JSON object "group" ("" for the result itself), shown by
+ *   the hvtlb tool as label (NULL: not shown) and as metric (NULL: none);
+ * - S(step): members of another kind, which the writer writes itself.
+ * A new counter is a field above and a C row here.
+ */
+#define HVTLB_SIM_COUNTER_MAP(C, S)                                            \
+	S(head)                                                                \
+	S(exit_reasons)                                                        \
+	C(vm_exits_total, "vm_exits", "total", "VM exits", "vm_exits")         \
+	C(ipis_sent, "ipis", "sent", "IPIs sent", "ipis_sent")                 \
+	C(ipis_delivered, "ipis", "delivered", "IPIs delivered",               \
+	  "ipis_delivered")                                                    \
+	S(ipi_purposes)                                                        \
+	C(hypercalls, "", "hypercalls", "hypercalls", "hypercalls")            \
+	C(shootdowns, "", "shootdowns", "shootdowns", "shootdowns")            \
+	S(flush_kinds)                                                         \
+	C(target_flushes, "", "target_flushes", NULL, NULL)                    \
+	C(pages_invalidated, "", "pages_invalidated", "pages invalidated",     \
+	  "pages_invalidated")                                                 \
+	C(deferred_marked, "", "deferred_marked", "deferred (kvm-pv marked)",  \
+	  NULL)                                                                \
+	C(tlb_l1_hits, "tlb", "l1_hits", "TLB L1 hits", NULL)                  \
+	C(tlb_l2_hits, "tlb", "l2_hits", "TLB L2 hits", NULL)                  \
+	C(tlb_misses, "tlb", "misses", "TLB misses", "tlb_misses")             \
+	C(page_faults, "", "page_faults", "page faults", "page_faults")        \
+	C(ops, "", "ops", NULL, NULL)                                          \
+	S(latency)                                                             \
+	C(latent_violations, "violations", "latent",                           \
+	  "oracle violations, latent", "latent_violations")                    \
+	C(used_violations, "violations", "used", "oracle violations, used",    \
+	  "used_violations")                                                   \
+	C(violations, "violations", "total", "oracle violations",              \
+	  "violations")                                                        \
+	S(violation_list)                                                      \
+	C(vcpu_migrations, "", "vcpu_migrations", "vCPU migrations",           \
+	  "vcpu_migrations")                                                   \
+	S(corun)                                                               \
+	S(flush_targets)                                                       \
+	S(ack_wait_share)                                                      \
+	C(fault_hits, "", "fault_hits", NULL, NULL)                            \
+	S(mem_per_vcpu)                                                        \
+	C(events, "", "events", NULL, NULL)
+
+/**
  * Runs the simulation @p c describes (validated first). On success stores a
  * new result object in *@p out (free with hvtlb_sim_results_destroy()).
  * Deterministic: the same config (seed included) gives byte-identical
