@@ -745,6 +745,11 @@ struct hvtlb_sim_results {
 	/** The share of the guest threads' time on pCPUs (user and kernel)
 	 *  spent waiting for flush acknowledgements (0 with none). */
 	double ack_wait_share;
+	/** Directed yields that succeeded (hypervisor.ple with
+	 *  hypervisor.directed_yield): at a pause-loop exit, the spinning
+	 *  vCPU yielded its pCPU's turn to another vCPU of its VM, as KVM's
+	 *  kvm_vcpu_on_spin() does; 0 without PLE or directed yield. */
+	uint64_t directed_yields;
 };
 
 /**
@@ -788,6 +793,8 @@ struct hvtlb_sim_results {
 	S(violation_list)                                                      \
 	C(vcpu_migrations, "", "vcpu_migrations", "vCPU migrations",           \
 	  "vcpu_migrations")                                                   \
+	C(directed_yields, "", "directed_yields", "PLE directed yields",       \
+	  "directed_yields")                                                   \
 	S(corun)                                                               \
 	S(flush_targets)                                                       \
 	S(ack_wait_share)                                                      \
