@@ -820,18 +820,14 @@ int hvtlb_sim_run(const struct hvtlb_sim_config *c,
 void hvtlb_sim_results_destroy(struct hvtlb_sim_results *r);
 
 /**
- * Writes @p r as one JSON object (no trailing newline) to @p f: seed,
- * strategy, fault, real_s, user_s, sys_s, sys_consumed_s,
- * vm_exits {by reason,
- * total}, ipis {sent, delivered, then sent by purpose}, hypercalls, shootdowns, flushes {by
- * kind}, pages_invalidated, tlb {l1_hits, l2_hits, misses}, page_faults,
- * ops, shootdown_latency_us {p50, p99, max}, violations {latent, used, total},
- * violation_list [{kind ("latent" or "used"), why, vm, vcpu, address,
- * generation, covered, initiator (null for used), shootdown (null for
- * used), time_s}...], fault_hits, mem_per_vcpu_bytes, events. Numbers
- * print with "%.9g" (deterministic for equal results). Not r->threads,
- * which never changes the rest: the object is the same whatever machine
- * and thread count ran it. Returns 0 or -EIO.
+ * Writes @p r as one JSON object (no trailing newline) to @p f, its
+ * members in the order of HVTLB_SIM_COUNTER_MAP (docs/json.md says what
+ * each means; violation_list entries are {kind ("latent" or "used"), why,
+ * vm, vcpu, address, generation, covered, initiator (null for used),
+ * shootdown (null for used), time_s}). Numbers print with "%.9g"
+ * (deterministic for equal results). Not r->threads, which never changes
+ * the rest: the object is the same whatever machine and thread count ran
+ * it. Returns 0 or -EIO.
  */
 int hvtlb_sim_results_write_json(const struct hvtlb_sim_results *r, FILE *f);
 
