@@ -745,7 +745,62 @@ struct hvtlb_sim_results {
 	/** The share of the guest threads' time on pCPUs (user and kernel)
 	 *  spent waiting for flush acknowledgements (0 with none). */
 	double ack_wait_share;
+	/** Directed yields that succeeded (hypervisor.ple with
+	 *  hypervisor.directed_yield): at a pause-loop exit, the spinning
+	 *  vCPU yielded its pCPU's turn to another vCPU of its VM, as KVM's
+	 *  kvm_vcpu_on_spin() does; 0 without PLE or directed yield. */
+	uint64_t directed_yields;
 };
+
+/**
+ * The counters of struct hvtlb_sim_results that a run adds up over its
+ * parts, in the order of hvtlb_sim_results_write_json(), with the members
+ * that are no such counter in between:
+ * - C(field, group, key, label, metric): a uint64_t field, written as
+ *   "key" in the JSON object "group" ("" for the result itself), shown by
+ *   the hvtlb tool as label (NULL: not shown) and as metric (NULL: none);
+ * - S(step): members of another kind, which the writer writes itself.
+ * A new counter is a field above and a C row here.
+ */
+#define HVTLB_SIM_COUNTER_MAP(C, S)                                            \
+	S(head)                                                                \
+	S(exit_reasons)                                                        \
+	C(vm_exits_total, "vm_exits", "total", "VM exits", "vm_exits")         \
+	C(ipis_sent, "ipis", "sent", "IPIs sent", "ipis_sent")                 \
+	C(ipis_delivered, "ipis", "delivered", "IPIs delivered",               \
+	  "ipis_delivered")                                                    \
+	S(ipi_purposes)                                                        \
+	C(hypercalls, "", "hypercalls", "hypercalls", "hypercalls")            \
+	C(shootdowns, "", "shootdowns", "shootdowns", "shootdowns")            \
+	S(flush_kinds)                                                         \
+	C(target_flushes, "", "target_flushes", NULL, NULL)                    \
+	C(pages_invalidated, "", "pages_invalidated", "pages invalidated",     \
+	  "pages_invalidated")                                                 \
+	C(deferred_marked, "", "deferred_marked", "deferred (kvm-pv marked)",  \
+	  NULL)                                                                \
+	C(tlb_l1_hits, "tlb", "l1_hits", "TLB L1 hits", NULL)                  \
+	C(tlb_l2_hits, "tlb", "l2_hits", "TLB L2 hits", NULL)                  \
+	C(tlb_misses, "tlb", "misses", "TLB misses", "tlb_misses")             \
+	C(page_faults, "", "page_faults", "page faults", "page_faults")        \
+	C(ops, "", "ops", NULL, NULL)                                          \
+	S(latency)                                                             \
+	C(latent_violations, "violations", "latent",                           \
+	  "oracle violations, latent", "latent_violations")                    \
+	C(used_violations, "violations", "used", "oracle violations, used",    \
+	  "used_violations")                                                   \
+	C(violations, "violations", "total", "oracle violations",              \
+	  "violations")                                                        \
+	S(violation_list)                                                      \
+	C(vcpu_migrations, "", "vcpu_migrations", "vCPU migrations",           \
+	  "vcpu_migrations")                                                   \
+	C(directed_yields, "", "directed_yields", "PLE directed yields",       \
+	  "directed_yields")                                                   \
+	S(corun)                                                               \
+	S(flush_targets)                                                       \
+	S(ack_wait_share)                                                      \
+	C(fault_hits, "", "fault_hits", NULL, NULL)                            \
+	S(mem_per_vcpu)                                                        \
+	C(events, "", "events", NULL, NULL)
 
 /**
  * Runs the simulation @p c describes (validated first). On success stores a
@@ -765,18 +820,14 @@ int hvtlb_sim_run(const struct hvtlb_sim_config *c,
 void hvtlb_sim_results_destroy(struct hvtlb_sim_results *r);
 
 /**
- * Writes @p r as one JSON object (no trailing newline) to @p f: seed,
- * strategy, fault, real_s, user_s, sys_s, sys_consumed_s,
- * vm_exits {by reason,
- * total}, ipis {sent, delivered, then sent by purpose}, hypercalls, shootdowns, flushes {by
- * kind}, pages_invalidated, tlb {l1_hits, l2_hits, misses}, page_faults,
- * ops, shootdown_latency_us {p50, p99, max}, violations {latent, used, total},
- * violation_list [{kind ("latent" or "used"), why, vm, vcpu, address,
- * generation, covered, initiator (null for used), shootdown (null for
- * used), time_s}...], fault_hits, mem_per_vcpu_bytes, events. Numbers
- * print with "%.9g" (deterministic for equal results). Not r->threads,
- * which never changes the rest: the object is the same whatever machine
- * and thread count ran it. Returns 0 or -EIO.
+ * Writes @p r as one JSON object (no trailing newline) to @p f, its
+ * members in the order of HVTLB_SIM_COUNTER_MAP (docs/json.md says what
+ * each means; violation_list entries are {kind ("latent" or "used"), why,
+ * vm, vcpu, address, generation, covered, initiator (null for used),
+ * shootdown (null for used), time_s}). Numbers print with "%.9g"
+ * (deterministic for equal results). Not r->threads, which never changes
+ * the rest: the object is the same whatever machine and thread count ran
+ * it. Returns 0 or -EIO.
  */
 int hvtlb_sim_results_write_json(const struct hvtlb_sim_results *r, FILE *f);
 

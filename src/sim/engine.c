@@ -378,27 +378,13 @@ static struct hvtlb_sim_results *merge(const struct hvtlb_sim_config *c,
 			r->vm_exits[i] += q->vm_exits[i];
 		for (int i = 0; i < HVTLB_SIM_FLUSH_COUNT_; i++)
 			r->flushes[i] += q->flushes[i];
-		r->vm_exits_total += q->vm_exits_total;
-		r->ipis_sent += q->ipis_sent;
-		r->ipis_delivered += q->ipis_delivered;
 		for (int i = 0; i < HVTLB_SIM_IPI_COUNT_; i++)
 			r->ipis[i] += q->ipis[i];
-		r->hypercalls += q->hypercalls;
-		r->shootdowns += q->shootdowns;
-		r->pages_invalidated += q->pages_invalidated;
-		r->deferred_marked += q->deferred_marked;
-		r->tlb_l1_hits += q->tlb_l1_hits;
-		r->tlb_l2_hits += q->tlb_l2_hits;
-		r->tlb_misses += q->tlb_misses;
-		r->page_faults += q->page_faults;
-		r->violations += q->violations;
-		r->latent_violations += q->latent_violations;
-		r->used_violations += q->used_violations;
-		r->fault_hits += q->fault_hits;
-		r->events += q->events;
-		r->target_flushes += q->target_flushes;
-		r->ops += q->ops;
-		r->vcpu_migrations += q->vcpu_migrations;
+#define C_(field, group, key, label, metric) r->field += q->field;
+#define S_(step)
+		HVTLB_SIM_COUNTER_MAP(C_, S_)
+#undef S_
+#undef C_
 	}
 	if (n > 1 && !merge_corun(r, parts, n)) {
 		free(hist);

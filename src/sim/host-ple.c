@@ -197,6 +197,7 @@ static bool vcpu_on_spin(struct sim *s, struct vcpu *me)
 				continue;
 			yielded = yield_to(s, me, vm_vcpu(s, me, i));
 			if (yielded > 0) {
+				s->r->directed_yields++;
 				s->vm_boosted[me->vm] = i;
 				break;
 			}

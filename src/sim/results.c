@@ -2,6 +2,7 @@
 /* Results: destruction and the JSON writer. */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <hvtlb/sim.h>
 
@@ -90,85 +91,166 @@ static void write_violation(FILE *f, const struct hvtlb_sim_violation *v,
 	fprintf(f, "\"time_s\":%.9g}", v->time_s);
 }
 
-int hvtlb_sim_results_write_json(const struct hvtlb_sim_results *r, FILE *f)
+/*
+ * The JSON writer: each member names the object it belongs to ("" the
+ * result itself), and the writer closes and opens objects on the way, so
+ * HVTLB_SIM_COUNTER_MAP's group column is the whole layout.
+ */
+struct writer {
+	FILE *f;
+	const char *group; /* the object open in the result, or "" */
+	bool any;	   /* a member of the result written */
+	bool first;	   /* no member of group written */
+};
+
+static void member(struct writer *w, const char *group, const char *key)
 {
-	if (!r || !f)
-		return -EINVAL;
+	if (strcmp(group, w->group)) {
+		if (*w->group)
+			fputc('}', w->f);
+		if (*group)
+			fprintf(w->f, "%s\"%s\":{", w->any ? "," : "", group);
+		w->group = group;
+		w->first = true;
+	}
+	fprintf(w->f, "%s\"%s\":", w->first && (*group || !w->any) ? "" : ",",
+		key);
+	w->first = false;
+	w->any = true;
+}
 
-	const char *sname = hvtlb_strategy_name(r->strategy);
-	const char *fname = hvtlb_sim_fault_name(r->fault);
+static void put_u64(struct writer *w, const char *group, const char *key,
+		    uint64_t v)
+{
+	member(w, group, key);
+	fprintf(w->f, "%llu", (unsigned long long)v);
+}
 
-	/* No threads: they never change a result, and a result that named
-	 * them would differ from machine to machine. */
-	fprintf(f, "{\"seed\":%llu,\"strategy\":\"%s\",",
-		(unsigned long long)r->seed, sname ? sname : "?");
-	fprintf(f, "\"fault\":\"%s\",", fname ? fname : "?");
-	fprintf(f, "\"real_s\":%.9g,\"user_s\":%.9g,\"sys_s\":%.9g,", r->real_s,
-		r->user_s, r->sys_s);
-	fprintf(f, "\"sys_consumed_s\":%.9g,", r->sys_consumed_s);
-	fputs("\"vm_exits\":{", f);
+static void put_double(struct writer *w, const char *group, const char *key,
+		       double v)
+{
+	member(w, group, key);
+	fprintf(w->f, "%.9g", v);
+}
+
+static void put_name(struct writer *w, const char *key, const char *name)
+{
+	member(w, "", key);
+	fprintf(w->f, "\"%s\"", name ? name : "?");
+}
+
+/* The S() steps of HVTLB_SIM_COUNTER_MAP. No threads: they never change a
+ * result, and a result that named them would differ from machine to
+ * machine. */
+static void step_head(struct writer *w, const struct hvtlb_sim_results *r)
+{
+	put_u64(w, "", "seed", r->seed);
+	put_name(w, "strategy", hvtlb_strategy_name(r->strategy));
+	put_name(w, "fault", hvtlb_sim_fault_name(r->fault));
+	put_double(w, "", "real_s", r->real_s);
+	put_double(w, "", "user_s", r->user_s);
+	put_double(w, "", "sys_s", r->sys_s);
+	put_double(w, "", "sys_consumed_s", r->sys_consumed_s);
+}
+
+static void step_exit_reasons(struct writer *w,
+			      const struct hvtlb_sim_results *r)
+{
 	for (int i = 0; i < HVTLB_SIM_EXIT_COUNT_; i++)
-		fprintf(f, "\"%s\":%llu,", exit_names[i],
-			(unsigned long long)r->vm_exits[i]);
-	fprintf(f, "\"total\":%llu},", (unsigned long long)r->vm_exits_total);
-	fprintf(f, "\"ipis\":{\"sent\":%llu,\"delivered\":%llu",
-		(unsigned long long)r->ipis_sent,
-		(unsigned long long)r->ipis_delivered);
+		put_u64(w, "vm_exits", exit_names[i], r->vm_exits[i]);
+}
+
+static void step_ipi_purposes(struct writer *w,
+			      const struct hvtlb_sim_results *r)
+{
 	for (int i = 0; i < HVTLB_SIM_IPI_COUNT_; i++)
-		fprintf(f, ",\"%s\":%llu", ipi_names[i],
-			(unsigned long long)r->ipis[i]);
-	fputs("},", f);
-	fprintf(f, "\"hypercalls\":%llu,\"shootdowns\":%llu,",
-		(unsigned long long)r->hypercalls,
-		(unsigned long long)r->shootdowns);
-	fputs("\"flushes\":{", f);
+		put_u64(w, "ipis", ipi_names[i], r->ipis[i]);
+}
+
+static void step_flush_kinds(struct writer *w,
+			     const struct hvtlb_sim_results *r)
+{
 	for (int i = 0; i < HVTLB_SIM_FLUSH_COUNT_; i++)
-		fprintf(f, "%s\"%s\":%llu", i ? "," : "", flush_names[i],
-			(unsigned long long)r->flushes[i]);
-	fprintf(f, "},\"target_flushes\":%llu,",
-		(unsigned long long)r->target_flushes);
-	fprintf(f, "\"pages_invalidated\":%llu,\"deferred_marked\":%llu,",
-		(unsigned long long)r->pages_invalidated,
-		(unsigned long long)r->deferred_marked);
-	fprintf(f,
-		"\"tlb\":{\"l1_hits\":%llu,\"l2_hits\":%llu,\"misses\":%llu},",
-		(unsigned long long)r->tlb_l1_hits,
-		(unsigned long long)r->tlb_l2_hits,
-		(unsigned long long)r->tlb_misses);
-	fprintf(f, "\"page_faults\":%llu,\"ops\":%llu,",
-		(unsigned long long)r->page_faults, (unsigned long long)r->ops);
-	fprintf(f,
-		"\"shootdown_latency_us\":{\"p50\":%.9g,\"p99\":%.9g,"
-		"\"max\":%.9g},",
-		r->latency_us_p50, r->latency_us_p99, r->latency_us_max);
-	fprintf(f,
-		"\"violations\":{\"latent\":%llu,\"used\":%llu,\"total\":%llu},"
-		"\"violation_list\":[",
-		(unsigned long long)r->latent_violations,
-		(unsigned long long)r->used_violations,
-		(unsigned long long)r->violations);
+		put_u64(w, "flushes", flush_names[i], r->flushes[i]);
+}
+
+static void step_latency(struct writer *w, const struct hvtlb_sim_results *r)
+{
+	put_double(w, "shootdown_latency_us", "p50", r->latency_us_p50);
+	put_double(w, "shootdown_latency_us", "p99", r->latency_us_p99);
+	put_double(w, "shootdown_latency_us", "max", r->latency_us_max);
+}
+
+static void step_violation_list(struct writer *w,
+				const struct hvtlb_sim_results *r)
+{
+	member(w, "", "violation_list");
+	fputc('[', w->f);
 	for (uint32_t i = 0; i < r->nrecorded; i++)
-		write_violation(f, &r->violation[i], i);
-	fprintf(f, "],\"vcpu_migrations\":%llu,\"corun\":[",
-		(unsigned long long)r->vcpu_migrations);
+		write_violation(w->f, &r->violation[i], i);
+	fputc(']', w->f);
+}
+
+static void step_corun(struct writer *w, const struct hvtlb_sim_results *r)
+{
+	member(w, "", "corun");
+	fputc('[', w->f);
 	for (uint32_t i = 0; i < r->nvms; i++)
-		fprintf(f, "%s{\"none\":%.9g,\"some\":%.9g,\"all\":%.9g}",
+		fprintf(w->f, "%s{\"none\":%.9g,\"some\":%.9g,\"all\":%.9g}",
 			i ? "," : "", r->corun[i].none, r->corun[i].some,
 			r->corun[i].all);
-	fputs("],\"flush_targets\":{", f);
-	for (int i = 0; i < HVTLB_SIM_TARGET_COUNT_; i++)
-		fprintf(f,
-			"%s\"%s\":{\"posted\":%llu,\"ack_us_p50\":%.9g,"
+	fputc(']', w->f);
+}
+
+static void step_flush_targets(struct writer *w,
+			       const struct hvtlb_sim_results *r)
+{
+	for (int i = 0; i < HVTLB_SIM_TARGET_COUNT_; i++) {
+		member(w, "flush_targets", target_names[i]);
+		fprintf(w->f,
+			"{\"posted\":%llu,\"ack_us_p50\":%.9g,"
 			"\"ack_us_p99\":%.9g}",
-			i ? "," : "", target_names[i],
 			(unsigned long long)r->targets[i].posted,
 			r->targets[i].ack_us_p50, r->targets[i].ack_us_p99);
-	fprintf(f, "},\"ack_wait_share\":%.9g", r->ack_wait_share);
-	fprintf(f,
-		",\"fault_hits\":%llu,\"mem_per_vcpu_bytes\":%llu,"
-		"\"events\":%llu}",
-		(unsigned long long)r->fault_hits,
-		(unsigned long long)r->mem_per_vcpu_bytes,
-		(unsigned long long)r->events);
+	}
+}
+
+static void step_ack_wait_share(struct writer *w,
+				const struct hvtlb_sim_results *r)
+{
+	put_double(w, "", "ack_wait_share", r->ack_wait_share);
+}
+
+static void step_mem_per_vcpu(struct writer *w,
+			      const struct hvtlb_sim_results *r)
+{
+	put_u64(w, "", "mem_per_vcpu_bytes", r->mem_per_vcpu_bytes);
+}
+
+/* A C() row without a uint64_t field of that name does not build. */
+#define C_(field, group, key, label, metric)                                   \
+	_Static_assert(_Generic(((struct hvtlb_sim_results *)0)->field,        \
+				uint64_t : 1, default : 0),                    \
+		       #field " is not a uint64_t of hvtlb_sim_results");
+#define S_(step)
+HVTLB_SIM_COUNTER_MAP(C_, S_)
+#undef S_
+#undef C_
+
+int hvtlb_sim_results_write_json(const struct hvtlb_sim_results *r, FILE *f)
+{
+	struct writer w = { f, "", false, true };
+
+	if (!r || !f)
+		return -EINVAL;
+	fputc('{', f);
+#define C_(field, group, key, label, metric) put_u64(&w, group, key, r->field);
+#define S_(step) step_##step(&w, r);
+	HVTLB_SIM_COUNTER_MAP(C_, S_)
+#undef S_
+#undef C_
+	if (*w.group)
+		fputc('}', f);
+	fputc('}', f);
 	return ferror(f) ? -EIO : 0;
 }

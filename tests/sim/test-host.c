@@ -649,6 +649,7 @@ static void test_directed_yield(void **state)
 	assert_int_equal(s->p[0].cur, 2);
 	assert_int_equal(s->v[0].hs, H_READY);
 	assert_true(s->v[0].in_spin_loop);
+	assert_int_equal(s->r->directed_yields, 1);
 	rig_free(g);
 
 	g = rig_new(y2019);
@@ -658,7 +659,47 @@ static void test_directed_yield(void **state)
 	assert_int_equal(s->vm_boosted[0], 2);
 	assert_int_equal(s->p[0].cur, 2);
 	assert_int_equal(s->p[1].cur, 1);
+	assert_int_equal(s->r->directed_yields, 1);
 	rig_free(g);
+}
+
+/* 8 vCPUs on 4 pCPUs, IPI flushes. */
+#define OVERCOMMIT                                                             \
+	"strategy=ipi", "machine.pcpus=4", "vm.vcpus=8", "workload.threads=8", \
+		"workload.iterations=20"
+
+/*
+ * directed_yields counts the yields kvm_vcpu_on_spin() made. The older
+ * model (directed_yield = false) gives the pCPU away undirected: none.
+ * Over a run: an overcommitted VM whose spinners exit on PLE has some;
+ * without PLE there is no yield to count.
+ */
+static void test_directed_yield_count(void **state)
+{
+	const char *fixed[] = { DY_RIG, "hypervisor.directed_yield=false",
+				NULL };
+	const char *ple[] = { OVERCOMMIT, "hypervisor.ple=true", NULL };
+	const char *no_ple[] = { OVERCOMMIT, "hypervisor.ple=false", NULL };
+	struct rig *g = rig_new(fixed);
+	struct sim *s = &g->s;
+	struct hvtlb_sim_results *r;
+
+	(void)state;
+	dy_state(s);
+	ple_exit(s, &s->v[0]);
+	assert_int_equal(s->r->vm_exits[HVTLB_SIM_EXIT_PLE], 1);
+	assert_int_equal(s->v[0].hs, H_READY);
+	assert_int_equal(s->r->directed_yields, 0);
+	rig_free(g);
+
+	r = run_kv(ple);
+	assert_true(r->vm_exits[HVTLB_SIM_EXIT_PLE] > 0);
+	assert_true(r->directed_yields > 0);
+	assert_true(r->directed_yields <= r->vm_exits[HVTLB_SIM_EXIT_PLE]);
+	hvtlb_sim_results_destroy(r);
+	r = run_kv(no_ple);
+	assert_int_equal(r->directed_yields, 0);
+	hvtlb_sim_results_destroy(r);
 }
 
 /* A flush IPI from vCPU 0 reaching vCPU @p vid at @p arrive. */
@@ -934,6 +975,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_haltpoll_limit),
 		cmocka_unit_test(test_poll_resume),
 		cmocka_unit_test(test_directed_yield),
+		cmocka_unit_test(test_directed_yield_count),
 		cmocka_unit_test(test_dy_eligible),
 		cmocka_unit_test(test_dy_pending_irq),
 		cmocka_unit_test(test_balance_wake),

@@ -1,4 +1,6 @@
 // SPDX-License-Identifier: MIT
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -16,22 +18,34 @@ FIELD_GETTER(real_s)
 FIELD_GETTER(user_s)
 FIELD_GETTER(sys_s)
 FIELD_GETTER(sys_consumed_s)
-FIELD_GETTER(vm_exits_total)
-FIELD_GETTER(ipis_sent)
-FIELD_GETTER(ipis_delivered)
-FIELD_GETTER(hypercalls)
-FIELD_GETTER(shootdowns)
-FIELD_GETTER(pages_invalidated)
-FIELD_GETTER(page_faults)
-FIELD_GETTER(tlb_misses)
 FIELD_GETTER(latency_us_p50)
 FIELD_GETTER(latency_us_p99)
 FIELD_GETTER(latency_us_max)
-FIELD_GETTER(violations)
-FIELD_GETTER(latent_violations)
-FIELD_GETTER(used_violations)
-FIELD_GETTER(vcpu_migrations)
 FIELD_GETTER(ack_wait_share)
+
+/* The counters of HVTLB_SIM_COUNTER_MAP, each as a metric (no name: it
+ * has none). */
+#define C_(field, group, key, label, metric) FIELD_GETTER(field)
+#define S_(step)
+HVTLB_SIM_COUNTER_MAP(C_, S_)
+#undef C_
+
+enum {
+#define C_(field, group, key, label, metric) COUNTER_##field,
+	HVTLB_SIM_COUNTER_MAP(C_, S_)
+#undef C_
+};
+
+static const struct counter counters[] = {
+#define C_(field, group, key, label, metric)                                   \
+	{ offsetof(struct hvtlb_sim_results, field),                           \
+	  { metric, label, get_##field } },
+	HVTLB_SIM_COUNTER_MAP(C_, S_)
+#undef C_
+#undef S_
+};
+
+#define NCOUNTERS (sizeof(counters) / sizeof(counters[0]))
 
 #define IPI_GETTER(purpose, name)                                              \
 	static double get_ipis_##name(const struct hvtlb_sim_results *r,       \
@@ -89,56 +103,106 @@ static double get_targets_preempted(const struct hvtlb_sim_results *r,
 		       : 0;
 }
 
-static const struct metric metrics[] = {
-	{ "real_s", "real time (s)", get_real_s },
-	{ "user_s", "guest user time (s)", get_user_s },
-	{ "sys_s", "guest sys time (s)", get_sys_s },
-	{ "sys_consumed_s", "guest sys time consumed (s)", get_sys_consumed_s },
-	{ "vm_exits", "VM exits", get_vm_exits_total },
-	{ "ipis_sent", "IPIs sent", get_ipis_sent },
-	{ "ipis_delivered", "IPIs delivered", get_ipis_delivered },
-	{ "ipis_flush", "flush IPIs sent", get_ipis_flush },
-	{ "ipis_resched", "wake-up IPIs sent", get_ipis_resched },
-	{ "ipis_other", "other IPIs sent", get_ipis_other },
-	{ "hypercalls", "hypercalls", get_hypercalls },
-	{ "shootdowns", "shootdowns", get_shootdowns },
-	{ "pages_invalidated", "pages invalidated", get_pages_invalidated },
-	{ "page_faults", "page faults", get_page_faults },
-	{ "tlb_misses", "TLB misses", get_tlb_misses },
-	{ "latency_us_p50", "shootdown latency p50 (us)", get_latency_us_p50 },
-	{ "latency_us_p99", "shootdown latency p99 (us)", get_latency_us_p99 },
-	{ "latency_us_max", "shootdown latency max (us)", get_latency_us_max },
-	{ "violations", "oracle violations", get_violations },
-	{ "latent_violations", "oracle violations, latent",
-	  get_latent_violations },
-	{ "used_violations", "oracle violations, used", get_used_violations },
-	{ "ops_per_s", "operations per second", get_ops_per_s },
-	{ "vcpu_migrations", "vCPU migrations", get_vcpu_migrations },
-	{ "ack_wait_share", "share of guest time waiting for flush acks",
-	  get_ack_wait_share },
-	{ "corun_some", "share of time a VM partly ran (mean over VMs)",
-	  get_corun_some },
-	{ "targets_preempted", "share of flush targets preempted when posted",
-	  get_targets_preempted },
+#define FIGURE(name, label, get)                                               \
+	&(const struct metric)                                                 \
+	{                                                                      \
+		name, label, get                                               \
+	}
+#define COUNTER(field) &counters[COUNTER_##field].m
+
+/* The order of the metrics before the counters had a list: an output
+ * (sweep bands, the uncertainty of sim --json), kept. The counters'
+ * metrics that it does not name follow in list order. */
+static const struct metric *const fixed[] = {
+	FIGURE("real_s", "real time (s)", get_real_s),
+	FIGURE("user_s", "guest user time (s)", get_user_s),
+	FIGURE("sys_s", "guest sys time (s)", get_sys_s),
+	FIGURE("sys_consumed_s", "guest sys time consumed (s)",
+	       get_sys_consumed_s),
+	COUNTER(vm_exits_total),
+	COUNTER(ipis_sent),
+	COUNTER(ipis_delivered),
+	FIGURE("ipis_flush", "flush IPIs sent", get_ipis_flush),
+	FIGURE("ipis_resched", "wake-up IPIs sent", get_ipis_resched),
+	FIGURE("ipis_other", "other IPIs sent", get_ipis_other),
+	COUNTER(hypercalls),
+	COUNTER(shootdowns),
+	COUNTER(pages_invalidated),
+	COUNTER(page_faults),
+	COUNTER(tlb_misses),
+	FIGURE("latency_us_p50", "shootdown latency p50 (us)",
+	       get_latency_us_p50),
+	FIGURE("latency_us_p99", "shootdown latency p99 (us)",
+	       get_latency_us_p99),
+	FIGURE("latency_us_max", "shootdown latency max (us)",
+	       get_latency_us_max),
+	COUNTER(violations),
+	COUNTER(latent_violations),
+	COUNTER(used_violations),
+	FIGURE("ops_per_s", "operations per second", get_ops_per_s),
+	COUNTER(vcpu_migrations),
+	FIGURE("ack_wait_share", "share of guest time waiting for flush acks",
+	       get_ack_wait_share),
+	FIGURE("corun_some", "share of time a VM partly ran (mean over VMs)",
+	       get_corun_some),
+	FIGURE("targets_preempted",
+	       "share of flush targets preempted when posted",
+	       get_targets_preempted),
 };
 
-#define NMETRICS (sizeof(metrics) / sizeof(metrics[0]))
+#define NFIXED (sizeof(fixed) / sizeof(fixed[0]))
+
+/* Whether counter @p k is a metric that fixed[] does not name. */
+static bool appended(size_t k)
+{
+	if (!counters[k].m.name)
+		return false;
+	for (size_t i = 0; i < NFIXED; i++)
+		if (fixed[i] == &counters[k].m)
+			return false;
+	return true;
+}
 
 size_t metric_count(void)
 {
-	return NMETRICS;
+	size_t n = NFIXED;
+
+	for (size_t k = 0; k < NCOUNTERS; k++)
+		n += appended(k);
+	return n;
 }
 
 const struct metric *metric_at(size_t i)
 {
-	return i < NMETRICS ? &metrics[i] : NULL;
+	if (i < NFIXED)
+		return fixed[i];
+	i -= NFIXED;
+	for (size_t k = 0; k < NCOUNTERS; k++)
+		if (appended(k) && !i--)
+			return &counters[k].m;
+	return NULL;
 }
 
 const struct metric *metric_find(const char *name)
 {
-	for (size_t i = 0; i < NMETRICS; i++)
-		if (!strcmp(name, metrics[i].name))
-			return &metrics[i];
+	const struct metric *m;
+
+	for (size_t i = 0; (m = metric_at(i)); i++)
+		if (!strcmp(name, m->name))
+			return m;
+	return NULL;
+}
+
+const struct counter *counter_at(size_t i)
+{
+	return i < NCOUNTERS ? &counters[i] : NULL;
+}
+
+const struct counter *counter_find(size_t offset)
+{
+	for (size_t k = 0; k < NCOUNTERS; k++)
+		if (counters[k].offset == offset)
+			return &counters[k];
 	return NULL;
 }
 
@@ -148,7 +212,7 @@ void metric_names(char *buf, size_t len)
 
 	if (len)
 		buf[0] = '\0';
-	for (size_t i = 0; i < NMETRICS && used < len; i++)
+	for (size_t i = 0; i < metric_count() && used < len; i++)
 		used += (size_t)snprintf(buf + used, len - used, "%s%s",
-					 i ? ", " : "", metrics[i].name);
+					 i ? ", " : "", metric_at(i)->name);
 }

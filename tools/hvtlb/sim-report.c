@@ -56,10 +56,14 @@ static const char outside_note[] =
 static void print_row(const struct sim_batch *b, const struct ensemble *e,
 		      const struct row *row, unsigned *marks)
 {
-	const struct metric *m = row->metric ? metric_find(row->metric) : NULL;
+	const struct counter *ctr =
+		row->label ? NULL : counter_find(row->offset);
+	const char *label = ctr ? ctr->m.label : row->label;
+	const char *metric = ctr ? ctr->m.name : row->metric;
+	const struct metric *m = metric ? metric_find(metric) : NULL;
 	int w = e ? 13 : 14;
 
-	printf("%-34s", row->label);
+	printf("%-34s", label);
 	for (size_t i = 0; i < b->nruns; i++) {
 		const char *p = (const char *)b->res[i] + row->offset;
 		double v = row->type == ROW_U64 ? (double)*(const uint64_t *)p
@@ -312,51 +316,80 @@ static void print_violation(const struct hvtlb_sim_results *r,
 	printf(" at %.9f s\n", x->time_s);
 }
 
+/* A row of counter @p field: its label and metric from the list. */
+#define COUNTER_ROW(field) COUNTER_ROW_AT(OFF(field))
+#define COUNTER_ROW_AT(offset)                                                 \
+	{                                                                      \
+		NULL, offset, ROW_U64, NULL                                    \
+	}
+
+/* The rows, in their places; counters with a label that no table names
+ * follow the host rows in list order. */
+static const struct row head[] = {
+	{ "real time (s)", OFF(real_s), ROW_DOUBLE4, "real_s" },
+	{ "guest user time (s)", OFF(user_s), ROW_DOUBLE4, "user_s" },
+	{ "guest sys time (s)", OFF(sys_s), ROW_DOUBLE4, "sys_s" },
+	{ "  consumed on host CPUs (s)", OFF(sys_consumed_s), ROW_DOUBLE4,
+	  "sys_consumed_s" },
+	COUNTER_ROW(shootdowns),
+	{ "shootdown latency p50 (us)", OFF(latency_us_p50), ROW_DOUBLE2,
+	  "latency_us_p50" },
+	{ "shootdown latency p99 (us)", OFF(latency_us_p99), ROW_DOUBLE2,
+	  "latency_us_p99" },
+	{ "shootdown latency max (us)", OFF(latency_us_max), ROW_DOUBLE2,
+	  "latency_us_max" },
+	COUNTER_ROW(vm_exits_total),
+};
+static const struct row sent[] = { COUNTER_ROW(ipis_sent) };
+static const struct row mid[] = {
+	COUNTER_ROW(ipis_delivered),
+	COUNTER_ROW(hypercalls),
+	COUNTER_ROW(deferred_marked),
+};
+static const struct row tail[] = {
+	COUNTER_ROW(pages_invalidated), COUNTER_ROW(page_faults),
+	COUNTER_ROW(tlb_l1_hits),	COUNTER_ROW(tlb_l2_hits),
+	COUNTER_ROW(tlb_misses),	COUNTER_ROW(latent_violations),
+	COUNTER_ROW(used_violations),
+};
+/* Not shown: the sum of latent and used. */
+static const struct row unshown[] = { COUNTER_ROW(violations) };
+static const struct row host[] = {
+	COUNTER_ROW(vcpu_migrations),
+	{ "waiting for flush acks (share)", OFF(ack_wait_share), ROW_DOUBLE4,
+	  "ack_wait_share" },
+};
+
+#define ROWS(t)                                                                \
+	{                                                                      \
+		t, sizeof(t) / sizeof(t[0])                                    \
+	}
+static const struct {
+	const struct row *row;
+	size_t n;
+} tables[] = { ROWS(head), ROWS(sent), ROWS(mid),
+	       ROWS(tail), ROWS(host), ROWS(unshown) };
+
+/* Whether a table has a row for the field at @p offset. */
+static bool placed(size_t offset)
+{
+	for (size_t t = 0; t < sizeof(tables) / sizeof(tables[0]); t++)
+		for (size_t k = 0; k < tables[t].n; k++)
+			if (tables[t].row[k].offset == offset)
+				return true;
+	return false;
+}
+
+static void print_rows(const struct sim_batch *b, const struct ensemble *e,
+		       const struct row *rows, size_t n, unsigned *marks)
+{
+	for (size_t k = 0; k < n; k++)
+		print_row(b, e, &rows[k], marks);
+}
+
 void sim_report_table(const struct sim_batch *b, const struct ensemble *e)
 {
-	static const struct row head[] = {
-		{ "real time (s)", OFF(real_s), ROW_DOUBLE4, "real_s" },
-		{ "guest user time (s)", OFF(user_s), ROW_DOUBLE4, "user_s" },
-		{ "guest sys time (s)", OFF(sys_s), ROW_DOUBLE4, "sys_s" },
-		{ "  consumed on host CPUs (s)", OFF(sys_consumed_s),
-		  ROW_DOUBLE4, "sys_consumed_s" },
-		{ "shootdowns", OFF(shootdowns), ROW_U64, "shootdowns" },
-		{ "shootdown latency p50 (us)", OFF(latency_us_p50),
-		  ROW_DOUBLE2, "latency_us_p50" },
-		{ "shootdown latency p99 (us)", OFF(latency_us_p99),
-		  ROW_DOUBLE2, "latency_us_p99" },
-		{ "shootdown latency max (us)", OFF(latency_us_max),
-		  ROW_DOUBLE2, "latency_us_max" },
-		{ "VM exits", OFF(vm_exits_total), ROW_U64, "vm_exits" },
-	};
-	static const struct row sent = { "IPIs sent", OFF(ipis_sent), ROW_U64,
-					 "ipis_sent" };
-	static const struct row mid[] = {
-		{ "IPIs delivered", OFF(ipis_delivered), ROW_U64,
-		  "ipis_delivered" },
-		{ "hypercalls", OFF(hypercalls), ROW_U64, "hypercalls" },
-		{ "deferred (kvm-pv marked)", OFF(deferred_marked), ROW_U64,
-		  NULL },
-	};
-	static const struct row host[] = {
-		{ "vCPU migrations", OFF(vcpu_migrations), ROW_U64,
-		  "vcpu_migrations" },
-		{ "waiting for flush acks (share)", OFF(ack_wait_share),
-		  ROW_DOUBLE4, "ack_wait_share" },
-	};
-	static const struct row tail[] = {
-		{ "pages invalidated", OFF(pages_invalidated), ROW_U64,
-		  "pages_invalidated" },
-		{ "page faults", OFF(page_faults), ROW_U64, "page_faults" },
-		{ "TLB L1 hits", OFF(tlb_l1_hits), ROW_U64, NULL },
-		{ "TLB L2 hits", OFF(tlb_l2_hits), ROW_U64, NULL },
-		{ "TLB misses", OFF(tlb_misses), ROW_U64, "tlb_misses" },
-		{ "oracle violations, latent", OFF(latent_violations), ROW_U64,
-		  "latent_violations" },
-		{ "oracle violations, used", OFF(used_violations), ROW_U64,
-		  "used_violations" },
-	};
-
+	const struct counter *ctr;
 	unsigned marks = 0;
 
 	print_header(b, e);
@@ -367,22 +400,24 @@ void sim_report_table(const struct sim_batch *b, const struct ensemble *e)
 			printf("  %-28s", "p5 / p50 / p95");
 	}
 	putchar('\n');
-	for (size_t k = 0; k < sizeof(head) / sizeof(head[0]); k++)
-		print_row(b, e, &head[k], &marks);
+	print_rows(b, e, head, sizeof(head) / sizeof(head[0]), &marks);
 	print_kind_rows(b, e, OFF(vm_exits), HVTLB_SIM_EXIT_COUNT_, exit_name,
 			NULL, &marks);
-	print_row(b, e, &sent, &marks);
+	print_rows(b, e, sent, 1, &marks);
 	print_kind_rows(b, e, OFF(ipis), HVTLB_SIM_IPI_COUNT_, ipi_name,
 			"ipis_", &marks);
-	for (size_t k = 0; k < sizeof(mid) / sizeof(mid[0]); k++)
-		print_row(b, e, &mid[k], &marks);
+	print_rows(b, e, mid, sizeof(mid) / sizeof(mid[0]), &marks);
 	printf("flushes on vCPUs, by kind\n");
 	print_kind_rows(b, e, OFF(flushes), HVTLB_SIM_FLUSH_COUNT_, flush_name,
 			NULL, &marks);
-	for (size_t k = 0; k < sizeof(tail) / sizeof(tail[0]); k++)
-		print_row(b, e, &tail[k], &marks);
-	for (size_t k = 0; k < sizeof(host) / sizeof(host[0]); k++)
-		print_row(b, e, &host[k], &marks);
+	print_rows(b, e, tail, sizeof(tail) / sizeof(tail[0]), &marks);
+	print_rows(b, e, host, sizeof(host) / sizeof(host[0]), &marks);
+	for (size_t k = 0; (ctr = counter_at(k)); k++) {
+		const struct row row = COUNTER_ROW_AT(ctr->offset);
+
+		if (ctr->m.label && !placed(ctr->offset))
+			print_row(b, e, &row, &marks);
+	}
 	print_corun(b, e);
 	print_targets(b, e);
 
