@@ -629,7 +629,8 @@ static void warn_fault_idle(const struct sim_batch *b)
 			"hvtlb sim: warning: --fault %s counted no hit "
 			"(fault_hits 0), yet the oracle reported %llu "
 			"violation%s (docs/oracle.md, section 6)\n",
-			name, (unsigned long long)caught, caught == 1 ? "" : "s");
+			name, (unsigned long long)caught,
+			caught == 1 ? "" : "s");
 		return;
 	}
 	fprintf(stderr,
