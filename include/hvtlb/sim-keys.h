@@ -10,8 +10,9 @@
  * X(ID, "name", TYPE, field, "default", min, max, "unit", "meaning")
  *
  * - TYPE: U64, U32 (integers, decimal or 0x hex, within [min, max]), POW2
- *   (a U32 that must be a power of two), BOOL (0/1, true/false, yes/no,
- *   on/off), DOUBLE (within [min, max]), or a name: FAULT
+ *   (a U32 that must be a power of two), BOOL (the words of
+ *   hvtlb_parse_bool(), as the boolean KNOBs), DOUBLE (within [min, max]),
+ *   or a name: FAULT
  *   (HVTLB_SIM_FAULT_MAP), STRATEGY (hvtlb_strategy_name; setting it resets
  *   the strategy.* knobs), PROFILE (hvtlb_profile_name), WORKLOAD
  *   (HVTLB_SIM_WORKLOAD_MAP), GUEST_OS (HVTLB_SIM_GUEST_OS_MAP; setting

@@ -85,26 +85,6 @@ static int parse_u64(const char *v, uint64_t *out)
 	return 0;
 }
 
-static int parse_bool(const char *v, bool *out)
-{
-	static const char *const t[] = { "1", "true", "yes", "on" };
-	static const char *const f[] = { "0", "false", "no", "off" };
-
-	if (!v)
-		return -EINVAL;
-	for (size_t i = 0; i < 4; i++) {
-		if (!strcasecmp(v, t[i])) {
-			*out = true;
-			return 0;
-		}
-		if (!strcasecmp(v, f[i])) {
-			*out = false;
-			return 0;
-		}
-	}
-	return -EINVAL;
-}
-
 static int parse_double(const char *v, double *out)
 {
 	char *end;
@@ -188,7 +168,7 @@ static int set_POW2(uint32_t *f, const char *v, const struct hvtlb_sim_key *k)
 static int set_BOOL(bool *f, const char *v, const struct hvtlb_sim_key *k)
 {
 	(void)k;
-	return parse_bool(v, f);
+	return hvtlb_parse_bool(v, f);
 }
 
 static int set_DOUBLE(double *f, const char *v, const struct hvtlb_sim_key *k)

@@ -116,13 +116,22 @@ static int apply_one(void *data, const char *key, const char *value)
 	return hvtlb_sim_config_set(ctx->cfg, key, value);
 }
 
+/* A boolean key lists its canonical values and takes every boolean word. */
+static bool key_is_bool(const struct hvtlb_sim_key *k)
+{
+	return !strcmp(k->type, "BOOL") ||
+	       (!strcmp(k->type, "KNOB") && hvtlb_sim_key_value(k, 0));
+}
+
 void sim_key_accepts(const struct hvtlb_sim_key *k, char *buf, size_t len)
 {
+	bool words = key_is_bool(k);
 	const char *v;
 	size_t n = 0;
 
 	buf[0] = 0;
-	for (size_t i = 0; (v = hvtlb_sim_key_value(k, i)); i++)
+	for (size_t i = 0;
+	     (v = words ? hvtlb_bool_word(i) : hvtlb_sim_key_value(k, i)); i++)
 		n += (size_t)snprintf(buf + n, n < len ? len - n : 0, "%s%s",
 				      i ? "|" : "", v);
 	if (n)
