@@ -398,7 +398,8 @@ void hvtlb_sim_config_init(struct hvtlb_sim_config *c);
 
 /**
  * Sets one key (HVTLB_SIM_KEY_MAP, or "cost.<name>") from its text value;
- * "guest.os" also sets every key of that OS model. Not thread-safe on the
+ * "guest.os" also sets every key of that OS model; "cost.<name>" takes
+ * "default" for hvtlb_sim_cost_default(). Not thread-safe on the
  * same @p c. Returns 0; -ENOENT for an unknown key;
  * -EINVAL for a value that does not parse (or an unknown name);
  * -ERANGE for a value that parses but is out of the key's range.
@@ -416,6 +417,21 @@ int hvtlb_sim_config_set(struct hvtlb_sim_config *c, const char *key,
  */
 int hvtlb_sim_config_validate(const struct hvtlb_sim_config *c,
 			      const char **bad_key);
+
+/** What hvtlb_sim_config_warnings() reports: legal, rarely meant. */
+enum hvtlb_sim_warning {
+	/** strategy.lazy_skip with guest.tlb_gen false: the strategy skips
+	 *  lazy CPUs and the guest never catches them up (Linux before 4.14
+	 *  flushed them), so the oracle reports "no-catch-up" violations. */
+	HVTLB_SIM_WARN_NO_CATCH_UP = 1u << 0,
+};
+
+/**
+ * The warnings of @p c, a valid config (hvtlb_sim_config_validate()): a
+ * mask of enum hvtlb_sim_warning, 0 for none or NULL. Thread-safe on a
+ * config no one writes.
+ */
+unsigned hvtlb_sim_config_warnings(const struct hvtlb_sim_config *c);
 
 /**
  * Name of the @p i-th settable key (from 0), strategy knobs and

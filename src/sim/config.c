@@ -637,8 +637,11 @@ int hvtlb_sim_config_set(struct hvtlb_sim_config *c, const char *key,
 		return set_key(c, (enum key_id)k, value);
 	i = find_cost(key);
 	if (i >= 0) {
-		double d;
-		int r = parse_double(value, &d);
+		/* "default": the library's value, whatever was set before */
+		double d = hvtlb_sim_cost_default((size_t)i);
+		int r = value && !strcmp(value, "default")
+				? 0
+				: parse_double(value, &d);
 
 		if (r)
 			return r;
@@ -720,6 +723,17 @@ int hvtlb_sim_config_validate(const struct hvtlb_sim_config *c,
 		return -ERANGE;
 	}
 	return 0;
+}
+
+unsigned hvtlb_sim_config_warnings(const struct hvtlb_sim_config *c)
+{
+	unsigned w = 0;
+
+	/* every strategy's remote set honours lazy_skip (the broadcast
+	 * one's IPI fallback too) */
+	if (c && c->strategy.lazy_skip && !c->tlb_gen)
+		w |= HVTLB_SIM_WARN_NO_CATCH_UP;
+	return w;
 }
 
 const char *hvtlb_sim_config_key_name(size_t i)

@@ -2,7 +2,8 @@
 /*
  * The simulator's configuration (src/sim/config.c): keys that do not
  * exist, values out of range, machines that validate refuses, the key
- * and cost lists, and the guest.os bundles (src/sim/guest-os.c).
+ * and cost lists, the guest.os bundles (src/sim/guest-os.c), cost
+ * defaults and warnings.
  *
  * Each test is selectable by name (argv[1] is a cmocka filter) so meson
  * runs them as separate tests.
@@ -179,12 +180,43 @@ static void test_guest_os(void **state)
 	assert_null(hvtlb_sim_guest_os_name(HVTLB_SIM_GUEST_OS_COUNT_));
 }
 
+/*
+ * `cost.X = default` restores the library's value whatever came before;
+ * a valid config that skips lazy CPUs without tlb_gen warns.
+ */
+static void test_config_defaults(void **state)
+{
+	struct hvtlb_sim_config def, c;
+
+	(void)state;
+	hvtlb_sim_config_init(&def);
+	c = def;
+	assert_int_equal(hvtlb_sim_config_set(&c, "cost.cpu_mhz", "7"), 0);
+	assert_int_equal(hvtlb_sim_config_set(&c, "cost.cpu_mhz", "default"),
+			 0);
+	assert_memory_equal(&c, &def, sizeof(c));
+	assert_int_equal(hvtlb_sim_config_set(&c, "vm.vcpus", "default"),
+			 -EINVAL);
+
+	assert_int_equal(hvtlb_sim_config_warnings(NULL), 0);
+	assert_int_equal(hvtlb_sim_config_set(&c, "guest.tlb_gen", "true"), 0);
+	assert_int_equal(hvtlb_sim_config_warnings(&c), 0);
+	assert_int_equal(hvtlb_sim_config_set(&c, "guest.tlb_gen", "off"), 0);
+	assert_int_equal(hvtlb_sim_config_validate(&c, NULL), 0);
+	assert_int_equal(hvtlb_sim_config_warnings(&c),
+			 HVTLB_SIM_WARN_NO_CATCH_UP);
+	assert_int_equal(hvtlb_sim_config_set(&c, "strategy.lazy_skip", "no"),
+			 0);
+	assert_int_equal(hvtlb_sim_config_warnings(&c), 0);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_config_errors),
 		cmocka_unit_test(test_config_keys),
 		cmocka_unit_test(test_guest_os),
+		cmocka_unit_test(test_config_defaults),
 	};
 
 	if (argc > 1)

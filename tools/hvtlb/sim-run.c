@@ -102,17 +102,11 @@ int sim_cost_index(const char *key, size_t *index)
 static int apply_one(void *data, const char *key, const char *value)
 {
 	struct apply_ctx *ctx = data;
-	size_t i;
 
 	if (ctx->skip_strategy && !strcmp(key, "strategy"))
 		return 0;
 	if (ctx->skip_guest_os && !strcmp(key, "guest.os"))
 		return 0;
-	/* `cost.NAME = default`: the library's value. */
-	if (!strcmp(value, "default") && !sim_cost_index(key, &i)) {
-		ctx->cfg->cost[i] = hvtlb_sim_cost_default(i);
-		return 0;
-	}
 	return hvtlb_sim_config_set(ctx->cfg, key, value);
 }
 
@@ -376,12 +370,11 @@ static size_t setting_order(const struct scenario *sc,
 }
 
 /*
- * A strategy that skips lazy CPUs in a guest that never catches them up
- * (Linux before 4.14 had no per-CPU tlb_gen, and did not skip them): a
- * broken protocol, the oracle's "no-catch-up". Worth running on purpose,
- * easy to get by accident: setting `strategy` resets every strategy.*
- * knob to its default (lazy_skip on), after the file's own knobs. Says so
- * in b->warning[1], naming where both keys came from.
+ * The library's HVTLB_SIM_WARN_NO_CATCH_UP for the first run that has it:
+ * worth running on purpose, easy to get by accident, as setting
+ * `strategy` resets every strategy.* knob to its default (lazy_skip on),
+ * after the file's own knobs. Says so in b->warning[1], naming where both
+ * keys came from.
  */
 static void lazy_skip_check(struct sim_batch *b)
 {
@@ -394,9 +387,8 @@ static void lazy_skip_check(struct sim_batch *b)
 
 	b->warning[1][0] = '\0';
 	for (i = 0; i < b->nruns && !cfg; i++) {
-		/* every strategy's remote set honours lazy_skip (the
-		 * broadcast one's IPI fallback too) */
-		if (b->cfg[i].strategy.lazy_skip && !b->cfg[i].tlb_gen)
+		if (hvtlb_sim_config_warnings(&b->cfg[i]) &
+		    HVTLB_SIM_WARN_NO_CATCH_UP)
 			cfg = &b->cfg[i];
 	}
 	if (!cfg)
