@@ -370,6 +370,11 @@ struct hvtlb_sim_config {
 	/** Indexed like hvtlb_sim_cost_name(). */
 	double cost[HVTLB_SIM_COST_SLOTS];
 
+	/** The keys hvtlb_sim_config_set() was given, a bit per key in
+	 *  HVTLB_SIM_KEY_MAP order: the bundles (`strategy`, `guest.os`)
+	 *  leave them alone, so they may come before or after them. */
+	uint64_t set_keys[4];
+
 	/** Optional message sink (NULL: messages are dropped). With
 	 *  machine.partition and threads > 1 it may be called from several
 	 *  of the run's threads at once. */
@@ -398,8 +403,9 @@ void hvtlb_sim_config_init(struct hvtlb_sim_config *c);
 
 /**
  * Sets one key (HVTLB_SIM_KEY_MAP, or "cost.<name>") from its text value;
- * "guest.os" also sets every key of that OS model; "cost.<name>" takes
- * "default" for hvtlb_sim_cost_default(). Not thread-safe on the
+ * "cost.<name>" takes "default" for hvtlb_sim_cost_default(). "strategy"
+ * also sets the strategy.* knobs and "guest.os" every key of that OS
+ * model, except the keys given here, before or after: order is free. Not thread-safe on the
  * same @p c. Returns 0; -ENOENT for an unknown key;
  * -EINVAL for a value that does not parse (or an unknown name);
  * -ERANGE for a value that parses but is out of the key's range.

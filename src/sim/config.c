@@ -26,6 +26,9 @@ enum key_id {
 		K_COUNT
 };
 
+_Static_assert(K_COUNT <= 8 * sizeof(((struct hvtlb_sim_config *)0)->set_keys),
+	       "set_keys has a bit per key");
+
 static const struct hvtlb_sim_key keys[K_COUNT] = {
 #define HVTLB_X_(id, name, type, field, def, lo, hi, unit, meaning)            \
 	[K_##id] = { name, #type, def, lo, hi, unit, meaning },
@@ -620,21 +623,55 @@ void hvtlb_sim_config_init(struct hvtlb_sim_config *c)
 		c->cost[i] = hvtlb_sim_cost_default(i);
 }
 
+static bool was_set(const struct hvtlb_sim_config *c, int k)
+{
+	return c->set_keys[k / 64] >> (k % 64) & 1;
+}
+
+/*
+ * A bundle (`strategy` sets the strategy.* knobs, `guest.os` its model's
+ * keys): the keys given by name keep their values, so that a bundle may
+ * come before or after them.
+ */
+static int set_bundle(struct hvtlb_sim_config *c, enum key_id b,
+		      const char *value)
+{
+	struct hvtlb_sim_config was = *c;
+	char buf[128];
+	int rc = set_key(c, b, value);
+
+	if (!rc && b == K_GUEST_OS)
+		rc = guest_os_apply(c, c->guest_os);
+	if (rc) {
+		*c = was;
+		return rc;
+	}
+	memcpy(c->set_keys, was.set_keys, sizeof(c->set_keys));
+	for (int k = 0; k < K_COUNT; k++) {
+		if (was_set(c, k) &&
+		    (get_key(&was, (enum key_id)k, buf, sizeof(buf)) ||
+		     set_key(c, (enum key_id)k, buf)))
+			return -EIO; /* a value that does not read back */
+	}
+	return 0;
+}
+
 int hvtlb_sim_config_set(struct hvtlb_sim_config *c, const char *key,
 			 const char *value)
 {
-	int k, i;
+	int k, i, rc;
 
 	if (!c || !key)
 		return -EINVAL;
 	k = find_key(key);
-	if (k == K_GUEST_OS) {
-		int rc = set_key(c, K_GUEST_OS, value);
-
-		return rc ? rc : guest_os_apply(c, c->guest_os);
+	if (k == K_GUEST_OS || k == K_STRATEGY)
+		return set_bundle(c, (enum key_id)k, value);
+	if (k >= 0) {
+		rc = set_key(c, (enum key_id)k, value);
+		if (!rc)
+			c->set_keys[k / 64] |= 1ull << (k % 64);
+		return rc;
 	}
-	if (k >= 0)
-		return set_key(c, (enum key_id)k, value);
 	i = find_cost(key);
 	if (i >= 0) {
 		/* "default": the library's value, whatever was set before */
