@@ -135,7 +135,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	unsigned shift;
 	char *s;
-	bool b;
 
 	if (size < 1)
 		return 0;
@@ -153,7 +152,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!parse_page_size(s, &shift))
 		FUZZ_CHECK(shift == 12 || shift == 21 || shift == 30);
 	check_range(s);
-	(void)parse_bool(s, &b);
 	free(s);
 	return 0;
 }

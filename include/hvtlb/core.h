@@ -261,9 +261,22 @@ struct hvtlb_strategy_config {
 void hvtlb_strategy_config_init(struct hvtlb_strategy_config *c,
 				enum hvtlb_strategy_kind kind);
 /**
+ * Reads a boolean as every boolean key of the library does: true, on, yes
+ * or 1 for true, false, off, no or 0 for false, in any case. Stores it in
+ * @p out and returns 0, or returns -EINVAL (NULL or another word) and
+ * leaves @p out alone. Thread-safe.
+ */
+int hvtlb_parse_bool(const char *s, bool *out);
+/**
+ * The @p i-th word hvtlb_parse_bool() takes, in lower case: even @p i
+ * true, odd false; NULL past the last. For error messages. Thread-safe.
+ */
+const char *hvtlb_bool_word(size_t i);
+/**
  * Sets one knob by name ("concurrent", "early_ack", "lazy_skip",
  * "full_flush_ceiling", "xmm_fast", "compact_vpset", "extended_ranges",
- * "broadcast_max_pages"). Booleans take 0/1/true/false. Returns 0, -ENOENT
+ * "broadcast_max_pages"). Booleans take the words of hvtlb_parse_bool().
+ * Returns 0, -ENOENT
  * for an unknown key, -EINVAL for a bad value.
  */
 int hvtlb_strategy_config_set(struct hvtlb_strategy_config *c, const char *key,

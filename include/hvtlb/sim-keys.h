@@ -10,9 +10,10 @@
  * X(ID, "name", TYPE, field, "default", min, max, "unit", "meaning")
  *
  * - TYPE: U64, U32 (integers, decimal or 0x hex, within [min, max]), POW2
- *   (a U32 that must be a power of two), BOOL (0/1, true/false, yes/no,
- *   on/off), DOUBLE (within [min, max]), or a name: FAULT
- *   (HVTLB_SIM_FAULT_MAP), STRATEGY (hvtlb_strategy_name; setting it resets
+ *   (a U32 that must be a power of two), BOOL (the words of
+ *   hvtlb_parse_bool(), as the boolean KNOBs), DOUBLE (within [min, max]),
+ *   or a name: FAULT
+ *   (HVTLB_SIM_FAULT_MAP), STRATEGY (hvtlb_strategy_name; setting it sets
  *   the strategy.* knobs), PROFILE (hvtlb_profile_name), WORKLOAD
  *   (HVTLB_SIM_WORKLOAD_MAP), GUEST_OS (HVTLB_SIM_GUEST_OS_MAP; setting
  *   it sets its model's keys), TOUCH, PAGE_SIZE, GOVERNOR (menu,
@@ -48,7 +49,8 @@
 	  "one and skips it: Linux aa44284960d5, fixed by 8f1d56f64f8d)")      \
 	X(STRATEGY, "strategy", STRATEGY, strategy, "ipi", 0, 0, "",           \
 	  "the guest's flush strategy: ipi, hyperv, kvm-pv, vmm-assist, "      \
-	  "broadcast, lazy. Resets the strategy.* knobs to their defaults")    \
+	  "broadcast, lazy. Sets the strategy.* knobs not given to its "       \
+	  "defaults")                                                          \
 	X(CONCURRENT, "strategy.concurrent", KNOB, strategy, "", 0, 0, "",     \
 	  "send the flush IPIs first, flush locally while they fly, then "     \
 	  "wait (Linux >= 5.13); false: flush locally first")                  \

@@ -370,6 +370,11 @@ struct hvtlb_sim_config {
 	/** Indexed like hvtlb_sim_cost_name(). */
 	double cost[HVTLB_SIM_COST_SLOTS];
 
+	/** The keys hvtlb_sim_config_set() was given, a bit per key in
+	 *  HVTLB_SIM_KEY_MAP order: the bundles (`strategy`, `guest.os`)
+	 *  leave them alone, so they may come before or after them. */
+	uint64_t set_keys[4];
+
 	/** Optional message sink (NULL: messages are dropped). With
 	 *  machine.partition and threads > 1 it may be called from several
 	 *  of the run's threads at once. */
@@ -398,7 +403,9 @@ void hvtlb_sim_config_init(struct hvtlb_sim_config *c);
 
 /**
  * Sets one key (HVTLB_SIM_KEY_MAP, or "cost.<name>") from its text value;
- * "guest.os" also sets every key of that OS model. Not thread-safe on the
+ * "cost.<name>" takes "default" for hvtlb_sim_cost_default(). "strategy"
+ * also sets the strategy.* knobs and "guest.os" every key of that OS
+ * model, except the keys given here, before or after: order is free. Not thread-safe on the
  * same @p c. Returns 0; -ENOENT for an unknown key;
  * -EINVAL for a value that does not parse (or an unknown name);
  * -ERANGE for a value that parses but is out of the key's range.
@@ -416,6 +423,21 @@ int hvtlb_sim_config_set(struct hvtlb_sim_config *c, const char *key,
  */
 int hvtlb_sim_config_validate(const struct hvtlb_sim_config *c,
 			      const char **bad_key);
+
+/** What hvtlb_sim_config_warnings() reports: legal, rarely meant. */
+enum hvtlb_sim_warning {
+	/** strategy.lazy_skip with guest.tlb_gen false: the strategy skips
+	 *  lazy CPUs and the guest never catches them up (Linux before 4.14
+	 *  flushed them), so the oracle reports "no-catch-up" violations. */
+	HVTLB_SIM_WARN_NO_CATCH_UP = 1u << 0,
+};
+
+/**
+ * The warnings of @p c, a valid config (hvtlb_sim_config_validate()): a
+ * mask of enum hvtlb_sim_warning, 0 for none or NULL. Thread-safe on a
+ * config no one writes.
+ */
+unsigned hvtlb_sim_config_warnings(const struct hvtlb_sim_config *c);
 
 /**
  * Name of the @p i-th settable key (from 0), strategy knobs and

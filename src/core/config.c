@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include <hvtlb/core.h>
 
@@ -56,15 +57,28 @@ void hvtlb_strategy_config_init(struct hvtlb_strategy_config *c,
 	c->broadcast_max_pages = DEFAULT_BROADCAST_MAX_PAGES;
 }
 
-static int parse_bool(const char *s, bool *out)
+/* The words every boolean key takes, true then false, in any case. */
+static const char *const bool_words[] = {
+	"true", "false", "on", "off", "yes", "no", "1", "0",
+};
+
+const char *hvtlb_bool_word(size_t i)
 {
-	if (!strcmp(s, "1") || !strcmp(s, "true")) {
-		*out = true;
-		return 0;
-	}
-	if (!strcmp(s, "0") || !strcmp(s, "false")) {
-		*out = false;
-		return 0;
+	return i < sizeof(bool_words) / sizeof(bool_words[0]) ? bool_words[i]
+							      : NULL;
+}
+
+int hvtlb_parse_bool(const char *s, bool *out)
+{
+	const char *w;
+
+	if (!s || !out)
+		return -EINVAL;
+	for (size_t i = 0; (w = hvtlb_bool_word(i)); i++) {
+		if (!strcasecmp(s, w)) {
+			*out = !(i & 1);
+			return 0;
+		}
 	}
 	return -EINVAL;
 }
@@ -122,7 +136,7 @@ int hvtlb_strategy_config_set(struct hvtlb_strategy_config *c, const char *key,
 		if (strcmp(key, knobs[i].key))
 			continue;
 		if (knobs[i].is_bool) {
-			if (parse_bool(value, &b))
+			if (hvtlb_parse_bool(value, &b))
 				return -EINVAL;
 			memcpy(field, &b, sizeof(b));
 		} else {

@@ -26,6 +26,9 @@ enum key_id {
 		K_COUNT
 };
 
+_Static_assert(K_COUNT <= 8 * sizeof(((struct hvtlb_sim_config *)0)->set_keys),
+	       "set_keys has a bit per key");
+
 static const struct hvtlb_sim_key keys[K_COUNT] = {
 #define HVTLB_X_(id, name, type, field, def, lo, hi, unit, meaning)            \
 	[K_##id] = { name, #type, def, lo, hi, unit, meaning },
@@ -83,26 +86,6 @@ static int parse_u64(const char *v, uint64_t *out)
 		return -EINVAL;
 	*out = x;
 	return 0;
-}
-
-static int parse_bool(const char *v, bool *out)
-{
-	static const char *const t[] = { "1", "true", "yes", "on" };
-	static const char *const f[] = { "0", "false", "no", "off" };
-
-	if (!v)
-		return -EINVAL;
-	for (size_t i = 0; i < 4; i++) {
-		if (!strcasecmp(v, t[i])) {
-			*out = true;
-			return 0;
-		}
-		if (!strcasecmp(v, f[i])) {
-			*out = false;
-			return 0;
-		}
-	}
-	return -EINVAL;
 }
 
 static int parse_double(const char *v, double *out)
@@ -188,7 +171,7 @@ static int set_POW2(uint32_t *f, const char *v, const struct hvtlb_sim_key *k)
 static int set_BOOL(bool *f, const char *v, const struct hvtlb_sim_key *k)
 {
 	(void)k;
-	return parse_bool(v, f);
+	return hvtlb_parse_bool(v, f);
 }
 
 static int set_DOUBLE(double *f, const char *v, const struct hvtlb_sim_key *k)
@@ -640,25 +623,62 @@ void hvtlb_sim_config_init(struct hvtlb_sim_config *c)
 		c->cost[i] = hvtlb_sim_cost_default(i);
 }
 
+static bool was_set(const struct hvtlb_sim_config *c, int k)
+{
+	return c->set_keys[k / 64] >> (k % 64) & 1;
+}
+
+/*
+ * A bundle (`strategy` sets the strategy.* knobs, `guest.os` its model's
+ * keys): the keys given by name keep their values, so that a bundle may
+ * come before or after them.
+ */
+static int set_bundle(struct hvtlb_sim_config *c, enum key_id b,
+		      const char *value)
+{
+	struct hvtlb_sim_config was = *c;
+	char buf[128];
+	int rc = set_key(c, b, value);
+
+	if (!rc && b == K_GUEST_OS)
+		rc = guest_os_apply(c, c->guest_os);
+	if (rc) {
+		*c = was;
+		return rc;
+	}
+	memcpy(c->set_keys, was.set_keys, sizeof(c->set_keys));
+	for (int k = 0; k < K_COUNT; k++) {
+		if (was_set(c, k) &&
+		    (get_key(&was, (enum key_id)k, buf, sizeof(buf)) ||
+		     set_key(c, (enum key_id)k, buf)))
+			return -EIO; /* a value that does not read back */
+	}
+	return 0;
+}
+
 int hvtlb_sim_config_set(struct hvtlb_sim_config *c, const char *key,
 			 const char *value)
 {
-	int k, i;
+	int k, i, rc;
 
 	if (!c || !key)
 		return -EINVAL;
 	k = find_key(key);
-	if (k == K_GUEST_OS) {
-		int rc = set_key(c, K_GUEST_OS, value);
-
-		return rc ? rc : guest_os_apply(c, c->guest_os);
+	if (k == K_GUEST_OS || k == K_STRATEGY)
+		return set_bundle(c, (enum key_id)k, value);
+	if (k >= 0) {
+		rc = set_key(c, (enum key_id)k, value);
+		if (!rc)
+			c->set_keys[k / 64] |= 1ull << (k % 64);
+		return rc;
 	}
-	if (k >= 0)
-		return set_key(c, (enum key_id)k, value);
 	i = find_cost(key);
 	if (i >= 0) {
-		double d;
-		int r = parse_double(value, &d);
+		/* "default": the library's value, whatever was set before */
+		double d = hvtlb_sim_cost_default((size_t)i);
+		int r = value && !strcmp(value, "default")
+				? 0
+				: parse_double(value, &d);
 
 		if (r)
 			return r;
@@ -740,6 +760,17 @@ int hvtlb_sim_config_validate(const struct hvtlb_sim_config *c,
 		return -ERANGE;
 	}
 	return 0;
+}
+
+unsigned hvtlb_sim_config_warnings(const struct hvtlb_sim_config *c)
+{
+	unsigned w = 0;
+
+	/* every strategy's remote set honours lazy_skip (the broadcast
+	 * one's IPI fallback too) */
+	if (c && c->strategy.lazy_skip && !c->tlb_gen)
+		w |= HVTLB_SIM_WARN_NO_CATCH_UP;
+	return w;
 }
 
 const char *hvtlb_sim_config_key_name(size_t i)

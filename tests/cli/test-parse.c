@@ -138,33 +138,6 @@ static void test_u64_max(void **state)
 	assert_true(v == UINT64_MAX);
 }
 
-static void test_bool(void **state)
-{
-	static const char *const yes[] = { "1", "true", "TRUE", "yes", "On" };
-	static const char *const no[] = { "0", "false", "No", "off", "OFF" };
-	static const char *const bad[] = { "",	    "2",     "y",     "n",
-					   "truee", " true", "true ", "01" };
-	bool b;
-
-	(void)state;
-	for (size_t i = 0; i < sizeof(yes) / sizeof(yes[0]); i++) {
-		b = false;
-		assert_int_equal(parse_bool(yes[i], &b), 0);
-		assert_true(b);
-	}
-	for (size_t i = 0; i < sizeof(no) / sizeof(no[0]); i++) {
-		b = true;
-		assert_int_equal(parse_bool(no[i], &b), 0);
-		assert_false(b);
-	}
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		b = true;
-		assert_int_equal(parse_bool(bad[i], &b), -EINVAL);
-		assert_true(b);
-	}
-	assert_int_equal(parse_bool(NULL, &b), -EINVAL);
-}
-
 static unsigned popcount_words(const uint64_t *w, size_t n)
 {
 	unsigned c = 0;
@@ -443,7 +416,6 @@ int main(void)
 		cmocka_unit_test(test_u64_syntax),
 		cmocka_unit_test(test_hex_u64),
 		cmocka_unit_test(test_u64_max),
-		cmocka_unit_test(test_bool),
 		cmocka_unit_test(test_index_list),
 		cmocka_unit_test(test_index_list_errors),
 		cmocka_unit_test(test_range),

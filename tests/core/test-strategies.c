@@ -1114,6 +1114,40 @@ static void cpumask_next_property(void **state)
 	}
 }
 
+static void bool_words(void **state)
+{
+	static const char *const yes[] = { "1", "true", "TRUE", "yes", "On" };
+	static const char *const no[] = { "0", "false", "No", "off", "OFF" };
+	static const char *const bad[] = { "",	    "2",     "y",     "n",
+					   "truee", " true", "true ", "01" };
+	bool b;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(yes) / sizeof(yes[0]); i++) {
+		b = false;
+		assert_int_equal(hvtlb_parse_bool(yes[i], &b), 0);
+		assert_true(b);
+	}
+	for (size_t i = 0; i < sizeof(no) / sizeof(no[0]); i++) {
+		b = true;
+		assert_int_equal(hvtlb_parse_bool(no[i], &b), 0);
+		assert_false(b);
+	}
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		b = true;
+		assert_int_equal(hvtlb_parse_bool(bad[i], &b), -EINVAL);
+		assert_true(b);
+	}
+	assert_int_equal(hvtlb_parse_bool(NULL, &b), -EINVAL);
+	/* The words listed are the words taken, true then false. */
+	for (size_t i = 0; hvtlb_bool_word(i); i++) {
+		b = i & 1;
+		assert_int_equal(hvtlb_parse_bool(hvtlb_bool_word(i), &b), 0);
+		assert_int_equal(b, !(i & 1));
+	}
+	assert_null(hvtlb_bool_word(8));
+}
+
 static void config_knobs(void **state)
 {
 	struct hvtlb_strategy_config c;
@@ -1389,6 +1423,7 @@ int main(void)
 		T(range_pages),
 		T(cpumask_ops),
 		T(cpumask_next_property),
+		T(bool_words),
 		T(config_knobs),
 		T(flusher_create_checks),
 		T(trace_events),

@@ -2,7 +2,8 @@
 /*
  * The simulator's configuration (src/sim/config.c): keys that do not
  * exist, values out of range, machines that validate refuses, the key
- * and cost lists, and the guest.os bundles (src/sim/guest-os.c).
+ * and cost lists, the guest.os bundles (src/sim/guest-os.c), cost
+ * defaults and warnings.
  *
  * Each test is selectable by name (argv[1] is a cmocka filter) so meson
  * runs them as separate tests.
@@ -119,8 +120,8 @@ static void test_config_keys(void **state)
 
 /*
  * guest.os: the Linux model is the defaults; every model sets the same
- * keys, so switching back and forth restores a config; a key set after
- * the model overrides it; an unknown model changes nothing.
+ * keys, so switching back and forth restores a config; a key set before
+ * or after the model overrides it; an unknown model changes nothing.
  */
 static void test_guest_os(void **state)
 {
@@ -154,6 +155,7 @@ static void test_guest_os(void **state)
 			d = c;
 			assert_int_equal(hvtlb_sim_config_set(&d, k->key, buf),
 					 0);
+			memset(d.set_keys, 0, sizeof(d.set_keys));
 			assert_memory_equal(&c, &d, sizeof(c));
 		}
 		assert_null(l->key);
@@ -170,6 +172,13 @@ static void test_guest_os(void **state)
 	assert_int_equal(hvtlb_sim_config_set(&c, "guest.group_size", "0"), 0);
 	assert_int_equal(c.group_size, 0);
 	assert_true(c.tick_accounting);
+	/* order-free: the model again, or another one, keeps the key */
+	d = c;
+	assert_int_equal(hvtlb_sim_config_set(&c, "guest.os", "linux"), 0);
+	assert_int_equal(c.group_size, 0);
+	assert_false(c.tick_accounting);
+	assert_int_equal(hvtlb_sim_config_set(&c, "guest.os", "windows"), 0);
+	assert_memory_equal(&c, &d, sizeof(c));
 	d = c;
 	assert_int_equal(hvtlb_sim_config_set(&c, "guest.os", "beos"), -EINVAL);
 	assert_memory_equal(&c, &d, sizeof(c));
@@ -179,12 +188,83 @@ static void test_guest_os(void **state)
 	assert_null(hvtlb_sim_guest_os_name(HVTLB_SIM_GUEST_OS_COUNT_));
 }
 
+/*
+ * `cost.X = default` restores the library's value whatever came before;
+ * a valid config that skips lazy CPUs without tlb_gen warns.
+ */
+static void test_config_defaults(void **state)
+{
+	struct hvtlb_sim_config def, c;
+
+	(void)state;
+	hvtlb_sim_config_init(&def);
+	c = def;
+	assert_int_equal(hvtlb_sim_config_set(&c, "cost.cpu_mhz", "7"), 0);
+	assert_int_equal(hvtlb_sim_config_set(&c, "cost.cpu_mhz", "default"),
+			 0);
+	assert_memory_equal(&c, &def, sizeof(c));
+	assert_int_equal(hvtlb_sim_config_set(&c, "vm.vcpus", "default"),
+			 -EINVAL);
+
+	assert_int_equal(hvtlb_sim_config_warnings(NULL), 0);
+	assert_int_equal(hvtlb_sim_config_set(&c, "guest.tlb_gen", "true"), 0);
+	assert_int_equal(hvtlb_sim_config_warnings(&c), 0);
+	assert_int_equal(hvtlb_sim_config_set(&c, "guest.tlb_gen", "off"), 0);
+	assert_int_equal(hvtlb_sim_config_validate(&c, NULL), 0);
+	assert_int_equal(hvtlb_sim_config_warnings(&c),
+			 HVTLB_SIM_WARN_NO_CATCH_UP);
+	assert_int_equal(hvtlb_sim_config_set(&c, "strategy.lazy_skip", "no"),
+			 0);
+	assert_int_equal(hvtlb_sim_config_warnings(&c), 0);
+}
+
+/*
+ * A bundle (`strategy`, `guest.os`) written before or after the keys it
+ * sets gives the same config: the keys given by name win.
+ */
+static void test_config_order(void **state)
+{
+	static const char *const kv[][2] = {
+		{ "strategy.lazy_skip", "false" },
+		{ "strategy.full_flush_ceiling", "7" },
+		{ "guest.tick_accounting", "false" },
+		{ "guest.os", "windows" },
+		{ "strategy", "hyperv" },
+		{ "vm.vcpus", "8" },
+	};
+	const size_t n = sizeof(kv) / sizeof(kv[0]);
+	struct hvtlb_sim_config fwd, back;
+
+	(void)state;
+	hvtlb_sim_config_init(&fwd);
+	hvtlb_sim_config_init(&back);
+	for (size_t i = 0; i < n; i++) {
+		assert_int_equal(hvtlb_sim_config_set(&fwd, kv[i][0], kv[i][1]),
+				 0);
+		assert_int_equal(hvtlb_sim_config_set(&back, kv[n - 1 - i][0],
+						      kv[n - 1 - i][1]),
+				 0);
+	}
+	assert_memory_equal(&fwd, &back, sizeof(fwd));
+	assert_int_equal(fwd.strategy.kind, HVTLB_STRATEGY_HYPERV);
+	assert_false(fwd.strategy.lazy_skip);
+	assert_int_equal(fwd.strategy.full_flush_ceiling, 7);
+	assert_false(fwd.tick_accounting);
+	assert_true(fwd.ipi_mailbox); /* windows */
+	/* a bad bundle changes nothing */
+	assert_int_equal(hvtlb_sim_config_set(&back, "strategy", "nope"),
+			 -EINVAL);
+	assert_memory_equal(&fwd, &back, sizeof(fwd));
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_config_errors),
 		cmocka_unit_test(test_config_keys),
 		cmocka_unit_test(test_guest_os),
+		cmocka_unit_test(test_config_defaults),
+		cmocka_unit_test(test_config_order),
 	};
 
 	if (argc > 1)

@@ -78,26 +78,6 @@ int parse_u64_max(const char *s, uint64_t max, uint64_t *out)
 	return 0;
 }
 
-int parse_bool(const char *s, bool *out)
-{
-	static const char *const yes[] = { "1", "true", "yes", "on" };
-	static const char *const no[] = { "0", "false", "no", "off" };
-
-	if (!s)
-		return -EINVAL;
-	for (size_t i = 0; i < sizeof(yes) / sizeof(yes[0]); i++) {
-		if (!strcasecmp(s, yes[i])) {
-			*out = true;
-			return 0;
-		}
-		if (!strcasecmp(s, no[i])) {
-			*out = false;
-			return 0;
-		}
-	}
-	return -EINVAL;
-}
-
 /* Parses one "N" or "LO-HI" item of s[0 .. n) into *lo and *hi. */
 static int parse_index_item(const char *s, size_t n, uint64_t *lo, uint64_t *hi)
 {

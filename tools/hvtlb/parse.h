@@ -15,8 +15,6 @@ int parse_u64(const char *s, uint64_t *out);
 int parse_hex_u64(const char *s, uint64_t *out);
 /** parse_u64 with an inclusive upper bound (-ERANGE above it). */
 int parse_u64_max(const char *s, uint64_t max, uint64_t *out);
-/** 0/1/true/false/yes/no/on/off. */
-int parse_bool(const char *s, bool *out);
 /** A list like "0,5,64-127" into @p bits (nbits bits, zeroed first).
  *  -ERANGE for an index >= nbits, -EINVAL for syntax or a reversed range. */
 int parse_index_list(const char *s, uint64_t *bits, uint32_t nbits);

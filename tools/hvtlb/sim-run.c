@@ -81,7 +81,6 @@ const char *sim_strategy_name(const struct hvtlb_sim_results *r)
 struct apply_ctx {
 	struct hvtlb_sim_config *cfg;
 	int skip_strategy;
-	int skip_guest_os;
 };
 
 int sim_cost_index(const char *key, size_t *index)
@@ -102,27 +101,28 @@ int sim_cost_index(const char *key, size_t *index)
 static int apply_one(void *data, const char *key, const char *value)
 {
 	struct apply_ctx *ctx = data;
-	size_t i;
 
 	if (ctx->skip_strategy && !strcmp(key, "strategy"))
 		return 0;
-	if (ctx->skip_guest_os && !strcmp(key, "guest.os"))
-		return 0;
-	/* `cost.NAME = default`: the library's value. */
-	if (!strcmp(value, "default") && !sim_cost_index(key, &i)) {
-		ctx->cfg->cost[i] = hvtlb_sim_cost_default(i);
-		return 0;
-	}
 	return hvtlb_sim_config_set(ctx->cfg, key, value);
+}
+
+/* A boolean key lists its canonical values and takes every boolean word. */
+static bool key_is_bool(const struct hvtlb_sim_key *k)
+{
+	return !strcmp(k->type, "BOOL") ||
+	       (!strcmp(k->type, "KNOB") && hvtlb_sim_key_value(k, 0));
 }
 
 void sim_key_accepts(const struct hvtlb_sim_key *k, char *buf, size_t len)
 {
+	bool words = key_is_bool(k);
 	const char *v;
 	size_t n = 0;
 
 	buf[0] = 0;
-	for (size_t i = 0; (v = hvtlb_sim_key_value(k, i)); i++)
+	for (size_t i = 0;
+	     (v = words ? hvtlb_bool_word(i) : hvtlb_sim_key_value(k, i)); i++)
 		n += (size_t)snprintf(buf + n, n < len ? len - n : 0, "%s%s",
 				      i ? "|" : "", v);
 	if (n)
@@ -241,7 +241,7 @@ static int configure_one(struct sim_batch *b, size_t i,
 {
 	struct hvtlb_sim_config *cfg = &b->cfg[i];
 	struct apply_ctx ctx = { .cfg = cfg, .skip_strategy = 0 };
-	const struct scenario_setting *bad = NULL, *os;
+	const struct scenario_setting *bad = NULL;
 	const char *bad_key = NULL;
 	char threads[16];
 	int rc;
@@ -252,25 +252,13 @@ static int configure_one(struct sim_batch *b, size_t i,
 	if (rc)
 		return rc;
 	if (b->strategy[i]) {
-		/* "strategy" resets the strategy.* knobs: set it first and
-		 * let the scenario's knobs apply on top. */
+		/* compare's strategy, in place of the scenario's */
 		rc = hvtlb_sim_config_set(cfg, "strategy", b->strategy[i]);
 		if (rc) {
 			report_compare_error(&b->sc, b->strategy[i], rc);
 			return rc;
 		}
 		ctx.skip_strategy = 1;
-	}
-	os = scenario_find(&b->sc, "guest.os");
-	if (os) {
-		/* "guest.os" sets its model's keys: set it first and let the
-		 * scenario's guest keys apply on top, wherever it stands. */
-		rc = hvtlb_sim_config_set(cfg, "guest.os", os->value);
-		if (rc) {
-			report_set_error(&b->sc, os, rc);
-			return rc;
-		}
-		ctx.skip_guest_os = 1;
 	}
 	rc = scenario_apply(&b->sc, apply_one, &ctx, &bad);
 	if (rc) {
@@ -351,28 +339,11 @@ static void setting_place(const struct scenario_setting *st, char *buf,
 		snprintf(buf, len, "%s '%s=%s'", st->file, st->key, st->value);
 }
 
-/* The order in which scenario_apply() applies @p st: profile, file, then
- * the command line, each in its own order. */
-static size_t setting_order(const struct scenario *sc,
-			    const struct scenario_setting *st)
-{
-	const struct scenario_list *lists[] = { &sc->profile, &sc->file,
-						&sc->set };
-
-	for (size_t l = 0; l < 3; l++) {
-		if (st >= lists[l]->v && st < lists[l]->v + lists[l]->n)
-			return l * (SIZE_MAX / 4) + (size_t)(st - lists[l]->v);
-	}
-	return 0;
-}
-
 /*
- * A strategy that skips lazy CPUs in a guest that never catches them up
- * (Linux before 4.14 had no per-CPU tlb_gen, and did not skip them): a
- * broken protocol, the oracle's "no-catch-up". Worth running on purpose,
- * easy to get by accident: setting `strategy` resets every strategy.*
- * knob to its default (lazy_skip on), after the file's own knobs. Says so
- * in b->warning[1], naming where both keys came from.
+ * The library's HVTLB_SIM_WARN_NO_CATCH_UP for the first run that has it:
+ * worth running on purpose, easy to get by accident, as lazy_skip is on
+ * by default. Says so in b->warning[1], naming where both keys came
+ * from.
  */
 static void lazy_skip_check(struct sim_batch *b)
 {
@@ -381,13 +352,12 @@ static void lazy_skip_check(struct sim_batch *b)
 	const struct hvtlb_sim_config *cfg = NULL;
 	char gen_at[208] = "", at[200], from[480];
 	const char *kind;
-	size_t i, n;
+	size_t i;
 
 	b->warning[1][0] = '\0';
 	for (i = 0; i < b->nruns && !cfg; i++) {
-		/* every strategy's remote set honours lazy_skip (the
-		 * broadcast one's IPI fallback too) */
-		if (b->cfg[i].strategy.lazy_skip && !b->cfg[i].tlb_gen)
+		if (hvtlb_sim_config_warnings(&b->cfg[i]) &
+		    HVTLB_SIM_WARN_NO_CATCH_UP)
 			cfg = &b->cfg[i];
 	}
 	if (!cfg)
@@ -401,19 +371,11 @@ static void lazy_skip_check(struct sim_batch *b)
 		setting_place(gen, at, sizeof(at));
 		snprintf(gen_at, sizeof(gen_at), " (%s)", at);
 	}
-	if (st && (!skip || setting_order(sc, st) > setting_order(sc, skip))) {
-		setting_place(st, at, sizeof(at));
-		n = (size_t)snprintf(from, sizeof(from), "the default of %s",
-				     at);
-		if (skip && n < sizeof(from)) {
-			setting_place(skip, at, sizeof(at));
-			snprintf(from + n, sizeof(from) - n,
-				 ", which resets every strategy.* knob after "
-				 "%s",
-				 at);
-		}
-	} else if (skip) {
+	if (skip) {
 		setting_place(skip, from, sizeof(from));
+	} else if (st) {
+		setting_place(st, at, sizeof(at));
+		snprintf(from, sizeof(from), "the default of %s", at);
 	} else {
 		snprintf(from, sizeof(from), "the default of strategy '%s'",
 			 kind);

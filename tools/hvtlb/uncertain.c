@@ -119,11 +119,9 @@ static int collect_one(struct unc_plan *u, const struct scenario *sc,
 	return 0;
 }
 
-/* Applies a setting; a profile's `default` keeps the library's value. */
+/* Applies a setting (a profile's `default` too: the library's value). */
 static int set_plain(void *ctx, const char *key, const char *value)
 {
-	if (!strcmp(value, "default"))
-		return 0;
 	return hvtlb_sim_config_set(ctx, key, value);
 }
 
