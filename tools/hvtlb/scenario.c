@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include <ctype.h>
-#include <dirent.h>
 #include <errno.h>
-#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -13,6 +11,7 @@
 #include <unistd.h>
 
 #include "datadir.h"
+#include "scenario-find.h"
 #include "scenario.h"
 #include "suggest.h"
 
@@ -213,89 +212,6 @@ static const char *suggest_section(const struct scenario *s, const char *name)
 	return hint;
 }
 
-static char *dir_of(const char *path)
-{
-	const char *slash = strrchr(path, '/');
-
-	if (!slash)
-		return strdup(".");
-	if (slash == path)
-		return strdup("/");
-	return strndup(path, (size_t)(slash - path));
-}
-
-static char *join(const char *a, const char *b, const char *c)
-{
-	size_t n = strlen(a) + strlen(b) + strlen(c) + 1;
-	char *r = malloc(n);
-
-	if (r)
-		snprintf(r, n, "%s%s%s", a, b, c);
-	return r;
-}
-
-/* A regular file we may read (not a directory, device or pipe). */
-static bool is_readable_file(const char *path)
-{
-	struct stat st;
-
-	return stat(path, &st) == 0 && S_ISREG(st.st_mode) &&
-	       access(path, R_OK) == 0;
-}
-
-/* @p path (to free) resolved, so that messages name the profile as
- * PREFIX/share/hvtlb/profiles/x.ini, not .../scenarios/../profiles/x.ini;
- * as it was when it does not resolve. */
-static char *canonical_path(char *path)
-{
-	char buf[PATH_MAX], *c;
-
-	if (!path || !realpath(path, buf) || !(c = strdup(buf)))
-		return path;
-	free(path);
-	return c;
-}
-
-/*
- * Finds the profile file for @p name; NULL if none is readable. A path
- * (a '/' or a name ending in .ini) is taken relative to the scenario's
- * directory. A bare name is NAME.ini in the profiles/ folder beside the
- * scenario's folder or inside it (a tree of one's own, laid out like the
- * shipped one), else the shipped profile of that name (datadir.h).
- */
-static char *resolve_profile(const char *name, const char *scenario_path)
-{
-	size_t n = strlen(name);
-	char *dir = scenario_path ? dir_of(scenario_path) : strdup(".");
-	char *cand[2] = { NULL };
-	char *found = NULL;
-
-	if (!dir)
-		return NULL;
-	if (strchr(name, '/') || (n > 4 && !strcmp(name + n - 4, ".ini"))) {
-		cand[0] = name[0] == '/' ? strdup(name) : join(dir, "/", name);
-		cand[1] = strdup(name);
-	} else {
-		char *file = join(name, ".ini", "");
-
-		if (file) {
-			cand[0] = join(dir, "/../profiles/", file);
-			cand[1] = join(dir, "/profiles/", file);
-		}
-		free(file);
-	}
-	for (size_t i = 0; i < 2; i++) {
-		if (!found && cand[i] && is_readable_file(cand[i]))
-			found = cand[i];
-		else
-			free(cand[i]);
-	}
-	free(dir);
-	if (!found && !strchr(name, '/'))
-		found = datadir_find("profiles", name);
-	return canonical_path(found);
-}
-
 enum file_kind { KIND_SCENARIO, KIND_PROFILE };
 
 /* A whole, finite number. */
@@ -441,7 +357,7 @@ static int profile_line(struct scenario *s, const char *path, unsigned ln,
 		}
 	}
 	{
-		char *full = join("cost.", key, "");
+		char *full = scenario_join("cost.", key, "");
 
 		if (!full)
 			return -ENOMEM;
@@ -498,57 +414,15 @@ static int set_compare(struct scenario *s, const char *file, unsigned ln,
 
 static int load_file(struct scenario *s, const char *path, enum file_kind kind);
 
-/* " (did you mean 'NAME'?)" for the profile nearest to @p name among those
- * resolve_profile() would find by name, or "". Static storage. */
-static const char *suggest_profile(const struct scenario *s, const char *name)
-{
-	static char names[64][SUGGEST_MAX], hint[SUGGEST_MAX + 32];
-	char *dir = s->path ? dir_of(s->path) : strdup(".");
-	char *dirs[3] = { NULL };
-	struct suggest sg;
-	size_t n = 0;
-
-	if (!dir)
-		return "";
-	dirs[0] = join(dir, "/../profiles", "");
-	dirs[1] = join(dir, "/profiles", "");
-	dirs[2] = strdup("profiles");
-	suggest_init(&sg, name);
-	for (size_t i = 0; i < 3; i++) {
-		DIR *d = dirs[i] ? opendir(dirs[i]) : NULL;
-		struct dirent *de;
-
-		while (d && (de = readdir(d)) && n < 64) {
-			size_t len = strlen(de->d_name);
-
-			if (len < 5 || len - 4 >= SUGGEST_MAX ||
-			    strcmp(de->d_name + len - 4, ".ini"))
-				continue;
-			snprintf(names[n], SUGGEST_MAX, "%.*s", (int)(len - 4),
-				 de->d_name);
-			suggest_add(&sg, names[n++]);
-		}
-		if (d)
-			closedir(d);
-		free(dirs[i]);
-	}
-	free(dir);
-	if (!suggest_best(&sg))
-		return "";
-	snprintf(hint, sizeof(hint), " (did you mean '%s'?)",
-		 suggest_best(&sg));
-	return hint;
-}
-
 static int set_profile(struct scenario *s, const char *file, unsigned ln,
 		       const char *value)
 {
-	char *path = resolve_profile(value, s->path);
+	char *path = scenario_resolve_profile(value, s->path);
 	int rc;
 
 	if (!path) {
 		err_at(s, file, ln, "profile '%s' not found%s", value,
-		       suggest_profile(s, value));
+		       scenario_suggest_profile(s->path, value));
 		return -ENOENT;
 	}
 	free(s->profile_name);
@@ -594,7 +468,7 @@ static int scenario_line(struct scenario *s, const char *path, unsigned ln,
 
 	if (!section && tool_key(s, path, ln, key, value, &rc))
 		return rc;
-	full = section ? join(section, ".", key) : strdup(key);
+	full = section ? scenario_join(section, ".", key) : strdup(key);
 	if (!full)
 		return -ENOMEM;
 	rc = parse_annot(s, path, ln, full, value, comment, &a);
@@ -808,39 +682,6 @@ static int load_file(struct scenario *s, const char *path, enum file_kind kind)
 	return rc;
 }
 
-/* " (did you mean 'NAME'?)" for the shipped scenario (a NAME.ini of
- * @p dir) nearest to @p name, or "". */
-static void suggest_shipped(const char *dir, const char *name, char *hint,
-			    size_t len)
-{
-	char names[64][SUGGEST_MAX + 1];
-	size_t n = 0, want = strcspn(name, ".");
-	char word[SUGGEST_MAX + 1];
-	struct dirent *de;
-	struct suggest sg;
-	DIR *d;
-
-	hint[0] = '\0';
-	d = dir ? opendir(dir) : NULL;
-	if (!d)
-		return;
-	/* "defalt.ini" is compared as "defalt" */
-	snprintf(word, sizeof(word), "%.*s", (int)want, name);
-	suggest_init(&sg, word);
-	while (n < 64 && (de = readdir(d))) {
-		size_t k = strlen(de->d_name);
-
-		if (k <= 4 || k - 4 > SUGGEST_MAX ||
-		    strcmp(de->d_name + k - 4, ".ini"))
-			continue;
-		snprintf(names[n], sizeof(names[n]), "%.*s", (int)(k - 4),
-			 de->d_name);
-		suggest_add(&sg, names[n++]);
-	}
-	suggest_hint(&sg, hint, len);
-	closedir(d);
-}
-
 /* A path that is no file here, written as the README writes it inside
  * the source tree ("scenarios/kvm-128on12.ini"): if its file name is a
  * shipped scenario, says so and how to name it. True when it said so. */
@@ -878,7 +719,8 @@ int scenario_load(struct scenario *s, const char *path)
 		shipped = datadir_find("scenarios", path);
 		if (!shipped && errno == ENOENT) {
 			where = datadir_path("scenarios");
-			suggest_shipped(where, path, hint, sizeof(hint));
+			scenario_suggest_shipped(where, path, hint,
+						 sizeof(hint));
 			err_at(s, path, 0,
 			       "cannot read scenario: no such file here, nor a "
 			       "shipped scenario of that name in %s%s",
@@ -941,7 +783,7 @@ out:
 
 int scenario_add_override(struct scenario *s, const char *arg)
 {
-	char *label = join("--set '", arg, "'");
+	char *label = scenario_join("--set '", arg, "'");
 	int rc;
 
 	if (!label)
