@@ -272,6 +272,23 @@ static bool cfs_tick_woken(struct sim *s, struct pcpu *p, struct vcpu *v)
 	return true;
 }
 
+/*
+ * update_curr() before a vCPU moves from or to @p p: the engine advances
+ * a pCPU's min_vruntime only at events, and a vCPU that runs alone can go
+ * seconds without one, where Linux's tick does it every few ms. A vCPU
+ * placed against a stale min_vruntime lands in the past and runs until
+ * it catches up, starving the one running there: enqueue_entity()
+ * calls update_curr() before adding min_vruntime to a migrated entity
+ * for exactly that reason ("Being placed in the past could significantly
+ * boost this task to the fairness detriment of existing tasks").
+ */
+static void cfs_tick_update_curr(struct sim *s, struct pcpu *p)
+{
+	const struct vcpu *c = p->cur != NONE_ID ? &s->v[p->cur] : NULL;
+
+	update_min(s, p, c != NULL, c ? vcpu_vruntime(s, c) : 0);
+}
+
 static void cfs_tick_boost(struct sim *s, struct pcpu *p, struct vcpu *v)
 {
 	(void)s;
@@ -304,6 +321,7 @@ const struct host_policy host_cfs = {
 	.boost = cfs_tick_boost,
 	.yield = cfs_tick_yield,
 	.resched = cfs_tick_resched,
+	.update_curr = cfs_tick_update_curr,
 };
 
 /* ------------------------------------- the older model: slice at entry */

@@ -282,8 +282,13 @@ static void queue_grew(struct sim *s, struct pcpu *q)
 void vcpu_migrate(struct sim *s, struct vcpu *v, struct pcpu *to)
 {
 	struct pcpu *from = &s->p[v->pcpu];
-	int64_t rel = (int64_t)(v->vruntime - from->min_vruntime);
+	int64_t rel;
 
+	if (s->sched->update_curr) {
+		s->sched->update_curr(s, from);
+		s->sched->update_curr(s, to);
+	}
+	rel = (int64_t)(v->vruntime - from->min_vruntime);
 	if (v->hs == H_READY) {
 		uint32_t k = 0;
 

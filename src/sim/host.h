@@ -50,6 +50,9 @@ struct host_policy {
 	/* True if a reschedule of @p p now would run another vCPU than the
 	 * running one. */
 	bool (*resched)(struct sim *s, const struct pcpu *p);
+	/* Brings @p p's accounting up to now, as Linux's update_curr() does
+	 * at every tick, before a vCPU moves from or to it (optional). */
+	void (*update_curr)(struct sim *s, struct pcpu *p);
 };
 
 extern const struct host_policy host_fifo;

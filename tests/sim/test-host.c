@@ -961,6 +961,36 @@ static void test_balance_periodic(void **state)
 	rig_free(g);
 }
 
+/*
+ * A vCPU moved onto a pCPU is placed against that pCPU's min_vruntime as
+ * of now (enqueue_entity() calls update_curr() first), not as of the last
+ * event there: vCPU 0 has run alone on pCPU 0 for 2 s, so a vCPU pulled
+ * there lands at 2 s of virtual runtime, not at 0 where it would keep
+ * vCPU 0 off the pCPU for 2 s. The pCPU it leaves is brought up to date
+ * too before its distance to min_vruntime is taken (0 here: it was the
+ * leftmost).
+ */
+static void test_balance_fresh_min(void **state)
+{
+	const char *kv[] = { TWO_PCPUS, NULL };
+	struct rig *g = rig_new(kv);
+	struct sim *s = &g->s;
+	struct event e = { .kind = EV_BALANCE, .obj = 0, .arg = 0 };
+
+	(void)state;
+	s->now = ms(s, 2000);
+	put_running(s, 0, 0, 0);
+	put_running(s, 1, ms(s, 1999), ms(s, 1999));
+	put_waiting(s, 5, 3);
+	put_waiting(s, 9, 4);
+	s->v[5].vruntime = s->v[9].vruntime = ms(s, 1998);
+	host_on_balance(s, &e);
+	assert_int_equal(s->v[9].pcpu, 0);
+	assert_int_equal(s->p[0].min_vruntime, ms(s, 2000));
+	assert_int_equal(s->v[9].vruntime, ms(s, 2000));
+	rig_free(g);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -982,6 +1012,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_balance_poll),
 		cmocka_unit_test(test_balance_newidle),
 		cmocka_unit_test(test_balance_periodic),
+		cmocka_unit_test(test_balance_fresh_min),
 	};
 
 	if (argc > 1)
