@@ -190,68 +190,34 @@ static const struct option options[] = {
 	{ 0 },
 };
 
-static int take_option(struct decode_opts *o, int c, const char *v,
-		       bool *seen_input, bool *seen_file)
+/* An unknown --profile, with the nearest profile name as a hint. */
+static int bad_profile(const char *v)
+{
+	struct suggest sg;
+	char hint[96];
+
+	suggest_init(&sg, v);
+	for (unsigned p = 0; p < HVTLB_PROFILE_COUNT_; p++)
+		suggest_add(&sg, hvtlb_profile_name((enum hvtlb_profile)p));
+	return cli_usage_error(CMD,
+			       "--profile: '%s' is not strict, kvm, xen, "
+			       "openvmm-tdx or openvmm-snp%s",
+			       v, suggest_hint(&sg, hint, sizeof(hint)));
+}
+
+/* The host options: whose rules apply and the partition it runs. */
+static int take_host_option(struct decode_opts *o, int c, const char *v)
 {
 	int rc;
 
 	switch (c) {
-	case OPT_FAST:
-		return cli_once(CMD, &o->fast, "--fast");
-	case OPT_BINARY:
-		return cli_once(CMD, &o->binary, "--binary");
-	case OPT_JSON:
-		return cli_once(CMD, &o->json, "--json");
 	case OPT_KVM_SYNIC:
 		return cli_once(CMD, &o->kvm_synic, "--kvm-synic");
-	case OPT_CONTROL:
-		if (cli_once(CMD, &o->have_control, "--control"))
-			return CLI_EXIT_USAGE;
-		if (parse_hex_u64(v, &o->control))
-			return cli_usage_error(
-				CMD, "--control: bad hex number '%s'", v);
-		return 0;
-	case OPT_INPUT:
-		if (cli_once(CMD, seen_input, "--input"))
-			return CLI_EXIT_USAGE;
-		o->input = v;
-		return 0;
-	case OPT_INPUT_FILE:
-		if (cli_once(CMD, seen_file, "--input-file"))
-			return CLI_EXIT_USAGE;
-		o->input_file = v;
-		return 0;
-	case OPT_GPA_OFFSET:
-		if (cli_once(CMD, &o->have_gpa_offset, "--gpa-offset"))
-			return CLI_EXIT_USAGE;
-		rc = parse_u64_max(v, HVTLB_PAGE_BYTES - 1, &o->gpa_offset);
-		if (rc == -ERANGE)
-			return cli_usage_error(CMD,
-					       "--gpa-offset: %s is not within "
-					       "a 4 KiB page (0..4095)",
-					       v);
-		if (rc)
-			return cli_usage_error(
-				CMD, "--gpa-offset: bad number '%s'", v);
-		return 0;
 	case OPT_PROFILE:
 		if (cli_once(CMD, &o->have_profile, "--profile"))
 			return CLI_EXIT_USAGE;
-		if (hvtlb_profile_from_name(v, &o->profile)) {
-			struct suggest sg;
-			char hint[96];
-
-			suggest_init(&sg, v);
-			for (unsigned p = 0; p < HVTLB_PROFILE_COUNT_; p++)
-				suggest_add(&sg, hvtlb_profile_name((
-							 enum hvtlb_profile)p));
-			return cli_usage_error(
-				CMD,
-				"--profile: '%s' is not strict, "
-				"kvm, xen, openvmm-tdx or "
-				"openvmm-snp%s",
-				v, suggest_hint(&sg, hint, sizeof(hint)));
-		}
+		if (hvtlb_profile_from_name(v, &o->profile))
+			return bad_profile(v);
 		return 0;
 	case OPT_VP_COUNT:
 		if (cli_once(CMD, &o->have_vp_count, "--vp-count"))
@@ -288,6 +254,53 @@ static int take_option(struct decode_opts *o, int c, const char *v,
 		return 0;
 	}
 	return CLI_EXIT_USAGE;
+}
+
+/* The call options: the control word, the input and how to print. */
+static int take_option(struct decode_opts *o, int c, const char *v,
+		       bool *seen_input, bool *seen_file)
+{
+	int rc;
+
+	switch (c) {
+	case OPT_FAST:
+		return cli_once(CMD, &o->fast, "--fast");
+	case OPT_BINARY:
+		return cli_once(CMD, &o->binary, "--binary");
+	case OPT_JSON:
+		return cli_once(CMD, &o->json, "--json");
+	case OPT_CONTROL:
+		if (cli_once(CMD, &o->have_control, "--control"))
+			return CLI_EXIT_USAGE;
+		if (parse_hex_u64(v, &o->control))
+			return cli_usage_error(
+				CMD, "--control: bad hex number '%s'", v);
+		return 0;
+	case OPT_INPUT:
+		if (cli_once(CMD, seen_input, "--input"))
+			return CLI_EXIT_USAGE;
+		o->input = v;
+		return 0;
+	case OPT_INPUT_FILE:
+		if (cli_once(CMD, seen_file, "--input-file"))
+			return CLI_EXIT_USAGE;
+		o->input_file = v;
+		return 0;
+	case OPT_GPA_OFFSET:
+		if (cli_once(CMD, &o->have_gpa_offset, "--gpa-offset"))
+			return CLI_EXIT_USAGE;
+		rc = parse_u64_max(v, HVTLB_PAGE_BYTES - 1, &o->gpa_offset);
+		if (rc == -ERANGE)
+			return cli_usage_error(CMD,
+					       "--gpa-offset: %s is not within "
+					       "a 4 KiB page (0..4095)",
+					       v);
+		if (rc)
+			return cli_usage_error(
+				CMD, "--gpa-offset: bad number '%s'", v);
+		return 0;
+	}
+	return take_host_option(o, c, v);
 }
 
 /* Returns 0, 1 after --help, or 2 (message printed). */
