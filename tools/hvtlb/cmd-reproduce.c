@@ -252,6 +252,13 @@ static double ratio_bound(const struct outcome *o, int m, bool most)
 	return r;
 }
 
+/* The published ratio of metric @p sys (0 real, 1 sys). */
+static double pub_ratio(const struct experiment *e, int sys)
+{
+	return sys ? ratio(e->pub.ipi_sys, e->pub.hv_sys)
+		   : ratio(e->pub.ipi_real, e->pub.hv_real);
+}
+
 static int in_target(const struct experiment *e, int sys, double r)
 {
 	if (sys)
@@ -270,9 +277,7 @@ static void print_json(const struct outcome *o)
 		const struct experiment *e = &experiments[i];
 
 		for (int sys = 0; sys < 2; sys++) {
-			double pub =
-				sys ? ratio(e->pub.ipi_sys, e->pub.hv_sys)
-				    : ratio(e->pub.ipi_real, e->pub.hv_real);
+			double pub = pub_ratio(e, sys);
 			double sim = ratio_mean(&o[i], sys);
 
 			printf("%s{\"id\":\"%s\",\"metric\":\"%s\","
@@ -323,6 +328,67 @@ static void print_json(const struct outcome *o)
 	printf("]}\n");
 }
 
+/* One line of the table: experiment @p e's metric @p sys (0 real, 1 sys),
+ * published beside simulated. Returns 1 when the row is marked: its
+ * simulated ratio lies outside the band of the draws. */
+static int print_row(const struct experiment *e, const struct outcome *o,
+		     int sys)
+{
+	double pi = sys ? e->pub.ipi_sys : e->pub.ipi_real;
+	double ph = sys ? e->pub.hv_sys : e->pub.hv_real;
+	double si = sys ? o->ipi_sys : o->ipi_real;
+	double sh = sys ? o->hv_sys : o->hv_real;
+	double r = ratio_mean(o, sys);
+	char target[32] = "-";
+	char mark = ' ';
+
+	/* the nominal ratio outside its own band */
+	if (o->draws && !band_contains(&o->band[sys], r))
+		mark = '*';
+
+	if (!sys)
+		snprintf(target, sizeof(target), "%.2f..%.2f", e->real_min,
+			 e->real_max);
+	else if (e->sys_min > 0)
+		snprintf(target, sizeof(target), ">= %.1f", e->sys_min);
+	if (strcmp(target, "-"))
+		printf("%-14s %-4s %9.3f %9.3f %7.2f  %9.3f %9.3f %7.2f%c "
+		       "%-12s %s\n",
+		       sys ? "" : e->id, sys ? "sys" : "real", pi, ph,
+		       ratio(pi, ph), si, sh, r, mark, target,
+		       in_target(e, sys, r) ? "ok" : "MISS");
+	else
+		printf("%-14s %-4s %9.3f %9.3f %7.2f  %9.3f %9.3f %7.2f%c -\n",
+		       sys ? "" : e->id, sys ? "sys" : "real", pi, ph,
+		       ratio(pi, ph), si, sh, r, mark);
+	return mark == '*';
+}
+
+/* --uncertainty: each simulated ratio's band, and whether the published
+ * ratio lies inside it. */
+static void print_bands(const struct outcome *o)
+{
+	printf("Bands of the simulated ratios over %zu draws of the "
+	       "uncertain parameters\n(p5 / p50 / p95; published "
+	       "inside?):\n",
+	       o[0].draws);
+	for (size_t i = 0; i < NEXP; i++) {
+		const struct experiment *e = &experiments[i];
+
+		for (int sys = 0; sys < 2; sys++) {
+			double pub = pub_ratio(e, sys);
+			const struct band *bd = &o[i].band[sys];
+
+			printf("  %-14s %-4s %.2f / %.2f / %.2f  published "
+			       "%.2f %s\n",
+			       sys ? "" : e->id, sys ? "sys" : "real", bd->p5,
+			       bd->p50, bd->p95, pub,
+			       band_contains(bd, pub) ? "inside" : "outside");
+		}
+	}
+	putchar('\n');
+}
+
 static void print_table(const struct outcome *o)
 {
 	unsigned marks = 0;
@@ -333,70 +399,12 @@ static void print_table(const struct outcome *o)
 	printf("%-14s %-4s %9s %9s %7s  %9s %9s %7s  %s\n", "experiment", "",
 	       "pub IPI", "pub HC", "ratio", "sim IPI", "sim HC", "ratio",
 	       "target");
-	for (size_t i = 0; i < NEXP; i++) {
-		const struct experiment *e = &experiments[i];
-
-		for (int sys = 0; sys < 2; sys++) {
-			double pi = sys ? e->pub.ipi_sys : e->pub.ipi_real;
-			double ph = sys ? e->pub.hv_sys : e->pub.hv_real;
-			double si = sys ? o[i].ipi_sys : o[i].ipi_real;
-			double sh = sys ? o[i].hv_sys : o[i].hv_real;
-			double r = ratio_mean(&o[i], sys);
-			char target[32] = "-";
-			char mark = ' ';
-
-			/* the nominal ratio outside its own band */
-			if (o[i].draws && !band_contains(&o[i].band[sys], r)) {
-				mark = '*';
-				marks++;
-			}
-
-			if (!sys)
-				snprintf(target, sizeof(target), "%.2f..%.2f",
-					 e->real_min, e->real_max);
-			else if (e->sys_min > 0)
-				snprintf(target, sizeof(target), ">= %.1f",
-					 e->sys_min);
-			if (strcmp(target, "-"))
-				printf("%-14s %-4s %9.3f %9.3f %7.2f  %9.3f "
-				       "%9.3f %7.2f%c %-12s %s\n",
-				       sys ? "" : e->id, sys ? "sys" : "real",
-				       pi, ph, ratio(pi, ph), si, sh, r, mark,
-				       target,
-				       in_target(e, sys, r) ? "ok" : "MISS");
-			else
-				printf("%-14s %-4s %9.3f %9.3f %7.2f  %9.3f "
-				       "%9.3f %7.2f%c -\n",
-				       sys ? "" : e->id, sys ? "sys" : "real",
-				       pi, ph, ratio(pi, ph), si, sh, r, mark);
-		}
-	}
+	for (size_t i = 0; i < NEXP; i++)
+		for (int sys = 0; sys < 2; sys++)
+			marks += print_row(&experiments[i], &o[i], sys);
 	putchar('\n');
-	if (o[0].draws) {
-		printf("Bands of the simulated ratios over %zu draws of the "
-		       "uncertain parameters\n(p5 / p50 / p95; published "
-		       "inside?):\n",
-		       o[0].draws);
-		for (size_t i = 0; i < NEXP; i++) {
-			const struct experiment *e = &experiments[i];
-
-			for (int sys = 0; sys < 2; sys++) {
-				double pub = sys ? ratio(e->pub.ipi_sys,
-							 e->pub.hv_sys)
-						 : ratio(e->pub.ipi_real,
-							 e->pub.hv_real);
-				const struct band *bd = &o[i].band[sys];
-
-				printf("  %-14s %-4s %.2f / %.2f / %.2f  "
-				       "published %.2f %s\n",
-				       sys ? "" : e->id, sys ? "sys" : "real",
-				       bd->p5, bd->p50, bd->p95, pub,
-				       band_contains(bd, pub) ? "inside"
-							      : "outside");
-			}
-		}
-		putchar('\n');
-	}
+	if (o[0].draws)
+		print_bands(o);
 	if (marks)
 		printf("* the simulated ratio of the nominal run lies outside "
 		       "the p5..p95 band of\n  the draws: not a typical "
