@@ -571,45 +571,46 @@ static int parse_count(const char *s, uint32_t min, uint32_t max, uint32_t *out)
 	return 0;
 }
 
-static int run_calibrate(int argc, char **argv)
+/* The command line. */
+struct calibrate_opts {
+	const char *out, *base_name, *device;
+	uint32_t samples, vcpus; /**< vcpus 0: as many as CPUs */
+};
+
+/* Returns 0, 1 after --help, or 2 (message printed). */
+static int parse_args(int argc, char **argv, struct calibrate_opts *o)
 {
-	const char *out = NULL, *base_name = DEFAULT_BASE, *device = NULL;
-	uint32_t samples = DEFAULT_SAMPLES, vcpus = 0;
 	bool seen_out = false, seen_base = false;
-	char base_path[4096];
-	struct host_info h;
-	FILE *base = NULL;
-	size_t i;
-	int ret, c;
+	int c;
 
 	while ((c = cli_getopt(&cmd_calibrate, argc, argv)) != -1) {
 		switch (c) {
 		case 'h':
 			fputs(usage_text, stdout);
-			return CLI_EXIT_OK;
+			return 1;
 		case OPT_OUT:
 			if (cli_once("calibrate", &seen_out, "--out"))
 				return CLI_EXIT_USAGE;
-			out = optarg;
+			o->out = optarg;
 			break;
 		case OPT_BASE:
 			if (cli_once("calibrate", &seen_base, "--base"))
 				return CLI_EXIT_USAGE;
-			base_name = optarg;
+			o->base_name = optarg;
 			break;
 		case OPT_DEVICE:
-			device = optarg;
+			o->device = optarg;
 			break;
 		case OPT_SAMPLES:
 			if (parse_count(optarg, 20, KVMVMM_MAX_SAMPLES,
-					&samples) < 0)
+					&o->samples) < 0)
 				return cli_usage_error("calibrate",
 						       "bad --samples '%s'",
 						       optarg);
 			break;
 		case OPT_VCPUS:
-			if (parse_count(optarg, 2, KVMVMM_MAX_VCPUS, &vcpus) <
-			    0)
+			if (parse_count(optarg, 2, KVMVMM_MAX_VCPUS,
+					&o->vcpus) < 0)
 				return cli_usage_error("calibrate",
 						       "bad --vcpus '%s'",
 						       optarg);
@@ -621,24 +622,17 @@ static int run_calibrate(int argc, char **argv)
 	if (optind < argc)
 		return cli_usage_error("calibrate", "unexpected argument '%s'",
 				       argv[optind]);
+	return 0;
+}
 
-	ret = kvmvmm_probe(device);
-	if (ret < 0)
-		return cli_usage_error(
-			"calibrate", "%s: %s (calibrate measures on KVM)",
-			device ? device : "/dev/kvm", strerror(-ret));
-	if (out) {
-		base = open_base(base_name, base_path, sizeof(base_path));
-		if (!base)
-			return cli_usage_error("calibrate",
-					       "base profile %s: %s", base_path,
-					       strerror(errno));
-	}
-	host_info(&h);
-	if (!vcpus)
-		vcpus = h.cpus < 2		    ? 2
-			: h.cpus > KVMVMM_MAX_VCPUS ? KVMVMM_MAX_VCPUS
-						    : (uint32_t)h.cpus;
+/* Every row, in order: the clock first, as the others take its median
+ * out. The N-target doorbell needs a VM of at least 3 vCPUs. Returns 0
+ * or -errno (message printed). */
+static int measure_all(const struct calibrate_opts *o, uint32_t vcpus,
+		       struct host_info *h)
+{
+	size_t i;
+	int ret;
 
 	for (i = 0; i < ROW_COUNT; i++) {
 		struct measurement *m = &rows[i];
@@ -653,34 +647,39 @@ static int run_calibrate(int argc, char **argv)
 			m->nvcpus = vcpus;
 			m->targets = vcpus - 1;
 		}
-		ret = measure(m, samples, device,
+		ret = measure(m, o->samples, o->device,
 			      i == ROW_CLOCK ? 0 : rows[ROW_CLOCK].d.p50,
-			      &h.tsc_khz);
+			      &h->tsc_khz);
 		if (ret < 0) {
 			fprintf(stderr, "hvtlb calibrate: %s: %s\n", m->what,
 				strerror(-ret));
-			if (base)
-				fclose(base);
-			return CLI_EXIT_FAIL;
+			return ret;
 		}
 	}
+	return 0;
+}
+
+/* The host, what the figures are, and the table of every row measured. */
+static void print_results(const struct host_info *h, uint32_t vcpus)
+{
+	size_t i;
 
 	printf("hvtlb calibrate: %s (%s, %s), KVM backend %s, TSC %" PRIu64
 	       " kHz, %ld CPUs\n",
-	       h.host, h.cpu, h.kernel, h.backend, h.tsc_khz, h.cpus);
+	       h->host, h->cpu, h->kernel, h->backend, h->tsc_khz, h->cpus);
 	printf("TSC cycles in guest user mode, the clock's own %" PRIu64
 	       " cycles taken out.\n",
 	       rows[ROW_CLOCK].d.p50);
-	if (busy(&h))
+	if (busy(h))
 		printf("warning: load average %.1f on %ld CPUs: the figures "
 		       "include waiting for a CPU; calibrate on a quiet "
 		       "host.\n",
-		       h.load, h.cpus);
+		       h->load, h->cpus);
 	if (rows[ROW_DOORBELL_N].done)
 		printf("N = %u targets on %u vCPUs%s.\n",
 		       rows[ROW_DOORBELL_N].targets,
 		       rows[ROW_DOORBELL_N].nvcpus,
-		       rows[ROW_DOORBELL_N].nvcpus > (uint32_t)h.cpus
+		       rows[ROW_DOORBELL_N].nvcpus > (uint32_t)h->cpus
 			       ? " (more vCPUs than CPUs: host scheduling "
 				 "included)"
 			       : "");
@@ -688,18 +687,57 @@ static int run_calibrate(int argc, char **argv)
 	       "p10", "p50", "p90", "p99", "p50 us");
 	for (i = 0; i < ROW_COUNT; i++) {
 		if (i != ROW_DOORBELL_N || vcpus >= 3)
-			print_row(&rows[i], h.tsc_khz);
+			print_row(&rows[i], h->tsc_khz);
 	}
-	if (!out)
+}
+
+static int run_calibrate(int argc, char **argv)
+{
+	struct calibrate_opts o = { .base_name = DEFAULT_BASE,
+				    .samples = DEFAULT_SAMPLES };
+	uint32_t vcpus;
+	char base_path[4096];
+	struct host_info h;
+	FILE *base = NULL;
+	int ret;
+
+	ret = parse_args(argc, argv, &o);
+	if (ret)
+		return ret == 1 ? CLI_EXIT_OK : ret;
+	ret = kvmvmm_probe(o.device);
+	if (ret < 0)
+		return cli_usage_error(
+			"calibrate", "%s: %s (calibrate measures on KVM)",
+			o.device ? o.device : "/dev/kvm", strerror(-ret));
+	if (o.out) {
+		base = open_base(o.base_name, base_path, sizeof(base_path));
+		if (!base)
+			return cli_usage_error("calibrate",
+					       "base profile %s: %s", base_path,
+					       strerror(errno));
+	}
+	host_info(&h);
+	vcpus = o.vcpus;
+	if (!vcpus)
+		vcpus = h.cpus < 2		    ? 2
+			: h.cpus > KVMVMM_MAX_VCPUS ? KVMVMM_MAX_VCPUS
+						    : (uint32_t)h.cpus;
+	if (measure_all(&o, vcpus, &h) < 0) {
+		if (base)
+			fclose(base);
+		return CLI_EXIT_FAIL;
+	}
+	print_results(&h, vcpus);
+	if (!o.out)
 		return CLI_EXIT_OK;
-	ret = write_profile(out, base, base_path, &h, samples);
+	ret = write_profile(o.out, base, base_path, &h, o.samples);
 	fclose(base);
 	if (ret < 0) {
-		fprintf(stderr, "hvtlb calibrate: %s: %s\n", out,
+		fprintf(stderr, "hvtlb calibrate: %s: %s\n", o.out,
 			strerror(-ret));
 		return CLI_EXIT_FAIL;
 	}
-	printf("wrote %s (base %s)\n", out, base_path);
+	printf("wrote %s (base %s)\n", o.out, base_path);
 	return CLI_EXIT_OK;
 }
 #endif

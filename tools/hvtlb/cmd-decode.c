@@ -190,68 +190,34 @@ static const struct option options[] = {
 	{ 0 },
 };
 
-static int take_option(struct decode_opts *o, int c, const char *v,
-		       bool *seen_input, bool *seen_file)
+/* An unknown --profile, with the nearest profile name as a hint. */
+static int bad_profile(const char *v)
+{
+	struct suggest sg;
+	char hint[96];
+
+	suggest_init(&sg, v);
+	for (unsigned p = 0; p < HVTLB_PROFILE_COUNT_; p++)
+		suggest_add(&sg, hvtlb_profile_name((enum hvtlb_profile)p));
+	return cli_usage_error(CMD,
+			       "--profile: '%s' is not strict, kvm, xen, "
+			       "openvmm-tdx or openvmm-snp%s",
+			       v, suggest_hint(&sg, hint, sizeof(hint)));
+}
+
+/* The host options: whose rules apply and the partition it runs. */
+static int take_host_option(struct decode_opts *o, int c, const char *v)
 {
 	int rc;
 
 	switch (c) {
-	case OPT_FAST:
-		return cli_once(CMD, &o->fast, "--fast");
-	case OPT_BINARY:
-		return cli_once(CMD, &o->binary, "--binary");
-	case OPT_JSON:
-		return cli_once(CMD, &o->json, "--json");
 	case OPT_KVM_SYNIC:
 		return cli_once(CMD, &o->kvm_synic, "--kvm-synic");
-	case OPT_CONTROL:
-		if (cli_once(CMD, &o->have_control, "--control"))
-			return CLI_EXIT_USAGE;
-		if (parse_hex_u64(v, &o->control))
-			return cli_usage_error(
-				CMD, "--control: bad hex number '%s'", v);
-		return 0;
-	case OPT_INPUT:
-		if (cli_once(CMD, seen_input, "--input"))
-			return CLI_EXIT_USAGE;
-		o->input = v;
-		return 0;
-	case OPT_INPUT_FILE:
-		if (cli_once(CMD, seen_file, "--input-file"))
-			return CLI_EXIT_USAGE;
-		o->input_file = v;
-		return 0;
-	case OPT_GPA_OFFSET:
-		if (cli_once(CMD, &o->have_gpa_offset, "--gpa-offset"))
-			return CLI_EXIT_USAGE;
-		rc = parse_u64_max(v, HVTLB_PAGE_BYTES - 1, &o->gpa_offset);
-		if (rc == -ERANGE)
-			return cli_usage_error(CMD,
-					       "--gpa-offset: %s is not within "
-					       "a 4 KiB page (0..4095)",
-					       v);
-		if (rc)
-			return cli_usage_error(
-				CMD, "--gpa-offset: bad number '%s'", v);
-		return 0;
 	case OPT_PROFILE:
 		if (cli_once(CMD, &o->have_profile, "--profile"))
 			return CLI_EXIT_USAGE;
-		if (hvtlb_profile_from_name(v, &o->profile)) {
-			struct suggest sg;
-			char hint[96];
-
-			suggest_init(&sg, v);
-			for (unsigned p = 0; p < HVTLB_PROFILE_COUNT_; p++)
-				suggest_add(&sg, hvtlb_profile_name((
-							 enum hvtlb_profile)p));
-			return cli_usage_error(
-				CMD,
-				"--profile: '%s' is not strict, "
-				"kvm, xen, openvmm-tdx or "
-				"openvmm-snp%s",
-				v, suggest_hint(&sg, hint, sizeof(hint)));
-		}
+		if (hvtlb_profile_from_name(v, &o->profile))
+			return bad_profile(v);
 		return 0;
 	case OPT_VP_COUNT:
 		if (cli_once(CMD, &o->have_vp_count, "--vp-count"))
@@ -288,6 +254,53 @@ static int take_option(struct decode_opts *o, int c, const char *v,
 		return 0;
 	}
 	return CLI_EXIT_USAGE;
+}
+
+/* The call options: the control word, the input and how to print. */
+static int take_option(struct decode_opts *o, int c, const char *v,
+		       bool *seen_input, bool *seen_file)
+{
+	int rc;
+
+	switch (c) {
+	case OPT_FAST:
+		return cli_once(CMD, &o->fast, "--fast");
+	case OPT_BINARY:
+		return cli_once(CMD, &o->binary, "--binary");
+	case OPT_JSON:
+		return cli_once(CMD, &o->json, "--json");
+	case OPT_CONTROL:
+		if (cli_once(CMD, &o->have_control, "--control"))
+			return CLI_EXIT_USAGE;
+		if (parse_hex_u64(v, &o->control))
+			return cli_usage_error(
+				CMD, "--control: bad hex number '%s'", v);
+		return 0;
+	case OPT_INPUT:
+		if (cli_once(CMD, seen_input, "--input"))
+			return CLI_EXIT_USAGE;
+		o->input = v;
+		return 0;
+	case OPT_INPUT_FILE:
+		if (cli_once(CMD, seen_file, "--input-file"))
+			return CLI_EXIT_USAGE;
+		o->input_file = v;
+		return 0;
+	case OPT_GPA_OFFSET:
+		if (cli_once(CMD, &o->have_gpa_offset, "--gpa-offset"))
+			return CLI_EXIT_USAGE;
+		rc = parse_u64_max(v, HVTLB_PAGE_BYTES - 1, &o->gpa_offset);
+		if (rc == -ERANGE)
+			return cli_usage_error(CMD,
+					       "--gpa-offset: %s is not within "
+					       "a 4 KiB page (0..4095)",
+					       v);
+		if (rc)
+			return cli_usage_error(
+				CMD, "--gpa-offset: bad number '%s'", v);
+		return 0;
+	}
+	return take_host_option(o, c, v);
 }
 
 /* Returns 0, 1 after --help, or 2 (message printed). */
@@ -528,11 +541,61 @@ static const char *scope_name(uint8_t scope)
 	return scope == HVTLB_SCOPE_VMM ? "vmm" : "dispatch";
 }
 
+/* Flag bit @p b by its TLFS name, or "reserved-bit-N" (in @p buf) for a
+ * bit the TLFS leaves reserved: a profile may let one through. */
+static const char *flag_name(unsigned b, char *buf, size_t size)
+{
+	const char *name = hvtlb_flush_flag_name(1ULL << b);
+
+	if (name)
+		return name;
+	snprintf(buf, size, "reserved-bit-%u", b);
+	return buf;
+}
+
+/* The "ranges" list: [] on a flush call: the whole address space is
+ * flushed. */
+static void print_json_ranges(const struct hvtlb_decoded *d)
+{
+	struct hvtlb_gva_iter it;
+	struct hvtlb_gva_range r;
+	const char *sep = "";
+
+	fputs(",\"ranges\":[", stdout);
+	if (hvtlb_call_is_rep(d->call) && !d->flush_all_gvas) {
+		hvtlb_gva_iter_init(&it, d);
+		while (hvtlb_gva_iter_next(&it, &r)) {
+			printf("%s{\"gva\":", sep);
+			json_hex64(stdout, r.gva);
+			printf(",\"pages\":%" PRIu64 ",\"page_size\":%" PRIu64
+			       "}",
+			       r.pages,
+			       (uint64_t)1 << hvtlb_page_shift(r.size));
+			sep = ",";
+		}
+	}
+	fputc(']', stdout);
+}
+
+static void print_json_host_bug(const struct hvtlb_host_bug *b)
+{
+	fputs(",\"host_bug\":{\"id\":", stdout);
+	json_string(stdout, b->id);
+	fputs(",\"source\":", stdout);
+	json_string(stdout, b->source);
+	fputs(",\"effect\":", stdout);
+	json_string(stdout, b->effect);
+	fputs(",\"versions\":", stdout);
+	json_string(stdout, b->versions);
+	printf(",\"in_profile\":%s}", b->in_profile ? "true" : "false");
+}
+
 static void print_json(uint64_t result, const struct hvtlb_decoded *d)
 {
 	hvtlb_status st = hvtlb_result_status(result);
 	uint64_t bits[HVTLB_VPSET_BANKS];
 	const char *sep = "";
+	char buf[32];
 
 	putchar('{');
 	json_meta(stdout, DECODE_JSON_SCHEMA);
@@ -560,16 +623,10 @@ static void print_json(uint64_t result, const struct hvtlb_decoded *d)
 	json_string(stdout, hvtlb_call_name(d->call));
 	fputs(",\"flags\":[", stdout);
 	for (unsigned b = 0; b < 64; b++) {
-		uint64_t bit = 1ULL << b;
-		const char *name = hvtlb_flush_flag_name(bit);
-
-		if (!(d->flags & bit))
+		if (!(d->flags & (1ULL << b)))
 			continue;
 		fputs(sep, stdout);
-		if (name)
-			json_string(stdout, name);
-		else
-			printf("\"reserved-bit-%u\"", b);
+		json_string(stdout, flag_name(b, buf, sizeof(buf)));
 		sep = ",";
 	}
 	fputs("],\"address_space\":", stdout);
@@ -581,42 +638,49 @@ static void print_json(uint64_t result, const struct hvtlb_decoded *d)
 		vps_bitmap(d, bits);
 		json_index_array(stdout, bits, HVTLB_MAX_VPS);
 	}
-	/* [] on a flush call: the whole address space is flushed. */
-	fputs(",\"ranges\":[", stdout);
-	if (hvtlb_call_is_rep(d->call) && !d->flush_all_gvas) {
-		struct hvtlb_gva_iter it;
-		struct hvtlb_gva_range r;
-
-		sep = "";
-		hvtlb_gva_iter_init(&it, d);
-		while (hvtlb_gva_iter_next(&it, &r)) {
-			printf("%s{\"gva\":", sep);
-			json_hex64(stdout, r.gva);
-			printf(",\"pages\":%" PRIu64 ",\"page_size\":%" PRIu64
-			       "}",
-			       r.pages,
-			       (uint64_t)1 << hvtlb_page_shift(r.size));
-			sep = ",";
-		}
-	}
-	fputc(']', stdout);
+	print_json_ranges(d);
 	if (!hvtlb_call_is_flush(d->call))
 		printf(",\"vector\":%" PRIu32, d->vector);
-	if (d->host_bug) {
-		const struct hvtlb_host_bug *b =
-			hvtlb_host_bug_get(d->host_bug);
-
-		fputs(",\"host_bug\":{\"id\":", stdout);
-		json_string(stdout, b->id);
-		fputs(",\"source\":", stdout);
-		json_string(stdout, b->source);
-		fputs(",\"effect\":", stdout);
-		json_string(stdout, b->effect);
-		fputs(",\"versions\":", stdout);
-		json_string(stdout, b->versions);
-		printf(",\"in_profile\":%s}", b->in_profile ? "true" : "false");
-	}
+	if (d->host_bug)
+		print_json_host_bug(hvtlb_host_bug_get(d->host_bug));
 	fputs("}\n", stdout);
+}
+
+static void print_text_flags(uint64_t flags)
+{
+	const char *sep = "";
+	char buf[32];
+
+	printf("  flags          ");
+	for (unsigned b = 0; b < 64; b++) {
+		if (!(flags & (1ULL << b)))
+			continue;
+		printf("%s%s", sep, flag_name(b, buf, sizeof(buf)));
+		sep = ",";
+	}
+	printf("%s\n", *sep ? "" : "none");
+}
+
+/* A flush's ranges: "all" when it flushes the whole address space, and
+ * a list call's entries (labelled so when they are not the ranges). */
+static void print_text_ranges(const struct hvtlb_decoded *d)
+{
+	struct hvtlb_gva_iter it;
+	struct hvtlb_gva_range r;
+	const char *label =
+		d->flush_all_gvas ? "  entries        " : "  ranges         ";
+
+	if (d->flush_all_gvas)
+		printf("  ranges         all (the whole address space)\n");
+	if (!hvtlb_call_is_rep(d->call))
+		return;
+	hvtlb_gva_iter_init(&it, d);
+	while (hvtlb_gva_iter_next(&it, &r)) {
+		printf("%s0x%" PRIx64 " +%" PRIu64 " pages (%s)\n", label,
+		       r.gva, r.pages,
+		       fmt_page_size_name(1ULL << hvtlb_page_shift(r.size)));
+		label = "                 ";
+	}
 }
 
 static void print_text(const struct decode_opts *o, uint64_t control,
@@ -660,22 +724,7 @@ static void print_text(const struct decode_opts *o, uint64_t control,
 	}
 	printf("  call           %s\n", hvtlb_call_name(d->call));
 	if (hvtlb_call_is_flush(d->call)) {
-		const char *sep = "";
-
-		printf("  flags          ");
-		for (unsigned b = 0; b < 64; b++) {
-			uint64_t bit = 1ULL << b;
-			const char *name = hvtlb_flush_flag_name(bit);
-
-			if (!(d->flags & bit))
-				continue;
-			if (name)
-				printf("%s%s", sep, name);
-			else
-				printf("%sreserved-bit-%u", sep, b);
-			sep = ",";
-		}
-		printf("%s\n", *sep ? "" : "none");
+		print_text_flags(d->flags);
 		printf("  address space  0x%016" PRIx64 "\n", d->address_space);
 	} else {
 		printf("  vector         0x%02" PRIx32 " (%" PRIu32 ")\n",
@@ -692,25 +741,8 @@ static void print_text(const struct decode_opts *o, uint64_t control,
 		fmt_index_list(stdout, bits, HVTLB_MAX_VPS);
 		fputc('\n', stdout);
 	}
-	if (!hvtlb_call_is_flush(d->call))
-		return;
-	if (d->flush_all_gvas)
-		printf("  ranges         all (the whole address space)\n");
-	if (hvtlb_call_is_rep(d->call)) {
-		struct hvtlb_gva_iter it;
-		struct hvtlb_gva_range r;
-		const char *label = d->flush_all_gvas ? "  entries        "
-						      : "  ranges         ";
-
-		hvtlb_gva_iter_init(&it, d);
-		while (hvtlb_gva_iter_next(&it, &r)) {
-			printf("%s0x%" PRIx64 " +%" PRIu64 " pages (%s)\n",
-			       label, r.gva, r.pages,
-			       fmt_page_size_name(1ULL
-						  << hvtlb_page_shift(r.size)));
-			label = "                 ";
-		}
-	}
+	if (hvtlb_call_is_flush(d->call))
+		print_text_ranges(d);
 }
 
 static int run_decode(int argc, char **argv)

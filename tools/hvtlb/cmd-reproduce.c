@@ -252,6 +252,13 @@ static double ratio_bound(const struct outcome *o, int m, bool most)
 	return r;
 }
 
+/* The published ratio of metric @p sys (0 real, 1 sys). */
+static double pub_ratio(const struct experiment *e, int sys)
+{
+	return sys ? ratio(e->pub.ipi_sys, e->pub.hv_sys)
+		   : ratio(e->pub.ipi_real, e->pub.hv_real);
+}
+
 static int in_target(const struct experiment *e, int sys, double r)
 {
 	if (sys)
@@ -270,9 +277,7 @@ static void print_json(const struct outcome *o)
 		const struct experiment *e = &experiments[i];
 
 		for (int sys = 0; sys < 2; sys++) {
-			double pub =
-				sys ? ratio(e->pub.ipi_sys, e->pub.hv_sys)
-				    : ratio(e->pub.ipi_real, e->pub.hv_real);
+			double pub = pub_ratio(e, sys);
 			double sim = ratio_mean(&o[i], sys);
 
 			printf("%s{\"id\":\"%s\",\"metric\":\"%s\","
@@ -323,6 +328,67 @@ static void print_json(const struct outcome *o)
 	printf("]}\n");
 }
 
+/* One line of the table: experiment @p e's metric @p sys (0 real, 1 sys),
+ * published beside simulated. Returns 1 when the row is marked: its
+ * simulated ratio lies outside the band of the draws. */
+static int print_row(const struct experiment *e, const struct outcome *o,
+		     int sys)
+{
+	double pi = sys ? e->pub.ipi_sys : e->pub.ipi_real;
+	double ph = sys ? e->pub.hv_sys : e->pub.hv_real;
+	double si = sys ? o->ipi_sys : o->ipi_real;
+	double sh = sys ? o->hv_sys : o->hv_real;
+	double r = ratio_mean(o, sys);
+	char target[32] = "-";
+	char mark = ' ';
+
+	/* the nominal ratio outside its own band */
+	if (o->draws && !band_contains(&o->band[sys], r))
+		mark = '*';
+
+	if (!sys)
+		snprintf(target, sizeof(target), "%.2f..%.2f", e->real_min,
+			 e->real_max);
+	else if (e->sys_min > 0)
+		snprintf(target, sizeof(target), ">= %.1f", e->sys_min);
+	if (strcmp(target, "-"))
+		printf("%-14s %-4s %9.3f %9.3f %7.2f  %9.3f %9.3f %7.2f%c "
+		       "%-12s %s\n",
+		       sys ? "" : e->id, sys ? "sys" : "real", pi, ph,
+		       ratio(pi, ph), si, sh, r, mark, target,
+		       in_target(e, sys, r) ? "ok" : "MISS");
+	else
+		printf("%-14s %-4s %9.3f %9.3f %7.2f  %9.3f %9.3f %7.2f%c -\n",
+		       sys ? "" : e->id, sys ? "sys" : "real", pi, ph,
+		       ratio(pi, ph), si, sh, r, mark);
+	return mark == '*';
+}
+
+/* --uncertainty: each simulated ratio's band, and whether the published
+ * ratio lies inside it. */
+static void print_bands(const struct outcome *o)
+{
+	printf("Bands of the simulated ratios over %zu draws of the "
+	       "uncertain parameters\n(p5 / p50 / p95; published "
+	       "inside?):\n",
+	       o[0].draws);
+	for (size_t i = 0; i < NEXP; i++) {
+		const struct experiment *e = &experiments[i];
+
+		for (int sys = 0; sys < 2; sys++) {
+			double pub = pub_ratio(e, sys);
+			const struct band *bd = &o[i].band[sys];
+
+			printf("  %-14s %-4s %.2f / %.2f / %.2f  published "
+			       "%.2f %s\n",
+			       sys ? "" : e->id, sys ? "sys" : "real", bd->p5,
+			       bd->p50, bd->p95, pub,
+			       band_contains(bd, pub) ? "inside" : "outside");
+		}
+	}
+	putchar('\n');
+}
+
 static void print_table(const struct outcome *o)
 {
 	unsigned marks = 0;
@@ -333,70 +399,12 @@ static void print_table(const struct outcome *o)
 	printf("%-14s %-4s %9s %9s %7s  %9s %9s %7s  %s\n", "experiment", "",
 	       "pub IPI", "pub HC", "ratio", "sim IPI", "sim HC", "ratio",
 	       "target");
-	for (size_t i = 0; i < NEXP; i++) {
-		const struct experiment *e = &experiments[i];
-
-		for (int sys = 0; sys < 2; sys++) {
-			double pi = sys ? e->pub.ipi_sys : e->pub.ipi_real;
-			double ph = sys ? e->pub.hv_sys : e->pub.hv_real;
-			double si = sys ? o[i].ipi_sys : o[i].ipi_real;
-			double sh = sys ? o[i].hv_sys : o[i].hv_real;
-			double r = ratio_mean(&o[i], sys);
-			char target[32] = "-";
-			char mark = ' ';
-
-			/* the nominal ratio outside its own band */
-			if (o[i].draws && !band_contains(&o[i].band[sys], r)) {
-				mark = '*';
-				marks++;
-			}
-
-			if (!sys)
-				snprintf(target, sizeof(target), "%.2f..%.2f",
-					 e->real_min, e->real_max);
-			else if (e->sys_min > 0)
-				snprintf(target, sizeof(target), ">= %.1f",
-					 e->sys_min);
-			if (strcmp(target, "-"))
-				printf("%-14s %-4s %9.3f %9.3f %7.2f  %9.3f "
-				       "%9.3f %7.2f%c %-12s %s\n",
-				       sys ? "" : e->id, sys ? "sys" : "real",
-				       pi, ph, ratio(pi, ph), si, sh, r, mark,
-				       target,
-				       in_target(e, sys, r) ? "ok" : "MISS");
-			else
-				printf("%-14s %-4s %9.3f %9.3f %7.2f  %9.3f "
-				       "%9.3f %7.2f%c -\n",
-				       sys ? "" : e->id, sys ? "sys" : "real",
-				       pi, ph, ratio(pi, ph), si, sh, r, mark);
-		}
-	}
+	for (size_t i = 0; i < NEXP; i++)
+		for (int sys = 0; sys < 2; sys++)
+			marks += print_row(&experiments[i], &o[i], sys);
 	putchar('\n');
-	if (o[0].draws) {
-		printf("Bands of the simulated ratios over %zu draws of the "
-		       "uncertain parameters\n(p5 / p50 / p95; published "
-		       "inside?):\n",
-		       o[0].draws);
-		for (size_t i = 0; i < NEXP; i++) {
-			const struct experiment *e = &experiments[i];
-
-			for (int sys = 0; sys < 2; sys++) {
-				double pub = sys ? ratio(e->pub.ipi_sys,
-							 e->pub.hv_sys)
-						 : ratio(e->pub.ipi_real,
-							 e->pub.hv_real);
-				const struct band *bd = &o[i].band[sys];
-
-				printf("  %-14s %-4s %.2f / %.2f / %.2f  "
-				       "published %.2f %s\n",
-				       sys ? "" : e->id, sys ? "sys" : "real",
-				       bd->p5, bd->p50, bd->p95, pub,
-				       band_contains(bd, pub) ? "inside"
-							      : "outside");
-			}
-		}
-		putchar('\n');
-	}
+	if (o[0].draws)
+		print_bands(o);
 	if (marks)
 		printf("* the simulated ratio of the nominal run lies outside "
 		       "the p5..p95 band of\n  the draws: not a typical "
@@ -489,62 +497,65 @@ static bool missed(const struct outcome *o)
 	return false;
 }
 
-static int run_reproduce(int argc, char **argv)
+/* The command line, checked. */
+struct reproduce_opts {
+	bool json, quick, fail_on_miss;
+	const char *dir, *seed, *threads, *output;
+	uint64_t iterations, seeds, base, draws;
+};
+
+/* Returns 0, 1 after --help, or 2 (message printed). */
+static int parse_args(int argc, char **argv, struct reproduce_opts *o)
 {
-	bool quick = false, fail_on_miss = false;
-	const char *dir = NULL;
-	const char *seed = NULL, *threads = NULL, *output = NULL;
-	uint64_t iterations = 0, seeds = 1, base = 1, draws = 0, n;
-	static struct outcome out[NEXP];
-	char data[PATH_MAX];
-	int json = 0, c, rc = CLI_EXIT_OK;
+	uint64_t n;
+	int c;
 
 	while ((c = cli_getopt(&cmd_reproduce, argc, argv)) != -1) {
 		switch (c) {
 		case 'h':
 			fputs(usage_text, stdout);
-			return CLI_EXIT_OK;
+			return 1;
 		case OPT_JSON:
-			json = 1;
+			o->json = true;
 			break;
 		case OPT_DIR:
-			dir = optarg;
+			o->dir = optarg;
 			break;
 		case OPT_QUICK:
-			quick = true;
+			o->quick = true;
 			break;
 		case OPT_FAIL_ON_MISS:
-			fail_on_miss = true;
+			o->fail_on_miss = true;
 			break;
 		case OPT_ITERATIONS:
 			if (cli_u64("reproduce", "--iterations", optarg, 1,
-				    UINT64_MAX, &iterations))
+				    UINT64_MAX, &o->iterations))
 				return CLI_EXIT_USAGE;
 			break;
 		case OPT_SEED:
 			if (cli_u64("reproduce", "--seed", optarg, 0,
-				    UINT64_MAX, &base))
+				    UINT64_MAX, &o->base))
 				return CLI_EXIT_USAGE;
-			seed = optarg;
+			o->seed = optarg;
 			break;
 		case OPT_SEEDS:
 			if (cli_u64("reproduce", "--seeds", optarg, 1,
-				    SEEDS_MAX, &seeds))
+				    SEEDS_MAX, &o->seeds))
 				return CLI_EXIT_USAGE;
 			break;
 		case OPT_THREADS:
 			if (cli_u64("reproduce", "--threads", optarg, 1,
 				    HVTLB_SIM_MAX_THREADS, &n))
 				return CLI_EXIT_USAGE;
-			threads = optarg;
+			o->threads = optarg;
 			break;
 		case OPT_UNCERTAINTY:
 			if (cli_u64("reproduce", "--uncertainty", optarg, 1,
-				    DRAWS_MAX, &draws))
+				    DRAWS_MAX, &o->draws))
 				return CLI_EXIT_USAGE;
 			break;
 		case 'o':
-			output = optarg;
+			o->output = optarg;
 			break;
 		case 'q':
 			progress_quiet();
@@ -556,17 +567,55 @@ static int run_reproduce(int argc, char **argv)
 	if (optind < argc)
 		return cli_usage_error("reproduce", "unexpected argument '%s'",
 				       argv[optind]);
-	if (quick && iterations)
+	if (o->quick && o->iterations)
 		return cli_usage_error("reproduce",
 				       "--quick and --iterations conflict: "
 				       "give one size");
-	if (seeds > 1 && draws)
+	if (o->seeds > 1 && o->draws)
 		return cli_usage_error("reproduce",
 				       "--seeds and --uncertainty do not mix: "
 				       "the draws vary the seed too");
-	if (seeds > 1 && base > UINT64_MAX - (seeds - 1))
+	if (o->seeds > 1 && o->base > UINT64_MAX - (o->seeds - 1))
 		return cli_usage_error("reproduce",
 				       "--seed + --seeds passes 2^64");
+	return 0;
+}
+
+/* Experiment @p e on each seed; its times are their means. Returns 0 or
+ * an exit code (message printed). */
+static int run_experiment(const struct experiment *e,
+			  const struct reproduce_opts *o, const char *dir,
+			  struct outcome *out)
+{
+	uint64_t its = size_of(e, o->quick, o->iterations);
+	int rc = CLI_EXIT_OK;
+
+	for (uint64_t k = 0; !rc && k < o->seeds; k++) {
+		char sv[24];
+
+		snprintf(sv, sizeof(sv), "%llu",
+			 (unsigned long long)(o->base + k));
+		rc = run_one(e, dir, its, o->seeds > 1 ? sv : o->seed,
+			     o->threads, o->draws, out);
+	}
+	out->ipi_real /= (double)o->seeds;
+	out->ipi_sys /= (double)o->seeds;
+	out->hv_real /= (double)o->seeds;
+	out->hv_sys /= (double)o->seeds;
+	return rc;
+}
+
+static int run_reproduce(int argc, char **argv)
+{
+	struct reproduce_opts o = { .seeds = 1, .base = 1 };
+	static struct outcome out[NEXP];
+	const char *dir;
+	char data[PATH_MAX];
+	int rc = parse_args(argc, argv, &o);
+
+	if (rc)
+		return rc == 1 ? CLI_EXIT_OK : rc;
+	dir = o.dir;
 	if (!dir) { /* no --dir: the data directory (datadir.h) */
 		char *d = datadir_get();
 
@@ -576,30 +625,15 @@ static int run_reproduce(int argc, char **argv)
 		free(d);
 		dir = data;
 	}
-	if (output && cli_output_open("reproduce", output))
+	if (o.output && cli_output_open("reproduce", o.output))
 		return CLI_EXIT_USAGE;
 	/* Two strategies per experiment and seed, each on 1 + draws. */
-	progress_begin("reproduce", "runs", NEXP * seeds * 2 * (1 + draws));
-	for (size_t i = 0; !rc && i < NEXP; i++) {
-		const struct experiment *e = &experiments[i];
-		uint64_t its = size_of(e, quick, iterations);
-
-		for (uint64_t k = 0; !rc && k < seeds; k++) {
-			char sv[24];
-
-			snprintf(sv, sizeof(sv), "%llu",
-				 (unsigned long long)(base + k));
-			rc = run_one(e, dir, its, seeds > 1 ? sv : seed,
-				     threads, draws, &out[i]);
-		}
-		out[i].ipi_real /= (double)seeds;
-		out[i].ipi_sys /= (double)seeds;
-		out[i].hv_real /= (double)seeds;
-		out[i].hv_sys /= (double)seeds;
-	}
+	progress_begin("reproduce", "runs", NEXP * o.seeds * 2 * (1 + o.draws));
+	for (size_t i = 0; !rc && i < NEXP; i++)
+		rc = run_experiment(&experiments[i], &o, dir, &out[i]);
 	progress_end();
 	if (!rc) {
-		if (json)
+		if (o.json)
 			print_json(out);
 		else
 			print_table(out);
@@ -607,9 +641,9 @@ static int run_reproduce(int argc, char **argv)
 			rc = CLI_EXIT_FAIL;
 	}
 	/* the output is kept: a miss is a verdict, not a failed run */
-	if (output && cli_output_finish("reproduce", !rc))
+	if (o.output && cli_output_finish("reproduce", !rc))
 		rc = CLI_EXIT_FAIL;
-	if (!rc && fail_on_miss && missed(out))
+	if (!rc && o.fail_on_miss && missed(out))
 		rc = CLI_EXIT_FAIL;
 	return rc;
 }

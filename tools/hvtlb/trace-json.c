@@ -400,6 +400,47 @@ static void action_name(char *buf, size_t len, uint64_t bits)
 		snprintf(buf, len, "local");
 }
 
+/* A vCPU's run, twice: on its pCPU's track in the host process (which
+ * vCPU ran there) and on its own track in its VM (which pCPU it had).
+ * The second event is left open, as write_event closes it. */
+static void write_vcpu_run(struct writer *w, uint32_t vm, unsigned pid,
+			   unsigned vtid, const struct rec *r)
+{
+	char name[96];
+
+	snprintf(name, sizeof(name), "vm %u vcpu %u", vm, r->vcpu);
+	head(w, 'X', PID_HOST, 1 + r->pcpu, "vcpu_run", name, r);
+	arg_u64(w, "vm", vm, true);
+	arg_u64(w, "vcpu", r->vcpu, false);
+	arg_str(w, "left", left_name(r->arg0), false);
+	W_LIT(w, "}}");
+	snprintf(name, sizeof(name), "on pcpu %u", r->pcpu);
+	head(w, 'X', pid, vtid, "vcpu_run", name, r);
+	arg_u64(w, "pcpu", r->pcpu, true);
+	arg_str(w, "left", left_name(r->arg0), false);
+}
+
+/* A flush on the vCPU's track, its args left open like write_vcpu_run's. */
+static void write_flush(struct writer *w, unsigned pid, unsigned vtid,
+			const struct rec *r)
+{
+	const char *nm;
+	char name[96];
+
+	nm = hvtlb_sim_flush_name((enum hvtlb_sim_flush_kind)r->arg0);
+	nm = nm ? nm : "?";
+	snprintf(name, sizeof(name), "flush %s", nm);
+	/* Perfetto binds a flow to a slice, not to an instant: a
+	 * flush with an arrow is a slice of no duration. */
+	head(w, w->flow && w->flow[r - w->vm_rec] ? 'X' : 'i', pid, vtid,
+	     "flush", name, r);
+	arg_str(w, "kind", nm, true);
+	if (r->arg1)
+		arg_u64(w, "pages", r->arg1, false);
+	else
+		arg_str(w, "pages", "all", false);
+}
+
 static void write_event(struct writer *w, uint32_t vm, const struct rec *r)
 {
 	unsigned pid = PID_VM0 + vm, vtid = 1 + r->vcpu;
@@ -409,16 +450,7 @@ static void write_event(struct writer *w, uint32_t vm, const struct rec *r)
 
 	switch ((enum hvtlb_sim_trace_kind)r->kind) {
 	case HVTLB_SIM_TRACE_VCPU_RUN:
-		snprintf(name, sizeof(name), "vm %u vcpu %u", vm, r->vcpu);
-		head(w, 'X', PID_HOST, 1 + r->pcpu, "vcpu_run", name, r);
-		arg_u64(w, "vm", vm, true);
-		arg_u64(w, "vcpu", r->vcpu, false);
-		arg_str(w, "left", left_name(r->arg0), false);
-		W_LIT(w, "}}");
-		snprintf(name, sizeof(name), "on pcpu %u", r->pcpu);
-		head(w, 'X', pid, vtid, "vcpu_run", name, r);
-		arg_u64(w, "pcpu", r->pcpu, true);
-		arg_str(w, "left", left_name(r->arg0), false);
+		write_vcpu_run(w, vm, pid, vtid, r);
 		break;
 	case HVTLB_SIM_TRACE_USER:
 	case HVTLB_SIM_TRACE_KERNEL:
@@ -442,18 +474,7 @@ static void write_event(struct writer *w, uint32_t vm, const struct rec *r)
 		arg_u64(w, "count", r->arg1, false);
 		break;
 	case HVTLB_SIM_TRACE_FLUSH:
-		nm = hvtlb_sim_flush_name((enum hvtlb_sim_flush_kind)r->arg0);
-		nm = nm ? nm : "?";
-		snprintf(name, sizeof(name), "flush %s", nm);
-		/* Perfetto binds a flow to a slice, not to an instant: a
-		 * flush with an arrow is a slice of no duration. */
-		head(w, w->flow && w->flow[r - w->vm_rec] ? 'X' : 'i', pid,
-		     vtid, "flush", name, r);
-		arg_str(w, "kind", nm, true);
-		if (r->arg1)
-			arg_u64(w, "pages", r->arg1, false);
-		else
-			arg_str(w, "pages", "all", false);
+		write_flush(w, pid, vtid, r);
 		break;
 	case HVTLB_SIM_TRACE_IPI:
 		head(w, 'i', pid, vtid, "ipi", "flush ipi", r);
