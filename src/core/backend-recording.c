@@ -445,6 +445,81 @@ static void put_range(struct sink *s, const struct hvtlb_flush_range *r,
 		put(s, json ? ",\"global\":true" : " global=1");
 }
 
+/* The decoded flush flags, by name (text: "a|b", or "none"). */
+static void put_flags(struct sink *s, uint64_t flags, bool json)
+{
+	const char *sep = "";
+
+	put(s, json ? ",\"flags\":[" : " flags=");
+	for (uint64_t bit = 1; bit <= HVTLB_FLUSH_FLAGS_VALID; bit <<= 1) {
+		const char *name = hvtlb_flush_flag_name(bit);
+
+		if (!(flags & bit) || !name)
+			continue;
+		put(s, json ? "%s\"%s\"" : "%s%s", sep, name);
+		sep = json ? "," : "|";
+	}
+	if (json)
+		put(s, "]");
+	else if (!*sep)
+		put(s, "none");
+}
+
+/* The decoded target VPs: "all", or each one. */
+static void put_vps(struct sink *s, const struct hvtlb_decoded *d, bool json)
+{
+	struct hvtlb_vp_iter it;
+	uint32_t vp, first = 0, last = 0;
+	const char *sep = "";
+
+	if (d->all_vps) {
+		put(s, json ? ",\"vps\":\"all\"" : " vps=all");
+		return;
+	}
+	put(s, json ? ",\"vps\":[" : " vps=");
+	hvtlb_vp_iter_init(&it, d);
+	/* JSON lists every VP; text folds runs into "a-b". */
+	while (hvtlb_vp_iter_next(&it, &vp)) {
+		if (!json && *sep && vp == last + 1) {
+			last = vp;
+			continue;
+		}
+		if (!json && *sep && last != first)
+			put(s, "-%u", last);
+		put(s, "%s%u", sep, vp);
+		sep = ",";
+		first = last = vp;
+	}
+	if (!json && *sep && last != first)
+		put(s, "-%u", last);
+	put(s, "%s", json ? "]" : *sep ? "" : "none");
+}
+
+/* The decoded GVA ranges: "all", or each one with its page size. */
+static void put_gvas(struct sink *s, const struct hvtlb_decoded *d, bool json)
+{
+	struct hvtlb_gva_iter it;
+	struct hvtlb_gva_range g;
+	const char *sep = "";
+
+	if (d->flush_all_gvas) {
+		put(s, json ? ",\"ranges\":\"all\"" : " ranges=all");
+		return;
+	}
+	put(s, json ? ",\"ranges\":[" : " ranges=");
+	hvtlb_gva_iter_init(&it, d);
+	while (hvtlb_gva_iter_next(&it, &g)) {
+		put(s,
+		    json ? "%s{\"gva\":\"0x%llx\",\"pages\":%llu,"
+			   "\"size\":\"%s\"}"
+			 : "%s0x%llx+%llu/%s",
+		    sep, (unsigned long long)g.gva, (unsigned long long)g.pages,
+		    page_size_name(g.size));
+		sep = ",";
+	}
+	put(s, "%s", json ? "]" : *sep ? "" : "none");
+}
+
 /* The hypercall decoded as a strict host would: call, flags, VPs, GVAs. */
 static void put_decoded(struct sink *s, const struct hvtlb_action *a, bool json)
 {
@@ -456,7 +531,6 @@ static void put_decoded(struct sink *s, const struct hvtlb_action *a, bool json)
 	struct hvtlb_decoded d;
 	struct hvtlb_input in = { .data = a->input, .len = a->len };
 	uint8_t regs[HVTLB_FAST_BYTES] = { 0 };
-	const char *sep = "";
 	uint64_t res;
 
 	hvtlb_control_unpack(a->control, &c);
@@ -475,67 +549,9 @@ static void put_decoded(struct sink *s, const struct hvtlb_action *a, bool json)
 		    name ? name : "unknown");
 		return;
 	}
-	put(s, json ? ",\"flags\":[" : " flags=");
-	for (uint64_t bit = 1; bit <= HVTLB_FLUSH_FLAGS_VALID; bit <<= 1) {
-		const char *name = hvtlb_flush_flag_name(bit);
-
-		if (!(d.flags & bit) || !name)
-			continue;
-		put(s, json ? "%s\"%s\"" : "%s%s", sep, name);
-		sep = json ? "," : "|";
-	}
-	if (json)
-		put(s, "]");
-	else if (!*sep)
-		put(s, "none");
-
-	if (d.all_vps) {
-		put(s, json ? ",\"vps\":\"all\"" : " vps=all");
-	} else {
-		struct hvtlb_vp_iter it;
-		uint32_t vp, first = 0, last = 0;
-
-		sep = "";
-		put(s, json ? ",\"vps\":[" : " vps=");
-		hvtlb_vp_iter_init(&it, &d);
-		/* JSON lists every VP; text folds runs into "a-b". */
-		while (hvtlb_vp_iter_next(&it, &vp)) {
-			if (!json && *sep && vp == last + 1) {
-				last = vp;
-				continue;
-			}
-			if (!json && *sep && last != first)
-				put(s, "-%u", last);
-			put(s, "%s%u", sep, vp);
-			sep = ",";
-			first = last = vp;
-		}
-		if (!json && *sep && last != first)
-			put(s, "-%u", last);
-		put(s, "%s", json ? "]" : *sep ? "" : "none");
-	}
-
-	if (d.flush_all_gvas) {
-		put(s, json ? ",\"ranges\":\"all\"" : " ranges=all");
-	} else {
-		struct hvtlb_gva_iter it;
-		struct hvtlb_gva_range g;
-
-		sep = "";
-		put(s, json ? ",\"ranges\":[" : " ranges=");
-		hvtlb_gva_iter_init(&it, &d);
-		while (hvtlb_gva_iter_next(&it, &g)) {
-			put(s,
-			    json ? "%s{\"gva\":\"0x%llx\",\"pages\":%llu,"
-				   "\"size\":\"%s\"}"
-				 : "%s0x%llx+%llu/%s",
-			    sep, (unsigned long long)g.gva,
-			    (unsigned long long)g.pages,
-			    page_size_name(g.size));
-			sep = ",";
-		}
-		put(s, "%s", json ? "]" : *sep ? "" : "none");
-	}
+	put_flags(s, d.flags, json);
+	put_vps(s, &d, json);
+	put_gvas(s, &d, json);
 }
 
 static uint64_t input_word(const struct hvtlb_action *a, size_t i)

@@ -118,46 +118,62 @@
  */
 #include "decode.h"
 
-/* strict: the TLFS, read strictly. */
-static uint64_t decode_strict(const struct hv_ctx *c, struct hvtlb_decoded *out)
+/* strict: the control word. The call must be known, no reserved bit set
+ * (bit 31 too unless the host runs nested guests), rep fields only on a
+ * List (with a start below the count) and a variable header only on an Ex
+ * call. Returns the first check that fails, or success. */
+static hvtlb_status strict_control(const struct hv_ctx *c)
 {
 	const struct hvtlb_control *k = &c->ctl;
-	size_t hdr = hv_fixed_header_bytes(c->call);
-	size_t claimed;
-	uint64_t format = HVTLB_VPSET_SPARSE_4K, flags = 0;
 	uint64_t rsv = c->host->nested_enabled ? HVTLB_CTL_RESERVED_MASK
 					       : HVTLB_CTL_RESERVED_MASK_NESTED;
-	bool all = false;
 
 	if (!hv_call_known(c->call))
-		return hv_st(HVTLB_STATUS_INVALID_HYPERCALL_CODE);
+		return HVTLB_STATUS_INVALID_HYPERCALL_CODE;
 	if (c->control & rsv)
-		return hv_st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
+		return HVTLB_STATUS_INVALID_HYPERCALL_INPUT;
 	if (c->list) {
 		if (k->rep_count == 0 || k->rep_start >= k->rep_count)
-			return hv_st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
+			return HVTLB_STATUS_INVALID_HYPERCALL_INPUT;
 	} else if (k->rep_count || k->rep_start) {
-		return hv_st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
+		return HVTLB_STATUS_INVALID_HYPERCALL_INPUT;
 	}
 	if (!c->ex && k->varhead)
-		return hv_st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
+		return HVTLB_STATUS_INVALID_HYPERCALL_INPUT;
+	return HVTLB_STATUS_SUCCESS;
+}
 
-	claimed = hdr + 8u * k->varhead + 8u * k->rep_count;
-	if (k->fast) {
+/* strict: the input the control word claims (@p claimed bytes) fits the
+ * fast registers, or its 4 KiB page at an 8-byte aligned GPA, and is all
+ * there: every later read is within c->len. */
+static hvtlb_status strict_span(const struct hv_ctx *c, size_t claimed)
+{
+	if (c->ctl.fast) {
 		if (claimed > HVTLB_FAST_BYTES)
-			return hv_st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
+			return HVTLB_STATUS_INVALID_HYPERCALL_INPUT;
 	} else if (claimed > HVTLB_PAGE_BYTES - (c->gpa & 0xfff) ||
 		   (c->gpa & 7) != 0) {
-		return hv_st(HVTLB_STATUS_INVALID_ALIGNMENT);
+		return HVTLB_STATUS_INVALID_ALIGNMENT;
 	}
 	if (c->len < claimed)
-		return hv_st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
+		return HVTLB_STATUS_INVALID_HYPERCALL_INPUT;
+	return HVTLB_STATUS_SUCCESS;
+}
+
+/* strict: reads the fixed header (within the span strict_span() checked):
+ * address space and flags, or vector and target VTL; then the VP set's
+ * format and valid-bank mask (Ex) or its one mask. Returns the flush
+ * flags (0 for an IPI); @p format is left as it is on a non-Ex call. */
+static uint64_t strict_header(const struct hv_ctx *c, struct hvtlb_decoded *out,
+			      uint64_t *format)
+{
+	uint64_t flags = 0;
 
 	if (!c->ipi) {
 		out->address_space = hv_ld(c, HV_OFF_ADDRESS_SPACE);
 		out->flags = flags = hv_ld(c, HV_OFF_FLAGS);
 		if (c->ex) {
-			format = hv_ld(c, HV_OFF_EX_FORMAT);
+			*format = hv_ld(c, HV_OFF_EX_FORMAT);
 			out->valid_mask = hv_ld(c, HV_OFF_EX_VMASK);
 		} else {
 			hv_set_mask0(out, hv_ld(c, HV_OFF_MASK));
@@ -166,12 +182,33 @@ static uint64_t decode_strict(const struct hv_ctx *c, struct hvtlb_decoded *out)
 		out->vector = hv_ld32(c->data + HV_OFF_IPI_VECTOR);
 		out->target_vtl = c->data[HV_OFF_IPI_VTL];
 		if (c->ex) {
-			format = hv_ld(c, HV_OFF_IPI_FORMAT);
+			*format = hv_ld(c, HV_OFF_IPI_FORMAT);
 			out->valid_mask = hv_ld(c, HV_OFF_IPI_VMASK);
 		} else {
 			hv_set_mask0(out, hv_ld(c, HV_OFF_IPI_MASK));
 		}
 	}
+	return flags;
+}
+
+/* strict: the TLFS, read strictly. */
+static uint64_t decode_strict(const struct hv_ctx *c, struct hvtlb_decoded *out)
+{
+	const struct hvtlb_control *k = &c->ctl;
+	size_t hdr = hv_fixed_header_bytes(c->call);
+	size_t claimed = hdr + 8u * k->varhead + 8u * k->rep_count;
+	uint64_t format = HVTLB_VPSET_SPARSE_4K, flags;
+	hvtlb_status st;
+	bool all = false;
+
+	/* The control word first, then the span it claims. */
+	st = strict_control(c);
+	if (st == HVTLB_STATUS_SUCCESS)
+		st = strict_span(c, claimed);
+	if (st != HVTLB_STATUS_SUCCESS)
+		return hv_st(st);
+
+	flags = strict_header(c, out, &format);
 	if (c->ex) {
 		if (k->varhead != hv_popcount64(out->valid_mask))
 			return hv_st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);

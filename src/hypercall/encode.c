@@ -94,11 +94,48 @@ size_t hvtlb_gva_entries_needed(const struct hvtlb_gva_range *r, size_t n,
 	return total;
 }
 
+/* The VP set: every VP (format ALL, or the flag on a non-Ex flush), the
+ * one mask of a non-Ex call (VPs 0-63 only), or the banks of an Ex call. */
+static int plan_vpset(const struct hvtlb_call_desc *d, bool ex, bool ipi,
+		      struct plan *p)
+{
+	p->all = false;
+	p->mask0 = 0;
+	p->valid_mask = 0;
+	p->nbanks = 0;
+	if (!ex && ipi && d->all_vps)
+		return -HVTLB_EINVAL; /* a non-Ex IPI cannot say "all" */
+	if (!ipi && (d->flags & HVTLB_FLUSH_ALL_PROCESSORS))
+		p->all = true;
+	if (d->all_vps) {
+		/* Ex calls say "all" with format ALL; a non-Ex flush can only
+		 * say it with the flag. */
+		p->all = true;
+		if (!ipi && !ex)
+			p->flags |= HVTLB_FLUSH_ALL_PROCESSORS;
+	}
+	if (p->all)
+		return 0;
+	if (!d->vps)
+		return -HVTLB_EINVAL;
+	if (ex) {
+		p->nbanks = hv_vpset_build(d->vps, d->vpset_style,
+					   &p->valid_mask, p->banks);
+		return 0;
+	}
+	for (unsigned i = 1; i < HVTLB_VPSET_BANKS; i++)
+		if (d->vps->bits[i])
+			return -HVTLB_ERANGE;
+	p->mask0 = d->vps->bits[0];
+	return 0;
+}
+
 static int plan(const struct hvtlb_call_desc *d, struct plan *p)
 {
 	uint16_t call;
 	bool ex, ipi, list, space;
 	size_t limit, room;
+	int rc;
 
 	if (!d)
 		return -HVTLB_EINVAL;
@@ -137,35 +174,9 @@ static int plan(const struct hvtlb_call_desc *d, struct plan *p)
 			return -HVTLB_EINVAL;
 	}
 
-	/* The VP set. */
-	p->all = false;
-	p->mask0 = 0;
-	p->valid_mask = 0;
-	p->nbanks = 0;
-	if (!ex && ipi && d->all_vps)
-		return -HVTLB_EINVAL; /* a non-Ex IPI cannot say "all" */
-	if (!ipi && (d->flags & HVTLB_FLUSH_ALL_PROCESSORS))
-		p->all = true;
-	if (d->all_vps) {
-		/* Ex calls say "all" with format ALL; a non-Ex flush can only
-		 * say it with the flag. */
-		p->all = true;
-		if (!ipi && !ex)
-			p->flags |= HVTLB_FLUSH_ALL_PROCESSORS;
-	}
-	if (!p->all) {
-		if (!d->vps)
-			return -HVTLB_EINVAL;
-		if (ex) {
-			p->nbanks = hv_vpset_build(d->vps, d->vpset_style,
-						   &p->valid_mask, p->banks);
-		} else {
-			for (unsigned i = 1; i < HVTLB_VPSET_BANKS; i++)
-				if (d->vps->bits[i])
-					return -HVTLB_ERANGE;
-			p->mask0 = d->vps->bits[0];
-		}
-	}
+	rc = plan_vpset(d, ex, ipi, p);
+	if (rc)
+		return rc;
 
 	/* Size against the page or the register budget. */
 	p->hdr = hv_fixed_header_bytes(call) + 8u * p->nbanks;

@@ -328,6 +328,59 @@ static bool merge_corun(struct hvtlb_sim_results *r, const struct part *parts,
 	return true;
 }
 
+/* Adds part @p k (k > 0) to the result of part 0, which becomes the
+ * merged one: the per-target ack histograms and maxima (in part 0's),
+ * the recorded violations (up to the limit, tagged with the part's VM)
+ * and every counter. */
+static void merge_into_first(const struct hvtlb_sim_config *c,
+			     struct part *parts, uint32_t k)
+{
+	struct hvtlb_sim_results *r = parts[0].r;
+	const struct part *pt = &parts[k];
+	const struct hvtlb_sim_results *q = pt->r;
+
+	for (int i = 0; i < HVTLB_SIM_TARGET_COUNT_; i++) {
+		uint64_t *h = parts[0].thist + (size_t)i * HIST_BUCKETS;
+		const uint64_t *g = pt->thist + (size_t)i * HIST_BUCKETS;
+
+		for (unsigned b = 0; b < HIST_BUCKETS; b++)
+			h[b] += g[b];
+		if (pt->tmax[i] > parts[0].tmax[i])
+			parts[0].tmax[i] = pt->tmax[i];
+		r->targets[i].posted += pt->r->targets[i].posted;
+	}
+	for (uint32_t i = 0; i < q->nrecorded; i++) {
+		if (r->nrecorded < c->max_violations) {
+			r->violation[r->nrecorded] = q->violation[i];
+			r->violation[r->nrecorded++].vm = k;
+		}
+	}
+	for (int i = 0; i < HVTLB_SIM_EXIT_COUNT_; i++)
+		r->vm_exits[i] += q->vm_exits[i];
+	for (int i = 0; i < HVTLB_SIM_FLUSH_COUNT_; i++)
+		r->flushes[i] += q->flushes[i];
+	for (int i = 0; i < HVTLB_SIM_IPI_COUNT_; i++)
+		r->ipis[i] += q->ipis[i];
+#define C_(field, group, key, label, metric) r->field += q->field;
+#define S_(step)
+	HVTLB_SIM_COUNTER_MAP(C_, S_)
+#undef S_
+#undef C_
+}
+
+/* The simulator's memory per vCPU (mem_per_vcpu_bytes): its state, TLB
+ * and encoded request, and with the lazy strategy its lazy records. */
+static size_t mem_per_vcpu(const struct hvtlb_sim_config *c)
+{
+	size_t vb = sizeof(struct vcpu) + tlb_bytes(c) +
+		    sizeof(struct hvtlb_encoded) + 64;
+
+	if (c->strategy.kind == HVTLB_STRATEGY_LAZY)
+		vb += ((size_t)c->cost[SIM_COST_lazy_slots] + 1) *
+		      sizeof(struct lazy_rec);
+	return vb;
+}
+
 /* Sums the parts in part order into one result. */
 static struct hvtlb_sim_results *merge(const struct hvtlb_sim_config *c,
 				       struct part *parts, uint32_t n)
@@ -342,7 +395,6 @@ static struct hvtlb_sim_results *merge(const struct hvtlb_sim_config *c,
 		return NULL;
 	for (uint32_t k = 0; k < n; k++) {
 		const struct part *pt = &parts[k];
-		const struct hvtlb_sim_results *q = pt->r;
 
 		for (unsigned b = 0; b < HIST_BUCKETS; b++)
 			hist[b] += pt->hist[b];
@@ -355,36 +407,8 @@ static struct hvtlb_sim_results *merge(const struct hvtlb_sim_config *c,
 		sys_cons += pt->sys_cons;
 		user_cons += pt->user_cons;
 		ackw_cons += pt->ackw_cons;
-		for (int i = 0; k && i < HVTLB_SIM_TARGET_COUNT_; i++) {
-			uint64_t *h = parts[0].thist + (size_t)i * HIST_BUCKETS;
-			const uint64_t *g =
-				pt->thist + (size_t)i * HIST_BUCKETS;
-
-			for (unsigned b = 0; b < HIST_BUCKETS; b++)
-				h[b] += g[b];
-			if (pt->tmax[i] > parts[0].tmax[i])
-				parts[0].tmax[i] = pt->tmax[i];
-			r->targets[i].posted += pt->r->targets[i].posted;
-		}
-		for (uint32_t i = 0; i < q->nrecorded && k; i++) {
-			if (r->nrecorded < c->max_violations) {
-				r->violation[r->nrecorded] = q->violation[i];
-				r->violation[r->nrecorded++].vm = k;
-			}
-		}
-		if (!k)
-			continue;
-		for (int i = 0; i < HVTLB_SIM_EXIT_COUNT_; i++)
-			r->vm_exits[i] += q->vm_exits[i];
-		for (int i = 0; i < HVTLB_SIM_FLUSH_COUNT_; i++)
-			r->flushes[i] += q->flushes[i];
-		for (int i = 0; i < HVTLB_SIM_IPI_COUNT_; i++)
-			r->ipis[i] += q->ipis[i];
-#define C_(field, group, key, label, metric) r->field += q->field;
-#define S_(step)
-		HVTLB_SIM_COUNTER_MAP(C_, S_)
-#undef S_
-#undef C_
+		if (k)
+			merge_into_first(c, parts, k);
 	}
 	if (n > 1 && !merge_corun(r, parts, n)) {
 		free(hist);
@@ -411,13 +435,7 @@ static struct hvtlb_sim_results *merge(const struct hvtlb_sim_config *c,
 			? (double)ackw_cons / (double)(user_cons + sys_cons)
 			: 0;
 	free(hist);
-	size_t vb = sizeof(struct vcpu) + tlb_bytes(c) +
-		    sizeof(struct hvtlb_encoded) + 64;
-
-	if (c->strategy.kind == HVTLB_STRATEGY_LAZY)
-		vb += ((size_t)c->cost[SIM_COST_lazy_slots] + 1) *
-		      sizeof(struct lazy_rec);
-	r->mem_per_vcpu_bytes = vb;
+	r->mem_per_vcpu_bytes = mem_per_vcpu(c);
 	r->seed = c->seed;
 	r->threads = c->threads;
 	r->strategy = c->strategy.kind;

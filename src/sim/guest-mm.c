@@ -422,25 +422,14 @@ enum zap_how {
 	ZAP_COW,
 };
 
-/* Zaps pages [first, first + n) of the slot's PTEs and flushes them as
- * @p how says. */
-static void zap_and_flush(struct task *t, uint32_t slot, uint32_t first,
-			  uint32_t n, enum zap_how how)
+/* Clears the present PTEs among pages [first, first + n) of @p slot
+ * (whole: all of them), listing them in t->zidx[0, t->nz) with the
+ * generation each zap covers in t->covered[]. */
+static void zap_ptes(struct task *t, struct mm *m, uint32_t slot,
+		     uint32_t first, uint32_t n, bool whole)
 {
-	bool free_slot = how == ZAP_MUNMAP;
-	struct sim *s = t->s;
-	struct mm *m = &s->mm[t->mm];
-	bool whole = first == 0 && n == m->pages;
-	struct vcpu *v;
 	uint64_t base = (uint64_t)slot * m->pages;
-	uint64_t va = slot_va(m, slot) + ((uint64_t)first << m->shift);
-	uint64_t bytes = (uint64_t)n << m->shift;
-	uint32_t anon;
 
-	/* zap_page_range() and unmap_region() start with lru_add_drain() */
-	if (how != ZAP_COW)
-		ct_lru_drain(t);
-	v = &s->v[t->vcpu];
 	if (whole) {
 		/* The pages made present since the slot's last zap (copied:
 		 * with a read lock, others may fault the slot in again while
@@ -464,6 +453,115 @@ static void zap_and_flush(struct task *t, uint32_t slot, uint32_t first,
 			t->covered[i] = ++m->pte[base + i].gen;
 		}
 	}
+}
+
+/* After a zap's flush returned: the pages are freed, then a flush the
+ * strategy deferred either quarantines a freed slot or, for madvise, is
+ * waited for. Returns whether a freed slot may go back on the free stack
+ * now (false: it is quarantined until the epoch passes). */
+static bool zap_flushed(struct task *t, struct mm *m, uint32_t slot,
+			struct oracle_flush *of,
+			const struct hvtlb_flush_outcome *out, uint32_t anon,
+			bool free_slot)
+{
+	struct sim *s = t->s;
+
+	/* tlb_finish_mmu(): the pages go after the flush */
+	ct_pages_free(t, anon);
+	if (flush_deferred(s, out) && free_slot) {
+		/* Complete when every CPU passed the epoch: the slot is
+		 * quarantined until then (alloc_slot). */
+		m->quar[(m->qhead + m->qn) % m->nslots] = (struct qslot){
+			.slot = slot,
+			.initiator = of->initiator,
+			.epoch = out->reuse_epoch,
+			.zap = of->zap,
+			.shootdown = of->shootdown,
+			.fillers = of->fillers,
+		};
+		m->qn++;
+		return false;
+	}
+	if (flush_deferred(s, out)) {
+		/* madvise: the range is refaulted at once, so the call
+		 * returns only when every CPU applied it. */
+		while (!lazy_epoch_done(s, t->vm, out->reuse_epoch)) {
+			s->epoch_waits++;
+			sleep_timer(s, t, s->tick);
+		}
+		oracle_flush_done(s, of);
+	}
+	mark_zapped_flushed(t, m, slot);
+	return true;
+}
+
+/* Flushes the pages zap_ptes() listed, from vCPU @p v, as @p how says.
+ * Returns whether a freed slot may go back on the free stack now: false
+ * when the shootdown did not complete or the slot is quarantined. */
+static bool zap_flush(struct task *t, struct vcpu *v, struct mm *m,
+		      uint32_t slot, uint32_t first, uint32_t n,
+		      enum zap_how how, struct oracle_flush *of, uint32_t anon)
+{
+	struct sim *s = t->s;
+	bool free_slot = how == ZAP_MUNMAP;
+	uint64_t va = slot_va(m, slot) + ((uint64_t)first << m->shift);
+	uint64_t bytes = (uint64_t)n << m->shift;
+	struct hvtlb_flush_request req = {
+		.ncpus = s->c->vcpus,
+		.initiator = v->idx,
+		.address_space = (uint64_t)m->id << 12,
+		.range = { .start = va,
+			   .end = va + bytes,
+			   .stride_shift = m->shift,
+			   .all = how == ZAP_RECLAIM },
+		/* A whole page-table page goes away with >= 2 MiB. */
+		.freed_tables =
+			free_slot && bytes >= (2u << 20) && m->shift == 12,
+	};
+	struct hvtlb_flush_outcome out;
+
+	/* Freed page tables: a lazy CPU may walk them speculatively at any
+	 * time, so the flush covers lazy CPUs too. */
+	of->freed = req.freed_tables;
+	/* flush_tlb_mm_range(): tlb_gen, then mm_cpumask */
+	ct_flush_begin(t);
+	m->tlb_gen++;
+	req.targets = m->cpumask;
+	hvtlb_cpumask_set(&req.targets, v->idx);
+	oracle_request(s, of);
+	if (s->c->fault == HVTLB_SIM_FAULT_SKIP_LAZY_FREED &&
+	    req.freed_tables) {
+		if (lazy_freed_skips(s, v, &req, of))
+			fault_hit(s);
+		req.freed_tables = false;
+	}
+	t->no_gen = how == ZAP_RECLAIM;
+	bool ok = shootdown(t, &req, &out, of);
+
+	t->no_gen = false;
+	if (!ok)
+		return false;
+	return zap_flushed(t, m, slot, of, &out, anon, free_slot);
+}
+
+/* Zaps pages [first, first + n) of the slot's PTEs and flushes them as
+ * @p how says. */
+static void zap_and_flush(struct task *t, uint32_t slot, uint32_t first,
+			  uint32_t n, enum zap_how how)
+{
+	bool free_slot = how == ZAP_MUNMAP;
+	struct sim *s = t->s;
+	struct mm *m = &s->mm[t->mm];
+	bool whole = first == 0 && n == m->pages;
+	struct vcpu *v;
+	uint64_t base = (uint64_t)slot * m->pages;
+	uint32_t anon;
+
+	/* zap_page_range() and unmap_region() start with lru_add_drain() */
+	if (how != ZAP_COW)
+		ct_lru_drain(t);
+	v = &s->v[t->vcpu];
+	zap_ptes(t, m, slot, first, n, whole);
 	struct oracle_flush of = {
 		.vm = v->vm,
 		.mm = t->mm,
@@ -488,70 +586,8 @@ static void zap_and_flush(struct task *t, uint32_t slot, uint32_t first,
 			       (simtime)(s->cost[SIM_COST_unmap_per_page] *
 					 (double)t->nz),
 		       ACCT_SYS);
-	if (t->nz) {
-		struct hvtlb_flush_request req = {
-			.ncpus = s->c->vcpus,
-			.initiator = v->idx,
-			.address_space = (uint64_t)m->id << 12,
-			.range = { .start = va,
-				   .end = va + bytes,
-				   .stride_shift = m->shift,
-				   .all = how == ZAP_RECLAIM },
-			/* A whole page-table page goes away with >= 2 MiB. */
-			.freed_tables = free_slot && bytes >= (2u << 20) &&
-					m->shift == 12,
-		};
-		struct hvtlb_flush_outcome out;
-
-		/* Freed page tables: a lazy CPU may walk them speculatively at
-		 * any time, so the flush covers lazy CPUs too. */
-		of.freed = req.freed_tables;
-		/* flush_tlb_mm_range(): tlb_gen, then mm_cpumask */
-		ct_flush_begin(t);
-		m->tlb_gen++;
-		req.targets = m->cpumask;
-		hvtlb_cpumask_set(&req.targets, v->idx);
-		oracle_request(s, &of);
-		if (s->c->fault == HVTLB_SIM_FAULT_SKIP_LAZY_FREED &&
-		    req.freed_tables) {
-			if (lazy_freed_skips(s, v, &req, &of))
-				fault_hit(s);
-			req.freed_tables = false;
-		}
-		t->no_gen = how == ZAP_RECLAIM;
-		bool ok = shootdown(t, &req, &out, &of);
-
-		t->no_gen = false;
-		if (!ok)
-			return;
-		/* tlb_finish_mmu(): the pages go after the flush */
-		ct_pages_free(t, anon);
-		if (flush_deferred(s, &out) && free_slot) {
-			/* Complete when every CPU passed the epoch: the slot
-			 * is quarantined until then (alloc_slot). */
-			m->quar[(m->qhead + m->qn) % m->nslots] =
-				(struct qslot){
-					.slot = slot,
-					.initiator = of.initiator,
-					.epoch = out.reuse_epoch,
-					.zap = of.zap,
-					.shootdown = of.shootdown,
-					.fillers = of.fillers,
-				};
-			m->qn++;
-			return;
-		}
-		if (flush_deferred(s, &out)) {
-			/* madvise: the range is refaulted at once, so the
-			 * call returns only when every CPU applied it. */
-			while (!lazy_epoch_done(s, t->vm, out.reuse_epoch)) {
-				s->epoch_waits++;
-				sleep_timer(s, t, s->tick);
-			}
-			oracle_flush_done(s, &of);
-		}
-		mark_zapped_flushed(t, m, slot);
-	}
+	if (t->nz && !zap_flush(t, v, m, slot, first, n, how, &of, anon))
+		return;
 	if (free_slot)
 		m->free_stack[m->nfree++] = slot;
 }

@@ -250,18 +250,15 @@ static void vm_destroy(struct vm *vm)
 	free(vm);
 }
 
-static int vm_create(const struct kvmvmm_config *cfg, struct vm **out,
-		     uint64_t *tsc_khz)
+/* A VM with nothing open yet: vm_destroy() may take it as it is. */
+static struct vm *vm_alloc(const struct kvmvmm_config *cfg)
 {
-	struct kvm_userspace_memory_region region = { 0 };
-	struct kvm_cpuid2 *cpuid = NULL;
 	struct vm *vm;
 	uint32_t i;
-	int ret;
 
 	vm = calloc(1, sizeof(*vm));
 	if (!vm)
-		return -ENOMEM;
+		return NULL;
 	vm->cfg = *cfg;
 	vm->nvcpus = cfg->nvcpus;
 	vm->kvm_fd = vm->vm_fd = -1;
@@ -273,52 +270,69 @@ static int vm_create(const struct kvmvmm_config *cfg, struct vm **out,
 	atomic_init(&vm->stop, false);
 	pthread_mutex_init(&vm->lock, NULL);
 	pthread_cond_init(&vm->cond, NULL);
+	return vm;
+}
+
+/* Opens the KVM device and creates the VM, with its guest RAM, the
+ * in-kernel irqchip and the halt-polling limit asked for. What is open
+ * on failure, vm_destroy() closes. */
+static int open_vm(struct vm *vm)
+{
+	const struct kvmvmm_config *cfg = &vm->cfg;
+	struct kvm_userspace_memory_region region = { 0 };
+	int ret;
 
 	ret = vm->kvm_fd = open_kvm(cfg->device);
 	if (ret < 0) {
 		fprintf(stderr, "kvm-vmm: %s: %s\n",
 			cfg->device ? cfg->device : KVM_DEVICE, strerror(-ret));
-		goto err;
+		return ret;
 	}
 	ret = ioctl(vm->kvm_fd, KVM_GET_VCPU_MMAP_SIZE, 0);
-	if (ret < (int)sizeof(struct kvm_run)) {
-		ret = fail_errno("KVM_GET_VCPU_MMAP_SIZE");
-		goto err;
-	}
+	if (ret < (int)sizeof(struct kvm_run))
+		return fail_errno("KVM_GET_VCPU_MMAP_SIZE");
 	vm->run_size = (size_t)ret;
 	vm->vm_fd = ioctl(vm->kvm_fd, KVM_CREATE_VM, 0);
-	if (vm->vm_fd < 0) {
-		ret = fail_errno("KVM_CREATE_VM");
-		goto err;
-	}
+	if (vm->vm_fd < 0)
+		return fail_errno("KVM_CREATE_VM");
 	vm->mem = mmap(NULL, KVMVMM_RAM_BYTES, PROT_READ | PROT_WRITE,
 		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
 	if (vm->mem == MAP_FAILED) {
 		vm->mem = NULL;
-		ret = fail_errno("mmap(guest RAM)");
-		goto err;
+		return fail_errno("mmap(guest RAM)");
 	}
 	region.memory_size = KVMVMM_RAM_BYTES;
 	region.userspace_addr = (uintptr_t)vm->mem;
-	if (ioctl(vm->vm_fd, KVM_SET_USER_MEMORY_REGION, &region) < 0) {
-		ret = fail_errno("KVM_SET_USER_MEMORY_REGION");
-		goto err;
-	}
-	if (ioctl(vm->vm_fd, KVM_CREATE_IRQCHIP, 0) < 0) {
-		ret = fail_errno("KVM_CREATE_IRQCHIP");
-		goto err;
-	}
+	if (ioctl(vm->vm_fd, KVM_SET_USER_MEMORY_REGION, &region) < 0)
+		return fail_errno("KVM_SET_USER_MEMORY_REGION");
+	if (ioctl(vm->vm_fd, KVM_CREATE_IRQCHIP, 0) < 0)
+		return fail_errno("KVM_CREATE_IRQCHIP");
 	if (cfg->halt_poll_ns >= 0) {
 		struct kvm_enable_cap cap = {
 			.cap = KVM_CAP_HALT_POLL,
 			.args = { (uint64_t)cfg->halt_poll_ns },
 		};
 
-		if (ioctl(vm->vm_fd, KVM_ENABLE_CAP, &cap) < 0) {
-			ret = fail_errno("KVM_ENABLE_CAP(HALT_POLL)");
-			goto err;
-		}
+		if (ioctl(vm->vm_fd, KVM_ENABLE_CAP, &cap) < 0)
+			return fail_errno("KVM_ENABLE_CAP(HALT_POLL)");
 	}
+	return 0;
+}
+
+static int vm_create(const struct kvmvmm_config *cfg, struct vm **out,
+		     uint64_t *tsc_khz)
+{
+	struct kvm_cpuid2 *cpuid = NULL;
+	struct vm *vm;
+	uint32_t i;
+	int ret;
+
+	vm = vm_alloc(cfg);
+	if (!vm)
+		return -ENOMEM;
+	ret = open_vm(vm);
+	if (ret < 0)
+		goto err;
 	ret = load_image(vm);
 	if (ret < 0)
 		goto err;
