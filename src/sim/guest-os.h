@@ -2,10 +2,10 @@
 /*
  * Guest OS models (guest.os): each is a named bundle of the keys that
  * describe how that kernel behaves. Setting guest.os sets every key of
- * the bundle; a scenario then overrides any of them one by one (the tool
- * applies guest.os before a scenario's other lines). Every model sets the
- * same keys, so switching models leaves nothing of the previous one, and
- * the Linux model's values are the keys' defaults.
+ * the bundle but those given by name, before or after it (set_bundle() in
+ * config.c), so a scenario overrides any of them in any order. Every
+ * model sets the same keys, so switching models leaves nothing of the
+ * previous one, and the Linux model's values are the keys' defaults.
  *
  * A new model is one file (guest-os-NAME.c, a const struct guest_os) and
  * its registration: its name in HVTLB_SIM_GUEST_OS_MAP (sim.h) and its
