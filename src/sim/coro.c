@@ -59,6 +59,35 @@ void coro_finish(struct coro *c)
 }
 #endif
 
+#if defined(__SANITIZE_ADDRESS__)
+#define CORO_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define CORO_ASAN 1
+#endif
+#endif
+
+#ifdef CORO_ASAN
+#include <sanitizer/asan_interface.h>
+#endif
+
+/*
+ * A new coroutine's stack starts with no ASan poison. ASan poisons a
+ * frame's variables when they go out of scope and does not clear the
+ * shadow when the stack's mapping goes: a run that maps its stacks where
+ * an earlier run's coroutines ran would find that run's poison and report
+ * its own first write there as a stack-use-after-scope.
+ */
+static void asan_fresh_stack(void *stack, size_t size)
+{
+#ifdef CORO_ASAN
+	ASAN_UNPOISON_MEMORY_REGION(stack, size);
+#else
+	(void)stack;
+	(void)size;
+#endif
+}
+
 #if defined(__x86_64__)
 
 void hvtlb_sim_coro_switch_(void **from_sp, void *to_sp);
@@ -100,6 +129,7 @@ void coro_make(struct coro *c, void *stack, size_t size, void (*fn)(void *),
 	uintptr_t top = ((uintptr_t)stack + size) & ~(uintptr_t)15;
 	uint64_t *sp = (uint64_t *)(top - 72);
 
+	asan_fresh_stack(stack, size);
 	/* r15 r14 r13 r12 rbx rbp, then the return address: the start
 	 * stub, entered with rsp 16-byte aligned so its call is ABI
 	 * conformant. */
@@ -131,6 +161,7 @@ static void coro_tramp(unsigned lo, unsigned hi, unsigned flo, unsigned fhi)
 void coro_make(struct coro *c, void *stack, size_t size, void (*fn)(void *),
 	       void *arg)
 {
+	asan_fresh_stack(stack, size);
 	getcontext(&c->uc);
 	c->uc.uc_stack.ss_sp = stack;
 	c->uc.uc_stack.ss_size = size;
