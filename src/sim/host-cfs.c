@@ -249,29 +249,6 @@ static void cfs_tick_expired(struct sim *s, struct pcpu *p)
 		clear_buddies(p, c->gid);
 }
 
-static bool cfs_tick_woken(struct sim *s, struct pcpu *p, struct vcpu *v)
-{
-	struct vcpu *c = p->cur != NONE_ID ? &s->v[p->cur] : NULL;
-	simtime floor;
-
-	/* enqueue_entity: update_curr, then place_entity */
-	update_min(s, p, c != NULL, c ? vcpu_vruntime(s, c) : 0);
-	floor = p->min_vruntime > s->cfs_latency / 2
-			? p->min_vruntime - s->cfs_latency / 2
-			: 0;
-	if (v->vruntime < floor)
-		v->vruntime = floor;
-	pcpu_push(s, p, v->gid, false);
-	if (!c || wakeup_preempt(s, vcpu_vruntime(s, c), v->vruntime) != 1)
-		return false;
-	p->next_buddy = v->gid;
-	if (p->rq_n + 1 >= CFS_NR_LATENCY)
-		p->last_buddy = c->gid;
-	count_exit(s, c, HVTLB_SIM_EXIT_PREEMPTION, 1);
-	vcpu_deschedule(s, c, true);
-	return true;
-}
-
 /*
  * update_curr() before a vCPU moves from or to @p p: the engine advances
  * a pCPU's min_vruntime only at events, and a vCPU that runs alone can go
@@ -287,6 +264,29 @@ static void cfs_tick_update_curr(struct sim *s, struct pcpu *p)
 	const struct vcpu *c = p->cur != NONE_ID ? &s->v[p->cur] : NULL;
 
 	update_min(s, p, c != NULL, c ? vcpu_vruntime(s, c) : 0);
+}
+
+static bool cfs_tick_woken(struct sim *s, struct pcpu *p, struct vcpu *v)
+{
+	struct vcpu *c = p->cur != NONE_ID ? &s->v[p->cur] : NULL;
+	simtime floor;
+
+	/* enqueue_entity: update_curr, then place_entity */
+	cfs_tick_update_curr(s, p);
+	floor = p->min_vruntime > s->cfs_latency / 2
+			? p->min_vruntime - s->cfs_latency / 2
+			: 0;
+	if (v->vruntime < floor)
+		v->vruntime = floor;
+	pcpu_push(s, p, v->gid, false);
+	if (!c || wakeup_preempt(s, vcpu_vruntime(s, c), v->vruntime) != 1)
+		return false;
+	p->next_buddy = v->gid;
+	if (p->rq_n + 1 >= CFS_NR_LATENCY)
+		p->last_buddy = c->gid;
+	count_exit(s, c, HVTLB_SIM_EXIT_PREEMPTION, 1);
+	vcpu_deschedule(s, c, true);
+	return true;
 }
 
 static void cfs_tick_boost(struct sim *s, struct pcpu *p, struct vcpu *v)
