@@ -454,6 +454,16 @@ struct hvtlb_host {
 	bool kvm_synic;
 };
 
+/**
+ * The most VPs a VM of @p h's host can have, as its build sets it: kvm
+ * h->kvm_max_vcpus as KVM reads it (KVM_MAX_VCPUS), xen
+ * HVTLB_XEN_MAX_VCPUS (HVM_MAX_VCPUS), HVTLB_MAX_VPS for a host with no
+ * limit below it. hvtlb_decode() never names a VP at or above it. Sets
+ * *@p name (when @p name is not NULL) to the host's name for its limit,
+ * or NULL for none. Returns 0 for a NULL @p h.
+ */
+uint32_t hvtlb_host_max_vps(const struct hvtlb_host *h, const char **name);
+
 /** The bytes the guest supplied. */
 struct hvtlb_input {
 	/** Memory calls: bytes starting at the input GPA. Fast calls: the

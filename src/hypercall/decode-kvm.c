@@ -31,18 +31,6 @@ static uint32_t kvm_max_vcpus(const struct hvtlb_host *h)
 	return m < HVTLB_MAX_VPS ? m : HVTLB_MAX_VPS;
 }
 
-uint32_t hv_host_max_vps(const struct hvtlb_host *h)
-{
-	switch (h->profile) {
-	case HVTLB_PROFILE_KVM:
-		return kvm_max_vcpus(h);
-	case HVTLB_PROFILE_XEN:
-		return HVTLB_XEN_MAX_VCPUS;
-	default:
-		return HVTLB_MAX_VPS;
-	}
-}
-
 /* Banks KVM reads at most: KVM_HV_MAX_SPARSE_VCPU_SET_BITS (45, 1941). */
 static unsigned kvm_bank_cap(const struct hvtlb_host *h)
 {
@@ -262,7 +250,7 @@ static uint64_t kvm_other(const struct hv_ctx *c, struct hvtlb_decoded *out)
 }
 
 /* kvm_hv_hypercall(), 2545-2713. */
-uint64_t hv_decode_kvm(const struct hv_ctx *c, struct hvtlb_decoded *out)
+static uint64_t decode_kvm(const struct hv_ctx *c, struct hvtlb_decoded *out)
 {
 	const struct hvtlb_control *k = &c->ctl;
 
@@ -282,3 +270,9 @@ uint64_t hv_decode_kvm(const struct hv_ctx *c, struct hvtlb_decoded *out)
 	}
 	return c->ipi ? kvm_ipi(c, out) : kvm_flush(c, out);
 }
+
+const struct hv_host_ops hv_host_KVM = {
+	.decode = decode_kvm,
+	.max_vps = kvm_max_vcpus,
+	.max_vps_name = "KVM_MAX_VCPUS",
+};

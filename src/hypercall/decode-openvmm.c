@@ -240,8 +240,8 @@ static uint64_t ovmm_ipi(const struct hv_ctx *c, struct hvtlb_decoded *out)
 }
 
 /* Dispatcher::dispatch() and dispatch_inner() (support.rs:163-352). */
-uint64_t hv_decode_openvmm(const struct hv_ctx *c, bool snp,
-			   struct hvtlb_decoded *out)
+static uint64_t decode_openvmm(const struct hv_ctx *c, bool snp,
+			       struct hvtlb_decoded *out)
 {
 	const struct hvtlb_control *k = &c->ctl;
 	size_t claimed;
@@ -269,3 +269,16 @@ uint64_t hv_decode_openvmm(const struct hv_ctx *c, bool snp,
 		return hv_st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
 	return c->ipi ? ovmm_ipi(c, out) : ovmm_flush(c, snp, out);
 }
+
+static uint64_t decode_tdx(const struct hv_ctx *c, struct hvtlb_decoded *out)
+{
+	return decode_openvmm(c, false, out);
+}
+
+static uint64_t decode_snp(const struct hv_ctx *c, struct hvtlb_decoded *out)
+{
+	return decode_openvmm(c, true, out);
+}
+
+const struct hv_host_ops hv_host_OPENVMM_TDX = { .decode = decode_tdx };
+const struct hv_host_ops hv_host_OPENVMM_SNP = { .decode = decode_snp };

@@ -113,7 +113,7 @@ static uint64_t xen_ipi(const struct hv_ctx *c, struct hvtlb_decoded *out)
 }
 
 /* viridian_hypercall(), 904-1035. */
-uint64_t hv_decode_xen(const struct hv_ctx *c, struct hvtlb_decoded *out)
+static uint64_t decode_xen(const struct hv_ctx *c, struct hvtlb_decoded *out)
 {
 	uint32_t vp_count = c->host->vp_count;
 	uint64_t r;
@@ -127,3 +127,15 @@ uint64_t hv_decode_xen(const struct hv_ctx *c, struct hvtlb_decoded *out)
 		out->host_bug = xen_bug(c, out, vp_count);
 	return r;
 }
+
+static uint32_t xen_max_vps(const struct hvtlb_host *h)
+{
+	(void)h;
+	return HVTLB_XEN_MAX_VCPUS;
+}
+
+const struct hv_host_ops hv_host_XEN = {
+	.decode = decode_xen,
+	.max_vps = xen_max_vps,
+	.max_vps_name = "HVM_MAX_VCPUS",
+};

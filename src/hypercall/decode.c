@@ -245,6 +245,32 @@ static uint64_t decode_strict(const struct hv_ctx *c, struct hvtlb_decoded *out)
 	return hv_ok(k->rep_count);
 }
 
+const struct hv_host_ops hv_host_STRICT = { .decode = decode_strict };
+
+/* The hosts, by profile (decode.h). */
+static const struct hv_host_ops *const hosts[] = {
+#define HV_HOST_X_(n, s, src) [HVTLB_PROFILE_##n] = &hv_host_##n,
+	HVTLB_PROFILE_MAP(HV_HOST_X_)
+#undef HV_HOST_X_
+};
+
+/* The rules of @p p; a value out of range reads the TLFS strictly. */
+static const struct hv_host_ops *host_ops(enum hvtlb_profile p)
+{
+	return (unsigned)p < HVTLB_PROFILE_COUNT_ ? hosts[p] : &hv_host_STRICT;
+}
+
+uint32_t hvtlb_host_max_vps(const struct hvtlb_host *h, const char **name)
+{
+	const struct hv_host_ops *o = h ? host_ops(h->profile) : NULL;
+
+	if (name)
+		*name = o && o->max_vps ? o->max_vps_name : NULL;
+	if (!o)
+		return 0;
+	return o->max_vps ? o->max_vps(h) : HVTLB_MAX_VPS;
+}
+
 uint64_t hvtlb_decode(const struct hvtlb_host *host, uint64_t control,
 		      const struct hvtlb_input *in, struct hvtlb_decoded *out)
 {
@@ -278,7 +304,7 @@ uint64_t hvtlb_decode(const struct hvtlb_host *host, uint64_t control,
 	out->valid_mask = 0;
 	out->nbanks = 0;
 	/* A host has no VP past its build's limit (kvm, xen). */
-	max_vps = hv_host_max_vps(host);
+	max_vps = hvtlb_host_max_vps(host, NULL);
 	out->vp_count = host->vp_count < max_vps ? host->vp_count : max_vps;
 	out->va_bits = host->va_bits == 57 ? 57 : 48;
 	out->extended = false;
@@ -287,19 +313,7 @@ uint64_t hvtlb_decode(const struct hvtlb_host *host, uint64_t control,
 	out->scope = HVTLB_SCOPE_FULL;
 	out->host_bug = HV_BUG_NONE;
 
-	switch (host->profile) {
-	case HVTLB_PROFILE_KVM:
-		return hv_decode_kvm(&c, out);
-	case HVTLB_PROFILE_XEN:
-		return hv_decode_xen(&c, out);
-	case HVTLB_PROFILE_OPENVMM_TDX:
-		return hv_decode_openvmm(&c, false, out);
-	case HVTLB_PROFILE_OPENVMM_SNP:
-		return hv_decode_openvmm(&c, true, out);
-	case HVTLB_PROFILE_STRICT:
-	default:
-		return decode_strict(&c, out);
-	}
+	return host_ops(host->profile)->decode(&c, out);
 }
 
 bool hvtlb_decoded_has_vp(const struct hvtlb_decoded *d, uint32_t vp)

@@ -117,11 +117,25 @@ static inline bool hv_set_names_from(const struct hvtlb_decoded *d,
 	return false;
 }
 
-uint64_t hv_decode_kvm(const struct hv_ctx *c, struct hvtlb_decoded *out);
-uint64_t hv_decode_xen(const struct hv_ctx *c, struct hvtlb_decoded *out);
-uint64_t hv_decode_openvmm(const struct hv_ctx *c, bool snp,
-			   struct hvtlb_decoded *out);
-/* The VP limit of the host build a profile follows (<= 4096). */
-uint32_t hv_host_max_vps(const struct hvtlb_host *h);
+/*
+ * A decoder host: one validation profile's rules. Each profile's file
+ * defines its hv_host_<NAME> (NAME as in HVTLB_PROFILE_MAP), and the
+ * map's rows make the table decode.c dispatches through: a new host is
+ * a row of the map, its file and its line in meson.build.
+ */
+struct hv_host_ops {
+	/* Decodes the call @p c into @p out, which hvtlb_decode() has set
+	 * to "nothing decoded" (vp_count already capped by max_vps). */
+	uint64_t (*decode)(const struct hv_ctx *c, struct hvtlb_decoded *out);
+	/* The VPs a VM of this host has at most (<= HVTLB_MAX_VPS); NULL:
+	 * no limit below HVTLB_MAX_VPS. */
+	uint32_t (*max_vps)(const struct hvtlb_host *h);
+	/* The host's own name for that limit ("KVM_MAX_VCPUS"), or NULL. */
+	const char *max_vps_name;
+};
+
+#define HV_HOST_X_(n, s, src) extern const struct hv_host_ops hv_host_##n;
+HVTLB_PROFILE_MAP(HV_HOST_X_)
+#undef HV_HOST_X_
 
 #endif

@@ -706,6 +706,14 @@ int hvtlb_sim_config_get(const struct hvtlb_sim_config *c, const char *key,
 	return -ENOENT;
 }
 
+/* The most vCPUs a VM of the decoder's host can have. */
+static uint32_t decoder_max_vps(const struct hvtlb_sim_config *c)
+{
+	struct hvtlb_host h = { .profile = c->decoder };
+
+	return hvtlb_host_max_vps(&h, NULL);
+}
+
 int hvtlb_sim_config_validate(const struct hvtlb_sim_config *c,
 			      const char **bad_key)
 {
@@ -736,9 +744,8 @@ int hvtlb_sim_config_validate(const struct hvtlb_sim_config *c,
 		bad = keys[K_STRATEGY].name;
 	else if ((uint64_t)c->vms * c->vcpus > 64u * HVTLB_SIM_MAX_VCPUS)
 		bad = keys[K_VMS].name;
-	/* Xen builds no HVM guest larger than HVM_MAX_VCPUS. */
-	else if (c->decoder == HVTLB_PROFILE_XEN &&
-		 c->vcpus > HVTLB_XEN_MAX_VCPUS)
+	/* No host builds a VM larger than its limit (Xen's HVM_MAX_VCPUS). */
+	else if (c->vcpus > decoder_max_vps(c))
 		bad = keys[K_VCPUS].name;
 	for (size_t i = 0; !bad && i < SIM_COST_COUNT; i++) {
 		if (!isfinite(c->cost[i]) || c->cost[i] < 0 ||

@@ -410,6 +410,66 @@ static void test_bug_table(void **state)
 	}
 }
 
+/* Each host's VP limit and its name for it, as the profiles' sources
+ * set them (hyperv.c: KVM_MAX_VCPUS, read between 1024 and 4096;
+ * hvm_info_table.h: HVM_MAX_VCPUS 128). */
+static void test_max_vps(void **state)
+{
+	struct hvtlb_host h = { .profile = HVTLB_PROFILE_KVM };
+	const char *name = "x";
+
+	assert_int_equal(hvtlb_host_max_vps(&h, &name), 4096);
+	assert_string_equal(name, "KVM_MAX_VCPUS");
+	h.kvm_max_vcpus = 1024;
+	assert_int_equal(hvtlb_host_max_vps(&h, NULL), 1024);
+	h.kvm_max_vcpus = 100; /* KVM_MAX_VCPUS is never below 1024 */
+	assert_int_equal(hvtlb_host_max_vps(&h, NULL), 1024);
+	h.kvm_max_vcpus = 9000;
+	assert_int_equal(hvtlb_host_max_vps(&h, NULL), HVTLB_MAX_VPS);
+	h = (struct hvtlb_host){ .profile = HVTLB_PROFILE_XEN };
+	assert_int_equal(hvtlb_host_max_vps(&h, &name), 128);
+	assert_string_equal(name, "HVM_MAX_VCPUS");
+	for (unsigned p = 0; p < HVTLB_PROFILE_COUNT_ + 2; p++) {
+		if (p == HVTLB_PROFILE_KVM || p == HVTLB_PROFILE_XEN)
+			continue;
+		/* openvmm, strict and values out of range: no limit below
+		 * the TLFS's 4096 */
+		h = (struct hvtlb_host){ .profile = (enum hvtlb_profile)p,
+					 .kvm_max_vcpus = 1024 };
+		name = "x";
+		assert_int_equal(hvtlb_host_max_vps(&h, &name), HVTLB_MAX_VPS);
+		assert_null(name);
+	}
+	name = "x";
+	assert_int_equal(hvtlb_host_max_vps(NULL, &name), 0);
+	assert_null(name);
+}
+
+/* The decoder caps a partition at its host's limit: a Xen VM of 200 VPs
+ * has 128, and VP 130 of a flush is not a target (viridian.c ignores
+ * VPs past the domain's). */
+static void test_vp_count_capped(void **state)
+{
+	struct hvtlb_host h = { .profile = HVTLB_PROFILE_XEN, .vp_count = 200 };
+	uint8_t in[24] = { 0 };
+	struct hvtlb_input i = { in, sizeof(in), 0x10000 };
+	struct hvtlb_decoded d;
+
+	in[8] = 1; /* flags: ALL_PROCESSORS */
+	assert_int_equal(hvtlb_result_status(hvtlb_decode(
+				 &h, HVTLB_CALL_FLUSH_SPACE, &i, &d)),
+			 HVTLB_STATUS_SUCCESS);
+	assert_true(d.all_vps);
+	assert_int_equal(d.vp_count, 128);
+	assert_false(hvtlb_decoded_has_vp(&d, 130));
+	h.profile = HVTLB_PROFILE_STRICT;
+	assert_int_equal(hvtlb_result_status(hvtlb_decode(
+				 &h, HVTLB_CALL_FLUSH_SPACE, &i, &d)),
+			 HVTLB_STATUS_SUCCESS);
+	assert_int_equal(d.vp_count, 200);
+	assert_true(hvtlb_decoded_has_vp(&d, 130));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -417,6 +477,8 @@ int main(void)
 		cmocka_unit_test(test_xen),
 		cmocka_unit_test(test_openvmm),
 		cmocka_unit_test(test_bug_table),
+		cmocka_unit_test(test_max_vps),
+		cmocka_unit_test(test_vp_count_capped),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

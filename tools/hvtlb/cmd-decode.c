@@ -14,7 +14,6 @@
 #include "json.h"
 #include "json-read.h"
 #include "parse.h"
-#include "suggest.h"
 
 #define CMD "decode"
 #define MAX_WORDS (HVTLB_PAGE_BYTES / 8)
@@ -124,12 +123,26 @@ static void print_help(void)
 	printf("  %-12s the name openvmm-tdx had before\n", "openvmm");
 }
 
+/* The host the options describe; its VP count, when not given, is the
+ * most its build allows. */
+static void host_from_opts(const struct decode_opts *o, struct hvtlb_host *h)
+{
+	memset(h, 0, sizeof(*h));
+	h->profile = o->profile;
+	h->kvm_max_vcpus = (uint32_t)o->kvm_max_vcpus;
+	h->kvm_synic = o->kvm_synic;
+	h->caller_vp = (uint32_t)o->caller_vp;
+	h->vp_count = o->have_vp_count ? (uint32_t)o->vp_count
+				       : hvtlb_host_max_vps(h, NULL);
+}
+
 /* The host options against the profile: a host never has more VPs than
  * its build allows, and each option belongs to one profile. */
 static int check_host(const struct decode_opts *o)
 {
-	const char *name = hvtlb_profile_name(o->profile);
-	uint64_t max = HVTLB_MAX_VPS;
+	const char *name = hvtlb_profile_name(o->profile), *limit;
+	struct hvtlb_host h;
+	uint32_t max;
 
 	if ((o->have_kvm_max_vcpus || o->kvm_synic) &&
 	    o->profile != HVTLB_PROFILE_KVM)
@@ -141,19 +154,14 @@ static int check_host(const struct decode_opts *o)
 		return cli_usage_error(
 			CMD, "--caller-vp is for --profile openvmm-snp, not %s",
 			name);
-	if (o->profile == HVTLB_PROFILE_KVM)
-		max = o->have_kvm_max_vcpus ? o->kvm_max_vcpus
-					    : HVTLB_KVM_MAX_VCPUS_DEFAULT;
-	else if (o->profile == HVTLB_PROFILE_XEN)
-		max = HVTLB_XEN_MAX_VCPUS;
+	host_from_opts(o, &h);
+	max = hvtlb_host_max_vps(&h, &limit);
 	if (o->have_vp_count && o->vp_count > max)
 		return cli_usage_error(
 			CMD,
-			"--vp-count: %s builds no VM of more than %" PRIu64
+			"--vp-count: %s builds no VM of more than %" PRIu32
 			" VPs (%s), not %" PRIu64,
-			name, max,
-			o->profile == HVTLB_PROFILE_XEN ? "HVM_MAX_VCPUS"
-							: "KVM_MAX_VCPUS",
+			name, max, limit ? limit : "HVTLB_MAX_VPS",
 			o->vp_count);
 	return 0;
 }
@@ -190,19 +198,16 @@ static const struct option options[] = {
 	{ 0 },
 };
 
-/* An unknown --profile, with the nearest profile name as a hint. */
+/* An unknown --profile: the nearest name as a hint, and every name the
+ * profile map has. */
 static int bad_profile(const char *v)
 {
-	struct suggest sg;
-	char hint[96];
+	const char *names[HVTLB_PROFILE_COUNT_ + 1];
 
-	suggest_init(&sg, v);
 	for (unsigned p = 0; p < HVTLB_PROFILE_COUNT_; p++)
-		suggest_add(&sg, hvtlb_profile_name((enum hvtlb_profile)p));
-	return cli_usage_error(CMD,
-			       "--profile: '%s' is not strict, kvm, xen, "
-			       "openvmm-tdx or openvmm-snp%s",
-			       v, suggest_hint(&sg, hint, sizeof(hint)));
+		names[p] = hvtlb_profile_name((enum hvtlb_profile)p);
+	names[HVTLB_PROFILE_COUNT_] = NULL;
+	return cli_enum_error(CMD, "--profile", "profile", v, names);
 }
 
 /* The host options: whose rules apply and the partition it runs. */
@@ -763,7 +768,6 @@ static int run_decode(int argc, char **argv)
 		goto out;
 	}
 	o->profile = HVTLB_PROFILE_STRICT;
-	o->vp_count = HVTLB_MAX_VPS;
 	rc = parse_args(argc, argv, o);
 	if (rc == 1)
 		ret = CLI_EXIT_OK;
@@ -777,16 +781,7 @@ static int run_decode(int argc, char **argv)
 			CMD, "--gpa-offset is for memory calls, not fast ones");
 		goto out;
 	}
-	memset(&host, 0, sizeof(host));
-	host.profile = o->profile;
-	if (!o->have_vp_count && o->profile == HVTLB_PROFILE_XEN)
-		o->vp_count = HVTLB_XEN_MAX_VCPUS;
-	else if (!o->have_vp_count && o->have_kvm_max_vcpus)
-		o->vp_count = o->kvm_max_vcpus;
-	host.vp_count = (uint32_t)o->vp_count;
-	host.kvm_max_vcpus = (uint32_t)o->kvm_max_vcpus;
-	host.kvm_synic = o->kvm_synic;
-	host.caller_vp = (uint32_t)o->caller_vp;
+	host_from_opts(o, &host);
 	memset(&in, 0, sizeof(in));
 	if (control & HVTLB_CTL_FAST) {
 		if (o->len > sizeof(regs)) {
