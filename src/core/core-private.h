@@ -37,12 +37,13 @@ struct core_strategy {
 	int (*flush)(struct hvtlb_flusher *f, const struct core_work *w);
 };
 
-const struct core_strategy *core_strategy_ipi(void);
-const struct core_strategy *core_strategy_hyperv(void);
-const struct core_strategy *core_strategy_kvm_pv(void);
-const struct core_strategy *core_strategy_vmm_assist(void);
-const struct core_strategy *core_strategy_broadcast(void);
-const struct core_strategy *core_strategy_lazy(void);
+/* Each strategy's file defines core_strategy_<NAME>, NAME as in
+ * HVTLB_STRATEGY_MAP, whose rows make the table flusher.c dispatches
+ * through: a row without its definition does not link. */
+#define CORE_STRATEGY_X_(n, s)                                                 \
+	extern const struct core_strategy core_strategy_##n;
+HVTLB_STRATEGY_MAP(CORE_STRATEGY_X_)
+#undef CORE_STRATEGY_X_
 
 /* CPU masks bounded by a CPU count (a validated request has no bit at or
  * beyond ncpus, so scanning stops there). next_n returns HVTLB_MAX_CPUS

@@ -10,25 +10,16 @@
 
 #include "core/core-private.h"
 
+/* The strategies, by kind (core-private.h). */
+static const struct core_strategy *const strategies[] = {
+#define CORE_STRATEGY_X_(n, s) [HVTLB_STRATEGY_##n] = &core_strategy_##n,
+	HVTLB_STRATEGY_MAP(CORE_STRATEGY_X_)
+#undef CORE_STRATEGY_X_
+};
+
 static const struct core_strategy *strategy_of(enum hvtlb_strategy_kind k)
 {
-	switch (k) {
-	case HVTLB_STRATEGY_IPI:
-		return core_strategy_ipi();
-	case HVTLB_STRATEGY_HYPERV:
-		return core_strategy_hyperv();
-	case HVTLB_STRATEGY_KVM_PV:
-		return core_strategy_kvm_pv();
-	case HVTLB_STRATEGY_VMM_ASSIST:
-		return core_strategy_vmm_assist();
-	case HVTLB_STRATEGY_BROADCAST:
-		return core_strategy_broadcast();
-	case HVTLB_STRATEGY_LAZY:
-		return core_strategy_lazy();
-	case HVTLB_STRATEGY_COUNT_:
-		break;
-	}
-	return NULL;
+	return (unsigned)k < HVTLB_STRATEGY_COUNT_ ? strategies[k] : NULL;
 }
 
 static bool ops_valid(const struct hvtlb_backend_ops *ops)

@@ -51,12 +51,7 @@ static int broadcast_flush(struct hvtlb_flusher *f, const struct core_work *w)
 	return 0;
 }
 
-static const struct core_strategy broadcast_strategy = {
+const struct core_strategy core_strategy_BROADCAST = {
 	.kind = HVTLB_STRATEGY_BROADCAST,
 	.flush = broadcast_flush,
 };
-
-const struct core_strategy *core_strategy_broadcast(void)
-{
-	return &broadcast_strategy;
-}

@@ -147,12 +147,7 @@ static int hyperv_flush(struct hvtlb_flusher *f, const struct core_work *w)
 	return 0;
 }
 
-static const struct core_strategy hyperv_strategy = {
+const struct core_strategy core_strategy_HYPERV = {
 	.kind = HVTLB_STRATEGY_HYPERV,
 	.flush = hyperv_flush,
 };
-
-const struct core_strategy *core_strategy_hyperv(void)
-{
-	return &hyperv_strategy;
-}

@@ -12,12 +12,7 @@ static int ipi_flush(struct hvtlb_flusher *f, const struct core_work *w)
 	return core_ipi_shootdown(f, w, &w->remote, true);
 }
 
-static const struct core_strategy ipi_strategy = {
+const struct core_strategy core_strategy_IPI = {
 	.kind = HVTLB_STRATEGY_IPI,
 	.flush = ipi_flush,
 };
-
-const struct core_strategy *core_strategy_ipi(void)
-{
-	return &ipi_strategy;
-}

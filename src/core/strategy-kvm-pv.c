@@ -39,12 +39,7 @@ static int kvm_pv_flush(struct hvtlb_flusher *f, const struct core_work *w)
 	return core_ipi_shootdown(f, w, &ipis, true);
 }
 
-static const struct core_strategy kvm_pv_strategy = {
+const struct core_strategy core_strategy_KVM_PV = {
 	.kind = HVTLB_STRATEGY_KVM_PV,
 	.flush = kvm_pv_flush,
 };
-
-const struct core_strategy *core_strategy_kvm_pv(void)
-{
-	return &kvm_pv_strategy;
-}

@@ -30,12 +30,7 @@ static int lazy_flush(struct hvtlb_flusher *f, const struct core_work *w)
 	return 0;
 }
 
-static const struct core_strategy lazy_strategy = {
+const struct core_strategy core_strategy_LAZY = {
 	.kind = HVTLB_STRATEGY_LAZY,
 	.flush = lazy_flush,
 };
-
-const struct core_strategy *core_strategy_lazy(void)
-{
-	return &lazy_strategy;
-}

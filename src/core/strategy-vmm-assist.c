@@ -29,12 +29,7 @@ static int vmm_assist_flush(struct hvtlb_flusher *f, const struct core_work *w)
 	return 0;
 }
 
-static const struct core_strategy vmm_assist_strategy = {
+const struct core_strategy core_strategy_VMM_ASSIST = {
 	.kind = HVTLB_STRATEGY_VMM_ASSIST,
 	.flush = vmm_assist_flush,
 };
-
-const struct core_strategy *core_strategy_vmm_assist(void)
-{
-	return &vmm_assist_strategy;
-}

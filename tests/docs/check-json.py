@@ -204,4 +204,34 @@ with tempfile.TemporaryDirectory() as tmp:
             check("hvtlb validate: the schema saw observables of every run",
                   runs == {"a", "b", "ratio"}, runs)
 
+
+def strategy_enums(node, path):
+    """Every enum of a property named strategy, with where it is."""
+    if isinstance(node, dict):
+        for k, v in node.items():
+            if k == "strategy" and isinstance(v, dict) and "enum" in v:
+                yield path + "/strategy", v["enum"]
+            yield from strategy_enums(v, f"{path}/{k}")
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            yield from strategy_enums(v, f"{path}/{i}")
+
+
+# The schemas' strategy names are the library's (HVTLB_STRATEGY_MAP, as
+# `hvtlb keys strategy` accepts them): a new strategy is found here.
+keys = subprocess.run([HVTLB, "keys", "strategy"], capture_output=True,
+                      text=True, timeout=60, cwd=ROOT)
+row = [l.split() for l in keys.stdout.splitlines() if l.startswith("strategy ")]
+names = row[0][2].split("|") if row and len(row[0]) > 2 else []
+check("hvtlb keys strategy lists the strategies", len(names) >= 6,
+      keys.stdout[:300])
+seen = 0
+for f in sorted(os.listdir(os.path.join(ROOT, "docs", "json"))):
+    if f.endswith(".schema.json"):
+        for where, enum in strategy_enums(load(f), f):
+            seen += 1
+            check(f"{where}: the strategies of the library",
+                  enum == names, f"{enum} != {names}")
+check("the schemas name the strategies somewhere", seen >= 2, seen)
+
 sys.exit(1 if failures else 0)

@@ -18,8 +18,6 @@
 #define MAX_SETS 64
 
 static const char usage_text[] =
-	"usage: hvtlb plan --strategy "
-	"ipi|hyperv|kvm-pv|vmm-assist|broadcast|lazy\n"
 	"           --cpus N --targets LIST [--initiator N]\n"
 	"           --range START-END|START+PAGES|all [--stride 4k|2m|1g]\n"
 	"           [--global] [--address-space HEX] [--freed-tables]\n"
@@ -41,6 +39,17 @@ static const char usage_text[] =
 	"one \"cpu vp\" pair per line, '#' comments. --set keys: concurrent,\n"
 	"early_ack, lazy_skip, full_flush_ceiling, xmm_fast, compact_vpset,\n"
 	"extended_ranges, broadcast_max_pages.\n";
+
+/* The usage, its strategies from the map. */
+static void print_usage(void)
+{
+	fputs("usage: hvtlb plan --strategy ", stdout);
+	for (unsigned k = 0; k < HVTLB_STRATEGY_COUNT_; k++)
+		printf("%s%s", k ? "|" : "",
+		       hvtlb_strategy_name((enum hvtlb_strategy_kind)k));
+	fputs("\n", stdout);
+	fputs(usage_text, stdout);
+}
 
 struct plan_args {
 	const char *strategy, *cpus, *targets, *initiator, *range, *stride;
@@ -120,7 +129,7 @@ static int parse_args(int argc, char **argv, struct plan_args *a)
 	while ((c = cli_getopt(&cmd_plan, argc, argv)) != -1) {
 		switch (c) {
 		case 'h':
-			fputs(usage_text, stdout);
+			print_usage();
 			return 1;
 		case OPT_FREED_TABLES:
 			a->freed_tables = true;
