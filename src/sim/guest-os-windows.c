@@ -46,7 +46,7 @@ static const struct guest_os_key keys[] = {
 	{ NULL, NULL },
 };
 
-const struct guest_os guest_os_windows = {
+const struct guest_os guest_os_WINDOWS = {
 	.name = "windows",
 	.keys = keys,
 };

@@ -5,8 +5,9 @@
 #include "sim/guest-os.h"
 
 static const struct guest_os *const models[HVTLB_SIM_GUEST_OS_COUNT_] = {
-	[HVTLB_SIM_GUEST_OS_LINUX] = &guest_os_linux,
-	[HVTLB_SIM_GUEST_OS_WINDOWS] = &guest_os_windows,
+#define GUEST_OS_X_(n, s) [HVTLB_SIM_GUEST_OS_##n] = &guest_os_##n,
+	HVTLB_SIM_GUEST_OS_MAP(GUEST_OS_X_)
+#undef GUEST_OS_X_
 };
 
 const struct guest_os *guest_os_get(enum hvtlb_sim_guest_os os)

@@ -7,9 +7,11 @@
  * model sets the same keys, so switching models leaves nothing of the
  * previous one, and the Linux model's values are the keys' defaults.
  *
- * A new model is one file (guest-os-NAME.c, a const struct guest_os) and
- * its registration: its name in HVTLB_SIM_GUEST_OS_MAP (sim.h) and its
- * entry in guest-os.c.
+ * A new model is its row in HVTLB_SIM_GUEST_OS_MAP (sim.h), its file
+ * (guest-os-NAME.c, defining guest_os_<NAME>, NAME exactly as in the
+ * row) and its line in meson.build: the rows make the extern list below
+ * and the table of guest-os.c, and a row without its definition does not
+ * link.
  */
 #ifndef HVTLB_SIM_GUEST_OS_H
 #define HVTLB_SIM_GUEST_OS_H
@@ -27,8 +29,9 @@ struct guest_os {
 	const struct guest_os_key *keys;
 };
 
-extern const struct guest_os guest_os_linux;
-extern const struct guest_os guest_os_windows;
+#define GUEST_OS_X_(n, s) extern const struct guest_os guest_os_##n;
+HVTLB_SIM_GUEST_OS_MAP(GUEST_OS_X_)
+#undef GUEST_OS_X_
 
 /* The model registered for @p os, or NULL. */
 const struct guest_os *guest_os_get(enum hvtlb_sim_guest_os os);

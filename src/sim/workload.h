@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Workloads (workloads/): what each guest thread does. A workload is one
- * file with one `const struct sim_workload`, registered in
- * workloads/common.c's table under its enum hvtlb_sim_workload value.
+ * Workloads (workloads/): what each guest thread does. A workload is its
+ * row in HVTLB_SIM_WORKLOAD_MAP (sim.h), its file (workloads/NAME.c,
+ * defining sim_workload_<NAME>, NAME exactly as in the row) and its line
+ * in meson.build: the rows make the extern list below and the table of
+ * workloads/common.c, and a row without its definition does not link.
  */
 #ifndef HVTLB_SIM_WORKLOAD_H
 #define HVTLB_SIM_WORKLOAD_H
@@ -30,19 +32,13 @@ struct sim_workload {
 	void (*op)(struct task *t, uint32_t *own, uint64_t i);
 };
 
-extern const struct sim_workload sim_workload_trasher;
-extern const struct sim_workload sim_workload_madvise;
-extern const struct sim_workload sim_workload_ebizzy;
-extern const struct sim_workload sim_workload_mix;
-extern const struct sim_workload sim_workload_oracle_stress;
+#define WORKLOAD_X_(n, s) extern const struct sim_workload sim_workload_##n;
+HVTLB_SIM_WORKLOAD_MAP(WORKLOAD_X_)
+#undef WORKLOAD_X_
 
 /* How many slots (from slot 0) the threads of a process share: mapped
  * from the start, never freed (workload.shared, or the workload's own). */
 uint32_t workload_shared_slots(const struct hvtlb_sim_config *c);
-
-extern const struct sim_workload sim_workload_tlb_flush1;
-extern const struct sim_workload sim_workload_tlb_flush2;
-extern const struct sim_workload sim_workload_mmap_search;
 
 /* Pages per slot, and slots kept mapped per process, of config @p c. */
 uint32_t workload_slot_pages(const struct hvtlb_sim_config *c);

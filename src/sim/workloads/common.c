@@ -65,14 +65,9 @@ void maybe_sleep(struct task *t)
 }
 
 static const struct sim_workload *const workloads[] = {
-	[HVTLB_SIM_WORKLOAD_TRASHER] = &sim_workload_trasher,
-	[HVTLB_SIM_WORKLOAD_MADVISE] = &sim_workload_madvise,
-	[HVTLB_SIM_WORKLOAD_EBIZZY] = &sim_workload_ebizzy,
-	[HVTLB_SIM_WORKLOAD_MIX] = &sim_workload_mix,
-	[HVTLB_SIM_WORKLOAD_ORACLE_STRESS] = &sim_workload_oracle_stress,
-	[HVTLB_SIM_WORKLOAD_TLB_FLUSH1] = &sim_workload_tlb_flush1,
-	[HVTLB_SIM_WORKLOAD_TLB_FLUSH2] = &sim_workload_tlb_flush2,
-	[HVTLB_SIM_WORKLOAD_MMAP_SEARCH] = &sim_workload_mmap_search,
+#define WORKLOAD_X_(n, s) [HVTLB_SIM_WORKLOAD_##n] = &sim_workload_##n,
+	HVTLB_SIM_WORKLOAD_MAP(WORKLOAD_X_)
+#undef WORKLOAD_X_
 };
 _Static_assert(sizeof(workloads) / sizeof(workloads[0]) ==
 		       HVTLB_SIM_WORKLOAD_COUNT_,

@@ -170,7 +170,7 @@ static void ebizzy_op(struct task *t, uint32_t *heap, uint64_t i)
 	maybe_sleep(t);
 }
 
-const struct sim_workload sim_workload_ebizzy = {
+const struct sim_workload sim_workload_EBIZZY = {
 	.own_slot = true,
 	.never_shared = true,
 	.extra_pages = 1,

@@ -18,7 +18,7 @@ void madvise_op(struct task *t, uint32_t *own, uint64_t i)
 	maybe_sleep(t);
 }
 
-const struct sim_workload sim_workload_madvise = {
+const struct sim_workload sim_workload_MADVISE = {
 	.own_slot = true,
 	.op = madvise_op,
 };

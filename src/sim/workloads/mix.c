@@ -19,7 +19,7 @@ static void mix_op(struct task *t, uint32_t *own, uint64_t i)
 	}
 }
 
-const struct sim_workload sim_workload_mix = {
+const struct sim_workload sim_workload_MIX = {
 	.own_slot = true,
 	.op = mix_op,
 };

@@ -47,6 +47,6 @@ void mmap_search_op(struct task *t, uint32_t *own, uint64_t i)
 	maybe_sleep(t);
 }
 
-const struct sim_workload sim_workload_mmap_search = {
+const struct sim_workload sim_workload_MMAP_SEARCH = {
 	.op = mmap_search_op,
 };

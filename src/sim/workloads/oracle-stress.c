@@ -57,7 +57,7 @@ static void stress_op(struct task *t, uint32_t *own, uint64_t i)
 	maybe_sleep(t);
 }
 
-const struct sim_workload sim_workload_oracle_stress = {
+const struct sim_workload sim_workload_ORACLE_STRESS = {
 	.own_slot = true,
 	.shared_slots = 2,
 	.op = stress_op,

@@ -55,7 +55,7 @@ static void tlb_flush1_op(struct task *t, uint32_t *own, uint64_t i)
 	maybe_sleep(t);
 }
 
-const struct sim_workload sim_workload_tlb_flush1 = {
+const struct sim_workload sim_workload_TLB_FLUSH1 = {
 	.own_slot = true,
 	.op = tlb_flush1_op,
 };

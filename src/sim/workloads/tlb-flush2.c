@@ -52,7 +52,7 @@ static void tlb_flush2_op(struct task *t, uint32_t *own, uint64_t i)
 	maybe_sleep(t);
 }
 
-const struct sim_workload sim_workload_tlb_flush2 = {
+const struct sim_workload sim_workload_TLB_FLUSH2 = {
 	.own_slot = true,
 	.op = tlb_flush2_op,
 };

@@ -22,6 +22,6 @@ void trasher_op(struct task *t, uint32_t *own, uint64_t i)
 	maybe_sleep(t);
 }
 
-const struct sim_workload sim_workload_trasher = {
+const struct sim_workload sim_workload_TRASHER = {
 	.op = trasher_op,
 };
