@@ -13,13 +13,13 @@
 # Exit status: 0 all as expected, 1 some run was not, 77 Spin missing.
 # Needs spin and cc. Runs pan with nice and a memory bound (MEMLIM, MiB).
 set -u
-here=$(cd "$(dirname "$0")" && pwd)
-trails=0
-[ "${1:-}" = --trails ] && { trails=1; shift; }
 if ! command -v spin >/dev/null 2>&1; then
     echo "SKIP: spin is not installed (Debian package spin)"
     exit 77
 fi
+here=$(cd "$(dirname "$0")" && pwd)
+trails=0
+[ "${1:-}" = --trails ] && { trails=1; shift; }
 cc=${CC:-cc}
 memlim=${MEMLIM:-2048}
 work=$(mktemp -d "${TMPDIR:-/tmp}/hvtlb-proofs.XXXXXX")
