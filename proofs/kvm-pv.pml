@@ -32,9 +32,11 @@
  * page tables after an RCU grace period (MMU_GATHER_RCU_TABLE_FREE, which
  * x86 selects with PARAVIRT); an interrupts-off section is an RCU read
  * side, so the table outlives the walk. The variant PV_NO_RCU frees the
- * table as soon as the flush returns: the configuration for which Linux
- * disabled the PV flush on i386-PAE in 2022 (kvm.c pv_tlb_flush_supported
- * returns false with CONFIG_GUP_GET_PTE_LOW_HIGH). Spin must refute it.
+ * table as soon as the flush returns; Spin must refute it. The same
+ * reliance on the IPI is why Linux turned the PV flush off on i386-PAE
+ * in 2022 (a check of CONFIG_GUP_GET_PTE_LOW_HIGH): there GUP-fast reads
+ * a PTE in two halves and counts on the flush IPI to keep them from
+ * tearing; that torn read is not modelled here, the freed table is.
  *
  * Abstraction: as in ipi.pml, pt is the page's generation, tlb[v] what
  * vCPU v caches, done the newest generation whose flush returned. Page
