@@ -32,6 +32,7 @@ bad=0
 
 # figures FILE: "states=S depth=D time=T" from pan's output
 figures() {
+    [ -f "$1" ] || { echo "(no output)"; return; }
     s=$(sed -n 's/^ *\([0-9.e+]*\) states, stored.*/\1/p' "$1" | head -1)
     d=$(sed -n 's/.*depth reached \([0-9]*\).*/\1/p' "$1" | head -1)
     t=$(sed -n 's/^pan: elapsed time \([0-9.e+]*\).*/\1/p' "$1" | head -1)
@@ -47,7 +48,7 @@ run() {
     cp "$2" "$dir/model.pml"
     (
         cd "$dir" || exit 2
-        spin $3 -a model.pml >spin.out 2>&1 || { cat spin.out; exit 2; }
+        spin $3 -a model.pml >spin.out 2>&1 || { cat spin.out >&2; exit 2; }
         if [ "$4" = live ]; then
             nice -n 10 "$cc" -w $popt -DMEMLIM="$memlim" -DNFAIR=3 \
                 -o pan pan.c || exit 2
@@ -57,8 +58,8 @@ run() {
                 -DSAFETY -o pan pan.c || exit 2
             nice -n 10 ./pan -m1000000 >out 2>&1
         fi
-    ) || { echo "FAIL: $1: could not build pan"; return 2; }
-    grep -q 'errors: ' "$dir/out" || { cat "$dir/out"; return 2; }
+    ) || { echo "$1: could not build pan" >&2; return 2; }
+    grep -q 'errors: ' "$dir/out" || { cat "$dir/out" >&2; return 2; }
     sed -n 's/.*errors: \([0-9]*\).*/\1/p' "$dir/out" | head -1
 }
 

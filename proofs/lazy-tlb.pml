@@ -31,7 +31,8 @@
  * Properties: a vCPU out of lazy mode never uses a translation older
  * than a returned flush (assert); no walk, lazy or not, reads a freed
  * table (assert); no deadlock; liveness (ltl live): every IPI is taken
- * and the initiator finishes.
+ * and the initiator finishes. The initiator may have targets acknowledge
+ * early (before they flush), except when tables are freed.
  *
  * Faults:
  *   FAULT_SKIP_LAZY_FREED  lazy CPUs skipped although tables are freed
@@ -45,10 +46,12 @@
  * lazy; gen-zero-skip one batched flush while it is not; the catch-up
  * needs one flush skipped in lazy mode, then the switch back.
  *
- * NO_CATCHUP (not an oracle fault) drops the catch-up at the switch
- * back, to show the model needs it.
+ * Not oracle faults, to show the model needs what it models: NO_CATCHUP
+ * drops the catch-up at the switch back; EARLY_ACK_FREED acknowledges
+ * early although tables are freed (core_ipi_shootdown forbids it: the
+ * walker of the target may still reach the table until its flush).
  *
- * Variants: FAULT_SKIP_LAZY_FREED FAULT_GEN_ZERO_SKIP NO_CATCHUP
+ * Variants: FAULT_SKIP_LAZY_FREED FAULT_GEN_ZERO_SKIP NO_CATCHUP EARLY_ACK_FREED
  */
 #define FLUSHES 3
 #define NORMAL 0
@@ -62,6 +65,7 @@ bool freed[FLUSHES + 1];
 bool lazy;         /* vCPU 1 is in lazy TLB mode */
 bool ipi;          /* a flush IPI is pending at vCPU 1 */
 byte ipi_gen;      /* its new_tlb_gen (0: none) */
+bool ipi_early;    /* ...acknowledged before the flush */
 byte acks;
 bool finished;
 
@@ -94,6 +98,7 @@ inline flush_tlb_func(v, fgen, is_lazy)
 active proctype initiator()
 {
 	byte f, kind, gen, old, mg;
+	bool early;
 
 	do
 	:: f < FLUSHES ->
@@ -127,7 +132,17 @@ active proctype initiator()
 #else
 		:: lazy && kind != FREES -> skip
 #endif
-		:: else -> atomic { ipi_gen = gen; ipi = true; acks++ }
+		:: else ->
+			/* cfg.early_ack, never when tables are freed */
+			if
+			:: early = false
+#ifdef EARLY_ACK_FREED
+			:: early = true
+#else
+			:: kind != FREES -> early = true
+#endif
+			fi;
+			atomic { ipi_gen = gen; ipi_early = early; ipi = true; acks++ }
 		fi;
 		(acks == 0);
 		done = pt;
@@ -143,11 +158,10 @@ active proctype initiator()
 
 active proctype target()
 {
-	byte mg;
+	byte mg, fg;
 
 end:	do
 	:: atomic { !ipi && !lazy -> assert(tlb[1] >= done) } /* user code */
-	:: atomic { !ipi -> assert(!freed[pwc[1]]) } /* a (speculative) walk */
 	:: atomic { !ipi && !lazy -> lazy = true } /* switch to a kernel thread */
 	:: !ipi && lazy ->
 		/* switch_mm_irqs_off back to the mm: leave lazy mode, then
@@ -162,9 +176,22 @@ end:	do
 			:: else -> skip
 			fi
 		}
-	:: ipi ->
+	:: ipi && ipi_early ->
+		/* acknowledge, then flush (the request is read first) */
+		atomic { fg = ipi_gen; ipi = false; acks-- };
+		flush_tlb_func(1, fg, lazy)
+	:: ipi && !ipi_early ->
 		flush_tlb_func(1, ipi_gen, lazy);
 		atomic { ipi = false; acks-- }
+	od
+}
+
+/* the page walker of vCPU 1: it may walk (speculatively) at any moment, in
+ * lazy mode, and while the IPI handler runs before its flush. */
+active proctype walker()
+{
+end:	do
+	:: assert(!freed[pwc[1]])
 	od
 }
 
