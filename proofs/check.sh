@@ -5,7 +5,9 @@
 # violation, no invalid end state; then its LTL claim `live` under weak
 # fairness, pan -a -f: no acceptance cycle), and each fault variant
 # listed on the model's "Variants:" line (spin -DFAULT_... ) must yield at
-# least one error. Prints one line per run with pan's figures.
+# least one error, and so must each variant on its "Liveness variants:"
+# line under the claim `live` (pan -a -f). Prints one line per run with
+# pan's figures.
 #
 # Usage: proofs/check.sh [--trails] [MODEL.pml...]
 #   --trails  also search each variant's shortest counterexample
@@ -83,6 +85,16 @@ for pml in "$@"; do
             bad=1
         fi
     fi
+    # Each liveness variant must be refuted under weak fairness.
+    for v in $(sed -n 's/^ \* Liveness variants: *//p' "$pml"); do
+        e=$(run "$m-$v" "$pml" "-D$v" live)
+        if [ -n "$e" ] && [ "$e" -gt 0 ] 2>/dev/null; then
+            echo "ok   $m -D$v refuted (liveness): $(figures "$work/$m-$v/out")"
+        else
+            echo "FAIL $m -D$v: no liveness counterexample: $(figures "$work/$m-$v/out")"
+            bad=1
+        fi
+    done
     # Each variant must be refuted.
     for v in $(sed -n 's/^ \* Variants: *//p' "$pml"); do
         e=$(run "$m-$v" "$pml" "-D$v" safety)
