@@ -6,7 +6,8 @@
 #   test: also cmocka, clang with its sanitizer runtimes, valgrind, gcovr,
 #         scdoc (the man pages, which the tests check), rsvg-convert
 #         (renders the plots the CLI tests check), zsh and fish (the
-#         completion test runs the scripts in both shells)
+#         completion test runs the scripts in both shells), spin (the
+#         proofs suite model-checks proofs/*.pml)
 set -euo pipefail
 mode=${1:-test}
 pkgs=()
@@ -29,6 +30,7 @@ if [ "$mode" = test ]; then
     have rsvg-convert || pkgs+=(librsvg2-bin)
     have zsh || pkgs+=(zsh)
     have fish || pkgs+=(fish)
+    have spin || pkgs+=(spin)
 fi
 [ ${#pkgs[@]} -eq 0 ] && exit 0
 echo "deps: installing ${pkgs[*]}" >&2

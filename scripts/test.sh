@@ -3,10 +3,11 @@
 # builds and runs
 #   build-test/normal   gcc, all suites (unit, sim, fuzz corpus replay, abi,
 #                       install: an installed copy run with the source tree
-#                       gone, mutants), then the unit suite again under
+#                       gone, mutants, proofs: the Spin models in proofs/),
+#                       then the unit suite again under
 #                       valgrind
-#   build-test/asan     clang, ASan+UBSan, all suites but abi, install and
-#                       mutants;
+#   build-test/asan     clang, ASan+UBSan, all suites but abi, install,
+#                       mutants and proofs (no library code in them);
 #                       also builds the libFuzzer targets (-Dlibfuzzer=true)
 #   build-test/tsan     clang, TSan, the threaded (sim) suite
 #   build-test/release  gcc, -Db_ndebug=true, unit suite
@@ -73,7 +74,7 @@ for b in $builds; do
         setup asan clang -Db_sanitize=address,undefined -Db_lundef=false \
             -Dbenchmarks=false -Dlibfuzzer=true &&
             run asan --timeout-multiplier 3 --no-suite abi --no-suite install \
-                --no-suite fidelity --no-suite mutants ||
+                --no-suite fidelity --no-suite mutants --no-suite proofs ||
             broken=$((broken + 1)) ;;
     tsan)
         setup tsan clang -Db_sanitize=thread -Db_lundef=false \

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 """The project's docs stand alone: README.md, docs/ (pages and man pages),
 the installed headers and the code (sources, tests, scripts, scenarios,
-profiles, examples) name no file outside the repository and no issue
+profiles, examples, proofs) name no file outside the repository and no issue
 number; every relative link in a Markdown page leads to a file of the
 tree; docs/model.md names every scenario key (the cost.* keys are listed
 by `hvtlb keys cost.` and described in docs/calibration-notes.md).
@@ -39,7 +39,7 @@ def files():
                     "**/meson.build", "src/**/*.[ch]", "tools/**/*.[ch]",
                     "tests/**/*.[ch]", "tests/**/*.py", "tests/**/*.sh",
                     "bench/**/*.py", "scripts/*", "scenarios/*.ini",
-                    "profiles/*.ini", "examples/**/*"):
+                    "profiles/*.ini", "examples/**/*", "proofs/*"):
         for path in sorted(glob.glob(os.path.join(ROOT, pattern),
                                      recursive=True)):
             # this file names the patterns; fuzz corpora are mutated bytes
