@@ -204,6 +204,18 @@
 	  "Linux >= 4.18 hv_apic.c: encoded, then decoded by "                 \
 	  "hypervisor.profile; a refused call falls back to ICR writes). A "   \
 	  "hypercall is an exit with IPI virtualization too")                  \
+	X(PV_SEND_IPI, "hypervisor.pv_send_ipi", BOOL, pv_send_ipi, "true", 0, \
+	  0, "",                                                               \
+	  "the host advertises KVM_FEATURE_PV_SEND_IPI (CPUID 0x40000001 EAX " \
+	  "bit 11); false: a guest set to hypervisor.ipi_delivery = kvm-pv "   \
+	  "sends by ICR writes, as Linux does without the bit (it never "      \
+	  "installs kvm_send_ipi_mask)")                                       \
+	X(CLUSTER_IPI, "hypervisor.cluster_ipi", BOOL, cluster_ipi, "true", 0, \
+	  0, "",                                                               \
+	  "the host recommends HV_X64_CLUSTER_IPI_RECOMMENDED (CPUID "         \
+	  "0x40000004 EAX bit 10); false: a guest set to "                     \
+	  "hypervisor.ipi_delivery = hyperv sends by ICR writes, as Linux's "  \
+	  "hv_apic_init() then keeps the APIC's own IPI functions")            \
 	X(XMM, "hypervisor.xmm", BOOL, offer_xmm, "true", 0, 0, "",            \
 	  "the host offers XMM fast hypercall input")                          \
 	X(EX, "hypervisor.ex", BOOL, offer_ex, "true", 0, 0, "",               \

@@ -345,6 +345,8 @@ struct hvtlb_sim_config {
 	enum hvtlb_sim_idle_governor idle_governor;
 	uint32_t ipi_batch;
 	enum hvtlb_sim_ipi_delivery ipi_delivery;
+	bool pv_send_ipi;      /**< KVM_FEATURE_PV_SEND_IPI offered */
+	bool cluster_ipi;      /**< HV_X64_CLUSTER_IPI_RECOMMENDED offered */
 	uint32_t hv_spinlocks; /**< CPUID 0x40000004 EBX */
 	bool offer_xmm;
 	bool offer_ex;

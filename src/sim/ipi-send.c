@@ -19,6 +19,9 @@
  *   sparse VP set in memory, if the host offers Ex (else ICR writes). A
  *   status other than success falls back to ICR writes, as Linux does.
  *
+ * kvm-pv needs hypervisor.pv_send_ipi and hyperv hypervisor.cluster_ipi
+ * (the host's CPUID bits): without them the guest sends by ICR writes.
+ *
  * ICR and cluster writes cost nothing with hypervisor.ipiv (no exit); a
  * hypercall is an exit whatever the APIC does.
  */
@@ -87,6 +90,10 @@ void ipi_send_begin(struct ipi_send *p, struct vcpu *v,
 	}
 	if (!n)
 		return;
+	/* Without the host's CPUID bit the guest keeps its APIC driver. */
+	if ((p->how == HVTLB_SIM_IPI_DELIVERY_KVM_PV && !s->c->pv_send_ipi) ||
+	    (p->how == HVTLB_SIM_IPI_DELIVERY_HYPERV && !s->c->cluster_ipi))
+		p->how = HVTLB_SIM_IPI_DELIVERY_ICR;
 	if (p->how == HVTLB_SIM_IPI_DELIVERY_KVM_PV && n == 1)
 		p->how = HVTLB_SIM_IPI_DELIVERY_ICR;
 	if (p->how == HVTLB_SIM_IPI_DELIVERY_HYPERV && !hv_send(p, vector))

@@ -167,7 +167,9 @@ static uint64_t send_list(const char *delivery, uint32_t vcpus, uint32_t from,
  * lowest target and a target 128 IDs on opens the next; a lone target is
  * an ICR write. Cluster mode writes once per cluster touched, not per 16
  * targets. hyperv without the Ex calls offered falls back to ICR writes
- * for VPs above 63, and stays one hypercall below.
+ * for VPs above 63, and stays one hypercall below. Without the host's
+ * CPUID bit (hypervisor.pv_send_ipi, hypervisor.cluster_ipi) a guest set
+ * to kvm-pv or hyperv writes the ICR.
  */
 static void test_windows(void **state)
 {
@@ -202,6 +204,15 @@ static void test_windows(void **state)
 	assert_int_equal(
 		send_list("hyperv", 80, 0, low, 2, "hypervisor.ex=0", &how), 1);
 	assert_int_equal(how, HVTLB_SIM_IPI_DELIVERY_HYPERV);
+	/* The host's CPUID bits withheld: the guest keeps ICR writes. */
+	assert_int_equal(send_list("kvm-pv", 200, 0, all199, 199,
+				   "hypervisor.pv_send_ipi=0", &how),
+			 199);
+	assert_int_equal(how, HVTLB_SIM_IPI_DELIVERY_ICR);
+	assert_int_equal(send_list("hyperv", 80, 0, low, 2,
+				   "hypervisor.cluster_ipi=0", &how),
+			 2);
+	assert_int_equal(how, HVTLB_SIM_IPI_DELIVERY_ICR);
 }
 
 /* xorshift64: a seeded sequence of masks. */
