@@ -17,7 +17,8 @@
  *   the strategy.* knobs), PROFILE (hvtlb_profile_name), WORKLOAD
  *   (HVTLB_SIM_WORKLOAD_MAP), GUEST_OS (HVTLB_SIM_GUEST_OS_MAP; setting
  *   it sets its model's keys), TOUCH, PAGE_SIZE, GOVERNOR (menu,
- *   residency), IDLE (halt, poll, haltpoll); or KNOB, a knob of
+ *   residency), IDLE (halt, poll, haltpoll), IPI_DELIVERY
+ *   (HVTLB_SIM_IPI_DELIVERY_MAP); or KNOB, a knob of
  *   hvtlb_strategy_config_set() whose default is the strategy's.
  * - field: the member of struct hvtlb_sim_config it sets.
  * - "default": the value hvtlb_sim_config_init() sets, as text ("" for
@@ -187,8 +188,34 @@
 	  "as a pause-loop exit")                                              \
 	X(IPI_BATCH, "hypervisor.ipi_batch", U32, ipi_batch, "1", 1, 4096,     \
 	  "destinations",                                                      \
-	  "IPI destinations per sender VM exit (1: x2APIC, one per target; "   \
-	  "16: cluster mode; 128: KVM PV send-IPI)")                           \
+	  "with hypervisor.ipi_delivery = icr: IPI destinations per sender "   \
+	  "VM exit, counted in target order whatever their APIC IDs (the "     \
+	  "older model of cluster and PV sends; 1: one write per target). "    \
+	  "Above 1 only with icr")                                             \
+	X(IPI_DELIVERY, "hypervisor.ipi_delivery", IPI_DELIVERY, ipi_delivery, \
+	  "icr", 0, 0, "",                                                     \
+	  "how the guest sends every IPI (flush, reschedule): icr (an x2APIC " \
+	  "ICR write per target, each an exit unless hypervisor.ipiv), "       \
+	  "cluster (x2APIC cluster mode: a write per cluster of 16 APIC IDs "  \
+	  "holding a target), kvm-pv (KVM_HC_SEND_IPI, Linux >= 4.19: a "      \
+	  "hypercall per 128-APIC-ID window from the lowest target; one "      \
+	  "target alone takes an ICR write), hyperv "                          \
+	  "(HvCallSendSyntheticClusterIpi below VP 64, its Ex form above, "    \
+	  "Linux >= 4.18 hv_apic.c: encoded, then decoded by "                 \
+	  "hypervisor.profile; a refused call falls back to ICR writes). A "   \
+	  "hypercall is an exit with IPI virtualization too")                  \
+	X(PV_SEND_IPI, "hypervisor.pv_send_ipi", BOOL, pv_send_ipi, "true", 0, \
+	  0, "",                                                               \
+	  "the host advertises KVM_FEATURE_PV_SEND_IPI (CPUID 0x40000001 EAX " \
+	  "bit 11); false: a guest set to hypervisor.ipi_delivery = kvm-pv "   \
+	  "sends by ICR writes, as Linux does without the bit (it never "      \
+	  "installs kvm_send_ipi_mask)")                                       \
+	X(CLUSTER_IPI, "hypervisor.cluster_ipi", BOOL, cluster_ipi, "true", 0, \
+	  0, "",                                                               \
+	  "the host recommends HV_X64_CLUSTER_IPI_RECOMMENDED (CPUID "         \
+	  "0x40000004 EAX bit 10); false: a guest set to "                     \
+	  "hypervisor.ipi_delivery = hyperv sends by ICR writes, as Linux's "  \
+	  "hv_apic_init() then keeps the APIC's own IPI functions")            \
 	X(XMM, "hypervisor.xmm", BOOL, offer_xmm, "true", 0, 0, "",            \
 	  "the host offers XMM fast hypercall input")                          \
 	X(EX, "hypervisor.ex", BOOL, offer_ex, "true", 0, 0, "",               \

@@ -114,6 +114,37 @@ enum hvtlb_sim_guest_idle {
 	HVTLB_SIM_GUEST_IDLE_HALTPOLL, /**< cpuidle-haltpoll: poll, then HLT */
 };
 
+/**
+ * How a guest sends an IPI to a set of vCPUs (hypervisor.ipi_delivery):
+ * X(NAME, name). docs/model.md, "IPI delivery", gives the sources.
+ * - ICR: one x2APIC ICR write per target (physical mode), each a VM exit
+ *   unless hypervisor.ipiv; hypervisor.ipi_batch groups destinations.
+ * - CLUSTER: x2APIC logical cluster mode: one write per cluster of 16
+ *   APIC IDs that holds a target (Linux's x2apic_cluster.c).
+ * - KVM_PV: KVM_HC_SEND_IPI: one hypercall per 128-APIC-ID window that
+ *   starts at the lowest target left (Linux's kvm.c, 4.19); one target
+ *   alone still takes an ICR write (Linux replaces send_IPI_mask only).
+ * - HYPERV: HvCallSendSyntheticClusterIpi when every target VP is below
+ *   64, its Ex form with a sparse VP set otherwise (Linux's hv_apic.c,
+ *   4.18), encoded by hvtlb_encode() and decoded by the host profile.
+ */
+#define HVTLB_SIM_IPI_DELIVERY_MAP(X)                                          \
+	X(ICR, "icr")                                                          \
+	X(CLUSTER, "cluster")                                                  \
+	X(KVM_PV, "kvm-pv")                                                    \
+	X(HYPERV, "hyperv")
+
+enum hvtlb_sim_ipi_delivery {
+#define HVTLB_X_(n, s) HVTLB_SIM_IPI_DELIVERY_##n,
+	HVTLB_SIM_IPI_DELIVERY_MAP(HVTLB_X_)
+#undef HVTLB_X_
+		HVTLB_SIM_IPI_DELIVERY_COUNT_
+};
+
+/** Name of an IPI delivery ("kvm-pv"), or NULL past the end.
+ *  Thread-safe. */
+const char *hvtlb_sim_ipi_delivery_name(enum hvtlb_sim_ipi_delivery d);
+
 /** Slots for cost parameters (the private list is shorter). */
 #define HVTLB_SIM_COST_SLOTS 64u
 
@@ -157,7 +188,7 @@ typedef void (*hvtlb_sim_log_fn)(void *data, enum hvtlb_sim_log_level level,
  *   hvtlb_sim_flush_kind (how it got there); arg1: pages invalidated, 0
  *   for a full flush.
  * - IPI (instant): a flush IPI handled by the vCPU. arg0: the sender's
- *   vCPU index.
+ *   vCPU index; arg1: the enum hvtlb_sim_ipi_delivery that carried it.
  * - KICK (instant): the hypervisor's kick for queued flushes reached the
  *   vCPU. arg0: the initiator's vCPU index; arg1: 1 if the vCPU was
  *   running (it exited and flushed), 0 if not (it flushes at its next
@@ -313,6 +344,9 @@ struct hvtlb_sim_config {
 	bool balance;
 	enum hvtlb_sim_idle_governor idle_governor;
 	uint32_t ipi_batch;
+	enum hvtlb_sim_ipi_delivery ipi_delivery;
+	bool pv_send_ipi;      /**< KVM_FEATURE_PV_SEND_IPI offered */
+	bool cluster_ipi;      /**< HV_X64_CLUSTER_IPI_RECOMMENDED offered */
 	uint32_t hv_spinlocks; /**< CPUID 0x40000004 EBX */
 	bool offer_xmm;
 	bool offer_ex;
@@ -460,7 +494,7 @@ struct hvtlb_sim_key {
 	const char *name;
 	/** The TYPE column: "U64", "U32", "POW2", "BOOL", "DOUBLE", "KNOB",
 	 *  or the kind of name ("FAULT", "STRATEGY", "PROFILE", "WORKLOAD",
-	 *  "TOUCH", "PAGE_SIZE", "GOVERNOR", "IDLE"). */
+	 *  "TOUCH", "PAGE_SIZE", "GOVERNOR", "IDLE", "IPI_DELIVERY"). */
 	const char *type;
 	/** The default as text; "" for a KNOB (the strategy's default). */
 	const char *def;
@@ -772,6 +806,14 @@ struct hvtlb_sim_results {
 	 *  vCPU yielded its pCPU's turn to another vCPU of its VM, as KVM's
 	 *  kvm_vcpu_on_spin() does; 0 without PLE or directed yield. */
 	uint64_t directed_yields;
+	/** IPIs sent, by the delivery that carried them (a hyperv hypercall
+	 *  the host refused falls back to ICR writes); they add up to
+	 *  ipis_sent. */
+	uint64_t ipis_by_delivery[HVTLB_SIM_IPI_DELIVERY_COUNT_];
+	/** Sender VM exits to send IPIs (ICR writes, cluster writes,
+	 *  send-IPI hypercalls), by delivery; they add up to
+	 *  vm_exits[HVTLB_SIM_EXIT_IPI_SEND]. */
+	uint64_t ipi_exits[HVTLB_SIM_IPI_DELIVERY_COUNT_];
 };
 
 /**
@@ -792,6 +834,7 @@ struct hvtlb_sim_results {
 	C(ipis_delivered, "ipis", "delivered", "IPIs delivered",               \
 	  "ipis_delivered")                                                    \
 	S(ipi_purposes)                                                        \
+	S(ipi_deliveries)                                                      \
 	C(hypercalls, "", "hypercalls", "hypercalls", "hypercalls")            \
 	C(shootdowns, "", "shootdowns", "shootdowns", "shootdowns")            \
 	S(flush_kinds)                                                         \

@@ -14,6 +14,7 @@
 #include "sim/backend.h"
 #include "sim/guest.h"
 #include "sim/hypervisor.h"
+#include "sim/ipi-send.h"
 #include "sim/machine.h"
 #include "sim/oracle.h"
 #include "sim/stats.h"
@@ -68,6 +69,7 @@ static void op_send_ipis(void *user, const struct hvtlb_cpumask *targets,
 	simtime send = s->c->ipiv ? 0 : cyc(s, SIM_COST_ipi_send);
 	simtime deliver, spin = 0;
 	bool early = ack_early(s, f), chain;
+	struct ipi_send ip;
 
 	if (!t)
 		return;
@@ -80,13 +82,13 @@ static void op_send_ipis(void *user, const struct hvtlb_cpumask *targets,
 			  : 0;
 	v->ack_seq++;
 	v->ack_wait = 0;
+	ipi_send_begin(&ip, v, targets, IPI_VECTOR_CALL_FUNCTION);
 	chain = send_begin(v);
-	for (uint32_t c = hvtlb_cpumask_next(targets, 0); c < HVTLB_MAX_CPUS;
-	     c = hvtlb_cpumask_next(targets, c + 1)) {
+	/* What the host delivers: the targets, or the set it decoded. */
+	for (uint32_t c = hvtlb_cpumask_next(&ip.to, 0); c < s->c->vcpus;
+	     c = hvtlb_cpumask_next(&ip.to, c + 1)) {
 		struct vcpu *tv = vm_vcpu(s, v, c);
 
-		if (!tv || tv == v)
-			continue;
 		if (c == drop && oracle_needs(s, tv, t->of))
 			fault_hit(s);
 		if (s->c->ipi_mailbox) {
@@ -96,9 +98,9 @@ static void op_send_ipis(void *user, const struct hvtlb_cpumask *targets,
 			if (free_at - s->now > spin)
 				spin = free_at - s->now;
 		}
-		uint32_t exits = n / s->c->ipi_batch + 1;
+		simtime sent = ipi_send_next(&ip, c);
 		struct ipi_rec q = {
-			.arrive = s->now + spin + exits * send + deliver,
+			.arrive = s->now + spin + sent + deliver,
 			.from = v->gid,
 			.seq = v->ack_seq,
 			.asid = s->mm[t->mm].id,
@@ -108,6 +110,7 @@ static void op_send_ipis(void *user, const struct hvtlb_cpumask *targets,
 			.early = early,
 			.drop = c == drop,
 			.no_gen = t->no_gen,
+			.how = (uint8_t)ip.how,
 			.r = f->range,
 		};
 
@@ -130,14 +133,9 @@ static void op_send_ipis(void *user, const struct hvtlb_cpumask *targets,
 	send_end(s, v, chain);
 	s->r->ipis_sent += n;
 	s->r->ipis[HVTLB_SIM_IPI_FLUSH] += n;
-	if (n && !s->c->ipiv) {
-		uint64_t exits = (n + s->c->ipi_batch - 1) / s->c->ipi_batch;
-
-		count_exit(s, v, HVTLB_SIM_EXIT_IPI_SEND, exits);
-		t_work(t, spin + exits * send, ACCT_SYS);
-	} else if (spin) {
-		t_work(t, spin, ACCT_SYS);
-	}
+	send = ipi_send_end(&ip);
+	if (ip.nexits || spin)
+		t_work(t, spin + send, ACCT_SYS);
 }
 
 /* A target of @p v's last flush IPIs may run guest code before it takes
@@ -206,14 +204,18 @@ static enum hvtlb_cpu_state op_cpu_state(void *user, uint32_t cpu)
 
 /* The VP index of @p cpu: hypervisor.vp_index_offset further, or the CPU
  * number itself with the vp-as-cpu fault. */
-static uint32_t op_vp_index(void *user, uint32_t cpu)
+uint32_t sim_vp_index(const struct vcpu *v, uint32_t cpu)
 {
-	const struct vcpu *v = user;
 	const struct hvtlb_sim_config *c = v->s->c;
 
 	if (c->fault == HVTLB_SIM_FAULT_VP_AS_CPU || cpu >= c->vcpus)
 		return cpu;
 	return (uint32_t)(((uint64_t)cpu + c->vp_index_offset) % c->vcpus);
+}
+
+static uint32_t op_vp_index(void *user, uint32_t cpu)
+{
+	return sim_vp_index(user, cpu);
 }
 
 static void op_get_hints(void *user, struct hvtlb_hints *h)

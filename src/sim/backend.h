@@ -14,6 +14,9 @@ extern const struct hvtlb_backend_ops sim_backend_ops;
  * cpu_state op). */
 enum hvtlb_cpu_state sim_cpu_state(const struct vcpu *v, uint32_t cpu);
 
+/* The VP index the guest names for its CPU @p cpu (the vp_index op). */
+uint32_t sim_vp_index(const struct vcpu *v, uint32_t cpu);
+
 /* The highest CPU of @p m, which the drop-target fault loses, or
  * HVTLB_MAX_CPUS if none. */
 static inline uint32_t last_cpu(const struct hvtlb_cpumask *m)

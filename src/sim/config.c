@@ -66,10 +66,22 @@ static const char *const governor_names[] = { "menu", "residency" };
 
 static const char *const guest_idle_names[] = { "halt", "poll", "haltpoll" };
 
+static const char *const ipi_delivery_names[] = {
+#define HVTLB_X_(n, s) s,
+	HVTLB_SIM_IPI_DELIVERY_MAP(HVTLB_X_)
+#undef HVTLB_X_
+};
+
 static const char *const page_size_names[] = { "4k", "2m", "1g" };
 static const unsigned page_shifts[] = { 12, 21, 30 };
 
 #define NAMES(a) (sizeof(a) / sizeof((a)[0]))
+
+const char *hvtlb_sim_ipi_delivery_name(enum hvtlb_sim_ipi_delivery d)
+{
+	return (unsigned)d < NAMES(ipi_delivery_names) ? ipi_delivery_names[d]
+						       : NULL;
+}
 
 /* ------------------------------------------------------------- parsing */
 static int parse_u64(const char *v, uint64_t *out)
@@ -295,6 +307,18 @@ static int set_IDLE(enum hvtlb_sim_guest_idle *f, const char *v,
 	return 0;
 }
 
+static int set_IPI_DELIVERY(enum hvtlb_sim_ipi_delivery *f, const char *v,
+			    const struct hvtlb_sim_key *k)
+{
+	int i = parse_name(v, ipi_delivery_names, NAMES(ipi_delivery_names));
+
+	(void)k;
+	if (i < 0)
+		return i;
+	*f = (enum hvtlb_sim_ipi_delivery)i;
+	return 0;
+}
+
 static int set_PAGE_SIZE(unsigned *f, const char *v,
 			 const struct hvtlb_sim_key *k)
 {
@@ -441,6 +465,14 @@ static int get_IDLE(const enum hvtlb_sim_guest_idle *f, char *buf, size_t len,
 			buf, len);
 }
 
+static int get_IPI_DELIVERY(const enum hvtlb_sim_ipi_delivery *f, char *buf,
+			    size_t len, const struct hvtlb_sim_key *k)
+{
+	(void)k;
+	return get_name((unsigned)*f, ipi_delivery_names,
+			NAMES(ipi_delivery_names), buf, len);
+}
+
 static int get_PAGE_SIZE(const unsigned *f, char *buf, size_t len,
 			 const struct hvtlb_sim_key *k)
 {
@@ -542,6 +574,13 @@ static bool ok_IDLE(const enum hvtlb_sim_guest_idle *f,
 {
 	(void)k;
 	return (unsigned)*f < NAMES(guest_idle_names);
+}
+
+static bool ok_IPI_DELIVERY(const enum hvtlb_sim_ipi_delivery *f,
+			    const struct hvtlb_sim_key *k)
+{
+	(void)k;
+	return (unsigned)*f < NAMES(ipi_delivery_names);
 }
 
 static bool ok_PAGE_SIZE(const unsigned *f, const struct hvtlb_sim_key *k)
@@ -742,6 +781,15 @@ int hvtlb_sim_config_validate(const struct hvtlb_sim_config *c,
 		  c->strategy.kind == HVTLB_STRATEGY_KVM_PV ||
 		  c->strategy.kind == HVTLB_STRATEGY_VMM_ASSIST))
 		bad = keys[K_STRATEGY].name;
+	/* The send-IPI hypercalls need a hypervisor to call. */
+	else if (c->bare_metal &&
+		 (c->ipi_delivery == HVTLB_SIM_IPI_DELIVERY_KVM_PV ||
+		  c->ipi_delivery == HVTLB_SIM_IPI_DELIVERY_HYPERV))
+		bad = keys[K_IPI_DELIVERY].name;
+	/* ipi_batch is the icr mode's older grouping, not a fifth mode. */
+	else if (c->ipi_batch != 1 &&
+		 c->ipi_delivery != HVTLB_SIM_IPI_DELIVERY_ICR)
+		bad = keys[K_IPI_BATCH].name;
 	else if ((uint64_t)c->vms * c->vcpus > 64u * HVTLB_SIM_MAX_VCPUS)
 		bad = keys[K_VMS].name;
 	/* No host builds a VM larger than its limit (Xen's HVM_MAX_VCPUS). */
@@ -834,6 +882,9 @@ const char *hvtlb_sim_key_value(const struct hvtlb_sim_key *k, size_t i)
 		return i < NAMES(governor_names) ? governor_names[i] : NULL;
 	if (!strcmp(k->type, "IDLE"))
 		return i < NAMES(guest_idle_names) ? guest_idle_names[i] : NULL;
+	if (!strcmp(k->type, "IPI_DELIVERY"))
+		return i < NAMES(ipi_delivery_names) ? ipi_delivery_names[i]
+						     : NULL;
 	if (!strcmp(k->type, "KNOB")) {
 		/* A boolean knob reads "true" or "false". */
 		struct hvtlb_strategy_config sc;

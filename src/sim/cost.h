@@ -75,15 +75,20 @@
 	  "figure for Hyper-V (the TLFS only bounds a call at 50 us before "   \
 	  "continuation); chosen the KVM VMCALL round trip 1540 "              \
 	  "(kvm-unit-tests vmexit), same VMX transition hardware; range "      \
-	  "1000-3000 cycles")                                                  \
+	  "1000-3000 cycles. Also a send-IPI hypercall's (KVM_HC_SEND_IPI, "   \
+	  "HvCallSendSyntheticClusterIpi[Ex]; hypervisor.ipi_delivery): no "   \
+	  "figure of one alone either (Linux 4180bf1b655a times whole "        \
+	  "broadcasts), the same VMCALL round trip")                           \
 	F(X, hv_per_target, 150, 50, 500, LOG, "cycles",                       \
 	  "host work per target of a flush hypercall (queue push + request "   \
-	  "bit): no primary figure; chosen 150, range 50-500 (a few cache "    \
+	  "bit), and per destination of a send-IPI hypercall (an IRR bit and " \
+	  "a kick): no primary figure; chosen 150, range 50-500 (a few cache " \
 	  "lines to a remote line transfer and an atomic)")                    \
 	F(X, ipi_send, 1540, 1300, 2500, UNIFORM, "cycles",                    \
 	  "sender cost of one x2APIC ICR write: a WRMSR VM exit, about one "   \
 	  "exit round trip (vmexit's figure and range; with hypervisor.ipiv "  \
-	  "the engine charges no exit)")                                       \
+	  "the engine charges no exit). A cluster-mode write is the same "     \
+	  "WRMSR (hypervisor.ipi_delivery = cluster)")                         \
 	F(X, ipi_latency, 4338, 4338, 6059, UNIFORM, "cycles",                 \
 	  "send-to-handler-done round trip of a virtual IPI: x2APIC 4338, "    \
 	  "xAPIC 6059 cycles, kvm-unit-tests vmexit ipi, 2022 series; range "  \

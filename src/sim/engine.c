@@ -361,6 +361,10 @@ static void merge_into_first(const struct hvtlb_sim_config *c,
 		r->flushes[i] += q->flushes[i];
 	for (int i = 0; i < HVTLB_SIM_IPI_COUNT_; i++)
 		r->ipis[i] += q->ipis[i];
+	for (int i = 0; i < HVTLB_SIM_IPI_DELIVERY_COUNT_; i++) {
+		r->ipis_by_delivery[i] += q->ipis_by_delivery[i];
+		r->ipi_exits[i] += q->ipi_exits[i];
+	}
 #define C_(field, group, key, label, metric) r->field += q->field;
 #define S_(step)
 	HVTLB_SIM_COUNTER_MAP(C_, S_)

@@ -78,7 +78,8 @@ static void handle_ipi(struct sim *s, struct vcpu *v, const struct ipi_rec *q)
 		vcpu_steal(s, v, h);
 		return;
 	}
-	TRACE(s, HVTLB_SIM_TRACE_IPI, v, TR_NONE, s->now, s->v[q->from].idx, 0);
+	TRACE(s, HVTLB_SIM_TRACE_IPI, v, TR_NONE, s->now, s->v[q->from].idx,
+	      q->how);
 	if (!q->drop) {
 		struct mm *m = &s->mm[q->asid - 1];
 

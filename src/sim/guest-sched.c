@@ -7,9 +7,12 @@
  * the engine, which resumes the task when its vCPU has executed that
  * much.
  */
+#include <string.h>
+
 #include "sim/contention.h"
 #include "sim/guest.h"
 #include "sim/host.h"
+#include "sim/ipi-send.h"
 #include "sim/machine.h"
 #include "sim/oracle.h"
 #include "sim/stats.h"
@@ -389,6 +392,26 @@ void guest_group(const struct sim *s, uint32_t process, uint32_t *base,
 	*n = s->c->vcpus - *base < g ? s->c->vcpus - *base : g;
 }
 
+/* A reschedule IPI from @p waker's vCPU to @p v, sent as
+ * hypervisor.ipi_delivery says; the waker pays its exits. The wake-up
+ * itself is the caller's (the IPI is delivered at once). */
+static void send_resched(struct sim *s, struct task *waker, struct vcpu *v)
+{
+	struct ipi_send ip;
+	struct hvtlb_cpumask one;
+
+	memset(&one, 0, sizeof(one));
+	hvtlb_cpumask_set(&one, v->idx);
+	ipi_send_begin(&ip, &s->v[waker->vcpu], &one, IPI_VECTOR_RESCHEDULE);
+	for (uint32_t c = hvtlb_cpumask_next(&ip.to, 0); c < s->c->vcpus;
+	     c = hvtlb_cpumask_next(&ip.to, c + 1))
+		ipi_send_next(&ip, c);
+	s->r->ipis_sent++;
+	s->r->ipis[HVTLB_SIM_IPI_RESCHED]++;
+	s->r->ipis_delivered++;
+	waker->debt += ipi_send_end(&ip);
+}
+
 void task_wake(struct sim *s, struct task *t, struct task *waker)
 {
 	struct vcpu *v;
@@ -412,17 +435,8 @@ void task_wake(struct sim *s, struct task *t, struct task *waker)
 	if (v->hs == H_HALTED) {
 		simtime at = 0;
 
-		if (waker && waker->vcpu != t->vcpu) {
-			/* A reschedule IPI from the waker's vCPU. */
-			s->r->ipis_sent++;
-			s->r->ipis[HVTLB_SIM_IPI_RESCHED]++;
-			s->r->ipis_delivered++;
-			if (!s->c->ipiv) {
-				count_exit(s, &s->v[waker->vcpu],
-					   HVTLB_SIM_EXIT_IPI_SEND, 1);
-				waker->debt += cyc(s, SIM_COST_ipi_send);
-			}
-		}
+		if (waker && waker->vcpu != t->vcpu)
+			send_resched(s, waker, v);
 		vcpu_wake(s, v, at);
 	}
 	/* H_READY with no current task: it schedules when it enters. */

@@ -280,6 +280,44 @@ uint64_t op_hypercall(void *user, uint64_t control, const void *input,
 	return res;
 }
 
+hvtlb_status hv_ipi_call(struct sim *s, struct vcpu *v, uint64_t control,
+			 const void *input, size_t len,
+			 struct hvtlb_cpumask *to)
+{
+	struct hvtlb_host host = {
+		.profile = s->c->decoder,
+		.vp_count = s->c->vcpus,
+		.va_bits = 48,
+		.caller_vp = v->idx,
+	};
+	struct hvtlb_input in = {
+		.data = input,
+		.len = len,
+		.gpa = 0x100000 + ((uint64_t)v->idx << 12),
+	};
+	struct hvtlb_decoded d;
+	struct hvtlb_vpmask mask;
+	uint32_t n = s->c->vcpus, shift = n - s->c->vp_index_offset % n;
+	uint64_t res = hvtlb_decode(&host, control, &in, &d);
+
+	if (hvtlb_result_status(res) != HVTLB_STATUS_SUCCESS)
+		return hvtlb_result_status(res);
+	if (d.call != HVTLB_CALL_SEND_IPI && d.call != HVTLB_CALL_SEND_IPI_EX)
+		return HVTLB_STATUS_INVALID_HYPERCALL_CODE;
+	memset(to, 0, sizeof(*to));
+	hvtlb_decoded_vpmask(&d, &mask); /* only VPs below n */
+	for (uint32_t w = 0; w < (n + 63) / 64; w++) {
+		for (uint64_t b = mask.bits[w]; b; b &= b - 1) {
+			/* as vps_of(): the CPU of VP vp < n, shift in 1..n */
+			uint32_t cpu =
+				w * 64 + (uint32_t)__builtin_ctzll(b) + shift;
+
+			hvtlb_cpumask_set(to, cpu >= n ? cpu - n : cpu);
+		}
+	}
+	return HVTLB_STATUS_SUCCESS;
+}
+
 int op_vmm_flush(void *user, const struct hvtlb_cpumask *targets,
 		 const struct hvtlb_flush_range *r)
 {

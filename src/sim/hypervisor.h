@@ -7,6 +7,7 @@
 #include <stdint.h>
 
 #include <hvtlb/core.h>
+#include <hvtlb/hypercall.h>
 
 #include "sim/event.h"
 
@@ -22,5 +23,12 @@ uint64_t op_hypercall(void *user, uint64_t control, const void *input,
 int op_vmm_flush(void *user, const struct hvtlb_cpumask *targets,
 		 const struct hvtlb_flush_range *r);
 void hv_on_kick(struct sim *s, const struct event *e);
+/* The host's side of a send-IPI hypercall of @p v: decodes it under
+ * hypervisor.profile and, on success, stores in @p to the CPUs of v's VM
+ * it names (VP indexes mapped back through hypervisor.vp_index_offset).
+ * Returns the TLFS status. */
+hvtlb_status hv_ipi_call(struct sim *s, struct vcpu *v, uint64_t control,
+			 const void *input, size_t len,
+			 struct hvtlb_cpumask *to);
 
 #endif

@@ -153,6 +153,7 @@ struct ipi_rec {
 	bool early;
 	bool drop;   /* drop-target fault: ack without flushing */
 	bool no_gen; /* the flush carries no tlb generation (batched) */
+	uint8_t how; /* enum hvtlb_sim_ipi_delivery that carried it */
 	struct hvtlb_flush_range r;
 };
 

@@ -167,6 +167,23 @@ static void step_ipi_purposes(struct writer *w,
 		put_u64(w, "ipis", ipi_names[i], r->ipis[i]);
 }
 
+/* Two objects, each by delivery: the IPIs it carried, the sender exits
+ * it took. */
+static void step_ipi_deliveries(struct writer *w,
+				const struct hvtlb_sim_results *r)
+{
+	for (int i = 0; i < HVTLB_SIM_IPI_DELIVERY_COUNT_; i++)
+		put_u64(w, "ipis_by_delivery",
+			hvtlb_sim_ipi_delivery_name(
+				(enum hvtlb_sim_ipi_delivery)i),
+			r->ipis_by_delivery[i]);
+	for (int i = 0; i < HVTLB_SIM_IPI_DELIVERY_COUNT_; i++)
+		put_u64(w, "ipi_exits_by_delivery",
+			hvtlb_sim_ipi_delivery_name(
+				(enum hvtlb_sim_ipi_delivery)i),
+			r->ipi_exits[i]);
+}
+
 static void step_flush_kinds(struct writer *w,
 			     const struct hvtlb_sim_results *r)
 {

@@ -230,6 +230,67 @@ static void test_ipi_ex_layout(void **state)
 	expect_words(3, 0x10ULL, 1ULL, 0ULL);
 }
 
+/* The decoded targets of enc under @p profile equal @p want (80 VPs). */
+static void expect_decoded(enum hvtlb_profile profile,
+			   const struct hvtlb_vpmask *want)
+{
+	struct hvtlb_host host = { .profile = profile, .vp_count = 80 };
+	struct hvtlb_input in = { .data = enc.input,
+				  .len = enc.len,
+				  .gpa = 0x1000 };
+	struct hvtlb_decoded dec;
+	struct hvtlb_vpmask got;
+	uint64_t res = hvtlb_decode(&host, enc.control, &in, &dec);
+
+	assert_int_equal(hvtlb_result_status(res), HVTLB_STATUS_SUCCESS);
+	assert_int_equal(hvtlb_decoded_vpmask(&dec, &got), 0);
+	assert_memory_equal(&got, want, sizeof(got));
+}
+
+/*
+ * The two calls the simulator's hyperv IPI delivery makes, as Linux's
+ * hv_apic.c makes them, for a broadcast from VP 0 of an 80-VP partition
+ * (CALL_FUNCTION_VECTOR 0xfc): VPs 1..79 go in one
+ * HvCallSendSyntheticClusterIpiEx in memory, a sparse set of two banks
+ * (valid mask 0x3, variable header 2 words, no reps); VPs 1..63 alone in
+ * one fast HvCallSendSyntheticClusterIpi (RDX vector, R8 mask). Each host
+ * profile decodes the set sent.
+ */
+static void test_ipi_broadcast_shapes(void **state)
+{
+	static const enum hvtlb_profile profiles[] = {
+		HVTLB_PROFILE_STRICT, HVTLB_PROFILE_KVM, HVTLB_PROFILE_XEN,
+		HVTLB_PROFILE_OPENVMM_TDX, HVTLB_PROFILE_OPENVMM_SNP
+	};
+	struct hvtlb_vpmask m;
+	struct hvtlb_call_desc d;
+
+	memset(&m, 0, sizeof(m));
+	for (uint32_t vp = 1; vp < 80; vp++)
+		hvtlb_vpmask_set(&m, vp);
+	d = desc(HVTLB_CALL_SEND_IPI_EX, &m);
+	d.vector = 0xfc;
+	d.vpset_style = HVTLB_VPSET_LINUX;
+	assert_int_equal(encode(&d), 0);
+	assert_int_equal(enc.control, 0x15 | (2ULL << 17));
+	expect_words(5, 0xfcULL, 0ULL, 0x3ULL, 0xfffffffffffffffeULL,
+		     0xffffULL);
+	for (size_t i = 0; i < sizeof(profiles) / sizeof(profiles[0]); i++)
+		expect_decoded(profiles[i], &m);
+
+	memset(&m, 0, sizeof(m));
+	for (uint32_t vp = 1; vp < 64; vp++)
+		hvtlb_vpmask_set(&m, vp);
+	d = desc(HVTLB_CALL_SEND_IPI, &m);
+	d.vector = 0xfc;
+	d.fast = true;
+	assert_int_equal(encode(&d), 0);
+	assert_int_equal(enc.control, 0xb | HVTLB_CTL_FAST);
+	expect_words(2, 0xfcULL, 0xfffffffffffffffeULL);
+	for (size_t i = 0; i < sizeof(profiles) / sizeof(profiles[0]); i++)
+		expect_decoded(profiles[i], &m);
+}
+
 static void test_empty_set_layout(void **state)
 {
 	struct hvtlb_vpmask m = vpmask(0);
@@ -770,6 +831,7 @@ int main(void)
 		cmocka_unit_test(test_list_ex_layout),
 		cmocka_unit_test(test_ipi_layout),
 		cmocka_unit_test(test_ipi_ex_layout),
+		cmocka_unit_test(test_ipi_broadcast_shapes),
 		cmocka_unit_test(test_empty_set_layout),
 		cmocka_unit_test(test_vp_4095),
 		cmocka_unit_test(test_flag_rules),

@@ -105,6 +105,29 @@ static const char *ipi_name(unsigned k)
 	return hvtlb_sim_ipi_name((enum hvtlb_sim_ipi_purpose)k);
 }
 
+/* Row labels of the per-delivery counters ("  via kvm-pv"). */
+static const char *delivery_ipis_name(unsigned k)
+{
+	static const char *const names[] = {
+#define HVTLB_X_(n, s) "via " s,
+		HVTLB_SIM_IPI_DELIVERY_MAP(HVTLB_X_)
+#undef HVTLB_X_
+	};
+
+	return k < sizeof(names) / sizeof(names[0]) ? names[k] : "?";
+}
+
+static const char *delivery_exits_name(unsigned k)
+{
+	static const char *const names[] = {
+#define HVTLB_X_(n, s) "send exits via " s,
+		HVTLB_SIM_IPI_DELIVERY_MAP(HVTLB_X_)
+#undef HVTLB_X_
+	};
+
+	return k < sizeof(names) / sizeof(names[0]) ? names[k] : "?";
+}
+
 static const char *flush_name(unsigned k)
 {
 	return hvtlb_sim_flush_name((enum hvtlb_sim_flush_kind)k);
@@ -139,6 +162,27 @@ static void print_kind_rows(const struct sim_batch *b, const struct ensemble *e,
 		}
 		print_row(b, e, &row, marks);
 	}
+}
+
+/* IPIs and send exits by delivery, after the purposes: only when some
+ * run sent an IPI other than by ICR writes (a table of the default
+ * delivery stays as it was). */
+static void print_delivery_rows(const struct sim_batch *b,
+				const struct ensemble *e, unsigned *marks)
+{
+	bool other = false;
+
+	for (size_t i = 0; i < b->nruns; i++)
+		for (int k = 1; k < HVTLB_SIM_IPI_DELIVERY_COUNT_; k++)
+			other |= b->res[i]->ipis_by_delivery[k] ||
+				 b->res[i]->ipi_exits[k];
+	if (!other)
+		return;
+	print_kind_rows(b, e, OFF(ipis_by_delivery),
+			HVTLB_SIM_IPI_DELIVERY_COUNT_, delivery_ipis_name, NULL,
+			marks);
+	print_kind_rows(b, e, OFF(ipi_exits), HVTLB_SIM_IPI_DELIVERY_COUNT_,
+			delivery_exits_name, NULL, marks);
 }
 
 /* Per VM, the shares of the run during which none / some / all of its
@@ -406,6 +450,7 @@ void sim_report_table(const struct sim_batch *b, const struct ensemble *e)
 	print_rows(b, e, sent, 1, &marks);
 	print_kind_rows(b, e, OFF(ipis), HVTLB_SIM_IPI_COUNT_, ipi_name,
 			"ipis_", &marks);
+	print_delivery_rows(b, e, &marks);
 	print_rows(b, e, mid, sizeof(mid) / sizeof(mid[0]), &marks);
 	printf("flushes on vCPUs, by kind\n");
 	print_kind_rows(b, e, OFF(flushes), HVTLB_SIM_FLUSH_COUNT_, flush_name,

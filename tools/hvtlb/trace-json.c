@@ -477,8 +477,11 @@ static void write_event(struct writer *w, uint32_t vm, const struct rec *r)
 		write_flush(w, pid, vtid, r);
 		break;
 	case HVTLB_SIM_TRACE_IPI:
+		nm = hvtlb_sim_ipi_delivery_name(
+			(enum hvtlb_sim_ipi_delivery)r->arg1);
 		head(w, 'i', pid, vtid, "ipi", "flush ipi", r);
 		arg_u64(w, "from_vcpu", r->arg0, true);
+		arg_str(w, "delivery", nm ? nm : "?", false);
 		break;
 	case HVTLB_SIM_TRACE_KICK:
 		head(w, 'i', pid, vtid, "kick", "kick", r);
