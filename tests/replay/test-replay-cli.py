@@ -9,6 +9,7 @@ malformed trace gives one line naming the line and byte, exit 2.
 usage: test-replay-cli.py HVTLB TRACES_DIR
 """
 import gzip
+import json
 import os
 import re
 import subprocess
@@ -80,6 +81,14 @@ for name in traces:
           out[:300])
     check(f"{name}: says only the recorded side exists",
           "replayed: not yet" in out, out[-200:])
+    rc, jout, err = replay("--check", "--json", path)
+    try:
+        doc = json.loads(jout)
+    except ValueError:
+        doc = {}
+    check(f"{name}: --json gives the same flushes",
+          rc == 0 and {f["reason"]: f["flushes"] for f in
+                       doc.get("flushes", [])} == flushes, err or jout[:200])
     if name.endswith(".gz"):
         rc2, out2, err2 = replay("--check", path)
         if rc2 == 2 and "line 1 " in err2:

@@ -15,6 +15,7 @@
 #endif
 
 #include "cli.h"
+#include "json.h"
 #include "replay-check.h"
 
 /* A trace larger than this is refused rather than read into memory. */
@@ -23,7 +24,7 @@
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"usage: hvtlb replay --check FILE\n\n"
+		"usage: hvtlb replay --check [--json] FILE\n\n"
 		"Reads a kernel trace in the ftrace text format (the tracefs\n"
 		"trace file, or what trace-cmd report prints; FILE.gz too\n"
 		"where the tool has zlib) and prints what it recorded: TLB\n"
@@ -32,7 +33,9 @@ static void usage(FILE *out)
 		"scripts/record-trace.sh records one; docs/replay.md says how\n"
 		"shootdowns are paired. Replaying the trace through the\n"
 		"simulator is not done yet: only the recorded side is shown.\n"
-		"  --check  print the recorded side (the only mode so far)\n");
+		"  --check  print the recorded side (the only mode so far)\n"
+		"  --json   one JSON document instead of the text\n"
+		"           (docs/json.md)\n");
 }
 
 /* Reads all of @p path (gunzipped where zlib is there) into *@p out. */
@@ -184,10 +187,62 @@ static void print_check(const char *path, const struct replay_check *c)
 	       "docs/replay.md)\n");
 }
 
-enum { OPT_CHECK = 256 };
+static const char *const source_names[] = { "none", "ipi", "csd" };
+
+static void json_latency(const struct replay_check *c)
+{
+	if (!c->nlatency) {
+		printf("null");
+		return;
+	}
+	printf("{\"unit\":\"%s\",\"p50\":%" PRIu64 ",\"p90\":%" PRIu64
+	       ",\"p99\":%" PRIu64 ",\"max\":%" PRIu64 "}",
+	       c->ts_raw ? "counts" : "ns", replay_check_quantile(c, 0.5),
+	       replay_check_quantile(c, 0.9), replay_check_quantile(c, 0.99),
+	       replay_check_quantile(c, 1.0));
+}
+
+static void print_json(const char *path, const struct replay_check *c)
+{
+	putchar('{');
+	json_meta(stdout, REPLAY_JSON_SCHEMA);
+	printf(",\"trace\":");
+	json_string(stdout, path);
+	printf(",\"lines\":%" PRIu64 ",\"events\":%" PRIu64
+	       ",\"skipped\":%" PRIu64 ",\"clock\":\"%s\",\"span\":%" PRIu64
+	       ",\"threads\":%" PRIu64 ",\"syscalls\":%" PRIu64
+	       ",\"mmap_lock_events\":%" PRIu64 ",\"sched_switches\":%" PRIu64
+	       ",\"lost\":{\"lines\":%" PRIu64 ",\"events\":%" PRIu64 "}",
+	       c->lines, c->events, c->unknown, c->ts_raw ? "raw" : "seconds",
+	       c->last_ts - c->first_ts, c->threads, c->syscalls,
+	       c->mmap_lock_events, c->sched_switches, c->lost_lines,
+	       c->lost_events);
+	printf(",\"flushes\":[");
+	for (size_t i = 0; i < c->nreasons; i++) {
+		const struct replay_reason *r = &c->reasons[i];
+
+		printf("%s{\"reason\":%" PRId32 ",\"name\":", i ? "," : "",
+		       r->reason);
+		json_string(stdout, trace_tlb_reason_name(r->reason));
+		printf(",\"flushes\":%" PRIu64 ",\"pages\":%" PRIu64
+		       ",\"all_pages\":%" PRIu64 "}",
+		       r->flushes, r->pages, r->full);
+	}
+	printf("],\"other_reasons\":%" PRIu64 ",\"shootdowns\":{\"source\":"
+	       "\"%s\",\"started\":%" PRIu64 ",\"paired\":%" PRIu64
+	       ",\"unpaired\":%" PRIu64 ",\"stray_exits\":%" PRIu64
+	       ",\"latency\":",
+	       c->other_reasons, source_names[c->source], c->shootdowns,
+	       c->paired, c->unpaired, c->stray_exits);
+	json_latency(c);
+	printf("},\"replayed\":null}\n");
+}
+
+enum { OPT_CHECK = 256, OPT_JSON };
 
 static const struct option options[] = {
 	{ "check", no_argument, NULL, OPT_CHECK },
+	{ "json", no_argument, NULL, OPT_JSON },
 	{ "help", no_argument, NULL, 'h' },
 	{ 0 },
 };
@@ -195,7 +250,7 @@ static const struct option options[] = {
 static int run_replay(int argc, char **argv)
 {
 	struct replay_check c;
-	bool check = false;
+	bool check = false, json = false;
 	size_t len = 0;
 	char *buf = NULL;
 	int opt, rc;
@@ -207,6 +262,9 @@ static int run_replay(int argc, char **argv)
 			return CLI_EXIT_OK;
 		case OPT_CHECK:
 			check = true;
+			break;
+		case OPT_JSON:
+			json = true;
 			break;
 		default:
 			return CLI_EXIT_USAGE;
@@ -228,6 +286,8 @@ static int run_replay(int argc, char **argv)
 		fprintf(stderr, "hvtlb replay: %s: %s\n", argv[optind], c.err);
 	else if (rc)
 		fprintf(stderr, "hvtlb replay: %s\n", strerror(-rc));
+	else if (json)
+		print_json(argv[optind], &c);
 	else
 		print_check(argv[optind], &c);
 	replay_check_finish(&c);
