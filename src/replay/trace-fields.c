@@ -190,25 +190,51 @@ static int parse_tlb_flush(struct trace_reader *r, struct trace_span b,
 	return parse_reason(r, v, &rec->u.tlb.reason) ? -EINVAL : 1;
 }
 
-/* A cpumask as a list, "0-3,5" (empty: no CPU). */
-static int parse_cpulist(struct trace_reader *r, struct trace_span v,
+/* The value of a hex digit, or -1. */
+static int hex_digit(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/*
+ * A cpumask as the kernel prints it (__get_cpumask(): "%*pb", a bitmap in
+ * hexadecimal, most significant first, a comma between 32-bit groups:
+ * "00000000,00000006" is CPUs 1 and 2). Read from its last digit, so bit
+ * n is CPU n; a set bit at or past TRACE_MAX_CPUS is an error, leading
+ * zeros of a wide mask are not.
+ */
+static int parse_cpumask(struct trace_reader *r, struct trace_span v,
 			 uint64_t *mask)
 {
-	uint64_t lo, hi;
+	size_t nibble = 0;
 
-	while (v.len) {
-		if (span_u64(&v, 10, &lo))
-			return trace_fail(r, v.p, "bad cpumask");
-		hi = lo;
-		if (span_skip(&v, "-") && span_u64(&v, 10, &hi))
-			return trace_fail(r, v.p, "bad cpumask range");
-		if (lo > hi || hi >= TRACE_MAX_CPUS)
-			return trace_fail(r, v.p, "cpumask past CPU %d",
-					  TRACE_MAX_CPUS - 1);
-		for (uint64_t c = lo; c <= hi; c++)
-			mask[c / 64] |= 1ull << (c % 64);
-		if (v.len && !span_skip(&v, ","))
-			return trace_fail(r, v.p, "bad cpumask");
+	if (!v.len || v.p[0] == ',' || v.p[v.len - 1] == ',')
+		return trace_fail(r, v.p, "bad cpumask");
+	for (size_t i = v.len; i-- > 0;) {
+		int d = hex_digit(v.p[i]);
+
+		if (v.p[i] == ',' && v.p[i - 1] != ',')
+			continue;
+		if (d < 0)
+			return trace_fail(r, v.p + i, "bad cpumask");
+		for (unsigned b = 0; b < 4; b++) {
+			size_t cpu = nibble * 4 + b;
+
+			if (!((d >> b) & 1))
+				continue;
+			if (cpu >= TRACE_MAX_CPUS)
+				return trace_fail(r, v.p + i,
+						  "cpumask past CPU %d",
+						  TRACE_MAX_CPUS - 1);
+			mask[cpu / 64] |= 1ull << (cpu % 64);
+		}
+		nibble++;
 	}
 	return 0;
 }
@@ -224,7 +250,7 @@ static int parse_ipi(struct trace_reader *r, struct trace_span b,
 			return -EINVAL;
 		rec->u.ipi.mask[cpu / 64] |= 1ull << (cpu % 64);
 	} else if (field_until(r, b, "cpumask=", "", &v) ||
-		   parse_cpulist(r, v, rec->u.ipi.mask)) {
+		   parse_cpumask(r, v, rec->u.ipi.mask)) {
 		return -EINVAL;
 	}
 	if (field_word(r, b, "callsite=", &rec->u.ipi.callsite) ||

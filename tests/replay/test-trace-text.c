@@ -127,7 +127,9 @@ static void test_ipi_mask_and_csd_queue(void **state)
 	struct trace_reader r;
 	struct trace_record rec;
 
-	assert_int_equal(read_one("  a-10 [002] d..1. 2.000001: ipi_send_cpumask: cpumask=0-1,3,1023 callsite=on_each_cpu_cond_mask+0x20/0x30 callback=flush_tlb_func+0x0/0x1f0\n",
+	/* __get_cpumask() prints "%*pb": hex, 32-bit groups, most
+	 * significant first; CPUs 0, 1, 3 and 1023 */
+	assert_int_equal(read_one("  a-10 [002] d..1. 2.000001: ipi_send_cpumask: cpumask=80000000,00000000,00000000,00000000,00000000,00000000,00000000,00000000,00000000,00000000,00000000,00000000,00000000,00000000,00000000,00000000,00000000,00000000,00000000,00000000,00000000,00000000,00000000,00000000,00000000,00000000,00000000,00000000,00000000,00000000,00000000,0000000b callsite=on_each_cpu_cond_mask+0x20/0x30 callback=flush_tlb_func+0x0/0x1f0\n",
 				  &r, &rec), 1);
 	assert_int_equal(rec.event, TRACE_EV_IPI_SEND_CPUMASK);
 	for (uint32_t c = 0; c < 5; c++)
@@ -135,9 +137,21 @@ static void test_ipi_mask_and_csd_queue(void **state)
 	assert_true(trace_mask_test(rec.u.ipi.mask, 1023));
 	assert_false(trace_mask_test(rec.u.ipi.mask, 1024));
 	assert_true(trace_is_flush_func(rec.u.ipi.callback));
-	assert_int_equal(read_one("  a-10 [002] d..1. 2.000001: ipi_send_cpumask: cpumask=1024 callsite=x callback=y\n",
+	assert_int_equal(read_one("  a-10 [002] d..1. 2.000001: ipi_send_cpumask: cpumask=00000001,00000000,00000000,00000000,00000000,00000000,00000000,00000000,00000000,00000000,00000000,00000000,00000000,00000000,00000000,00000000,00000000,00000000,00000000,00000000,00000000,00000000,00000000,00000000,00000000,00000000,00000000,00000000,00000000,00000000,00000000,00000000,00000000 callsite=x callback=y\n",
 				  &r, &rec), -EINVAL);
 	assert_non_null(strstr(r.err, "cpumask past CPU 1023"));
+	/* a narrow mask, and one whose groups are not all written */
+	assert_int_equal(read_one("  a-10 [002] d..1. 2.000001: ipi_send_cpumask: cpumask=6 callsite=x callback=y\n",
+				  &r, &rec), 1);
+	assert_int_equal(rec.u.ipi.mask[0], 6);
+	assert_int_equal(read_one("  a-10 [002] d..1. 2.000001: ipi_send_cpumask: cpumask=1,00000000 callsite=x callback=y\n",
+				  &r, &rec), 1);
+	assert_int_equal(rec.u.ipi.mask[0], 1ull << 32);
+	assert_int_equal(read_one("  a-10 [002] d..1. 2.000001: ipi_send_cpumask: cpumask=0-2 callsite=x callback=y\n",
+				  &r, &rec), -EINVAL);
+	assert_non_null(strstr(r.err, "bad cpumask"));
+	assert_int_equal(read_one("  a-10 [002] d..1. 2.000001: ipi_send_cpumask: cpumask=3,,0 callsite=x callback=y\n",
+				  &r, &rec), -EINVAL);
 	assert_int_equal(read_one("  a-10 [002] d..1. 2.000001: csd_queue_cpu: cpu=3 callsite=smp_call_function_many_cond+0x1a0/0x4d0 func=flush_tlb_func csd=ffff8880bbc3a1e0\n",
 				  &r, &rec), 1);
 	assert_int_equal(rec.u.csd.cpu, 3);
@@ -364,7 +378,7 @@ static void test_pairing_ipi(void **state)
 {
 	static const char text[] =
 		/* A: to CPUs 1 and 2 at 10 us; 1 done at 13, 2 at 16: 6 us */
-		"  a-10 [000] d..1. 1.000010: ipi_send_cpumask: cpumask=1-2 callsite=on_each_cpu_cond_mask+0x20/0x30 callback=flush_tlb_func+0x0/0x1f0\n"
+		"  a-10 [000] d..1. 1.000010: ipi_send_cpumask: cpumask=00000000,00000006 callsite=on_each_cpu_cond_mask+0x20/0x30 callback=flush_tlb_func+0x0/0x1f0\n"
 		"  a-10 [000] d..1. 1.000011: csd_function_exit: func=flush_tlb_func, csd=0000000000000000\n"
 		"  b-11 [001] d.h1. 1.000013: csd_function_exit: func=flush_tlb_func, csd=ffff8880bbc3a1e0\n"
 		/* B: to CPU 1 at 14 us, done at 15 */
