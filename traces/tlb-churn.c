@@ -51,7 +51,8 @@ static int churn_once(unsigned char *p, size_t len, unsigned it)
 	if (madvise(p, len, MADV_DONTNEED))
 		return -1;
 	touch(p, len, it);
-	if (mprotect(p, len, PROT_READ) || mprotect(p, len, PROT_READ | PROT_WRITE))
+	if (mprotect(p, len, PROT_READ) ||
+	    mprotect(p, len, PROT_READ | PROT_WRITE))
 		return -1;
 	if (it % 4)
 		return 0;
@@ -79,8 +80,7 @@ static void *worker_main(void *arg)
 	return NULL;
 }
 
-static unsigned arg_or(int argc, char **argv, int i, unsigned def,
-		       unsigned max)
+static unsigned arg_or(int argc, char **argv, int i, unsigned def, unsigned max)
 {
 	unsigned long v;
 	char *end;

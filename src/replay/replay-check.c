@@ -19,8 +19,8 @@ struct pairing {
 	struct sd_open ring[REPLAY_MAX_OPEN];
 	uint64_t head, tail; /* sequence numbers: [head, tail) in the ring */
 	uint64_t run_of[TRACE_MAX_CPUS]; /* csd runs: seq + 1, 0 none */
-	bool exit_is_csd; /* targets end at csd_function_exit */
-	uint32_t *pids;	  /* open-addressing set of pids, 0 empty */
+	bool exit_is_csd;		 /* targets end at csd_function_exit */
+	uint32_t *pids; /* open-addressing set of pids, 0 empty */
 	size_t pids_cap;
 };
 
@@ -56,8 +56,8 @@ static void pop_dead(struct pairing *p)
 }
 
 /* Opens a shootdown at @p ts for @p mask; returns its seq. */
-static uint64_t sd_open(struct replay_check *c, struct pairing *p,
-			uint64_t ts, const uint64_t *mask)
+static uint64_t sd_open(struct replay_check *c, struct pairing *p, uint64_t ts,
+			const uint64_t *mask)
 {
 	struct sd_open *o;
 
@@ -84,7 +84,8 @@ static int sd_target_done(struct replay_check *c, struct pairing *p,
 	for (uint64_t s = p->head; s < p->tail; s++) {
 		struct sd_open *o = &p->ring[s % REPLAY_MAX_OPEN];
 
-		if (!o->live || o->start > ts || !trace_mask_test(o->pending, cpu))
+		if (!o->live || o->start > ts ||
+		    !trace_mask_test(o->pending, cpu))
 			continue;
 		o->pending[cpu / 64] &= ~(1ull << (cpu % 64));
 		if (!mask_empty(o->pending))

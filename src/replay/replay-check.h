@@ -41,8 +41,8 @@ enum replay_source {
 struct replay_reason {
 	int32_t reason;
 	uint64_t flushes;
-	uint64_t pages;	     /* sum over flushes of a page count */
-	uint64_t full;	     /* flushes of everything (pages -1) */
+	uint64_t pages; /* sum over flushes of a page count */
+	uint64_t full;	/* flushes of everything (pages -1) */
 };
 
 struct replay_check {

@@ -28,7 +28,8 @@ int span_u64(struct trace_span *s, int base, uint64_t *out)
 	if (!base) {
 		base = 10;
 		if (s->len > 2 && s->p[0] == '0' &&
-		    (s->p[1] == 'x' || s->p[1] == 'X') && digit(s->p[2], 16) >= 0) {
+		    (s->p[1] == 'x' || s->p[1] == 'X') &&
+		    digit(s->p[2], 16) >= 0) {
 			base = 16;
 			i = 2;
 		}

@@ -116,7 +116,8 @@ static int field_bool(struct trace_reader *r, struct trace_span body,
 	if (field_word(r, body, key, &v))
 		return -EINVAL;
 	if (!span_eq(v, "true") && !span_eq(v, "false"))
-		return trace_fail(r, v.p, "'%s' is neither true nor false", key);
+		return trace_fail(r, v.p, "'%s' is neither true nor false",
+				  key);
 	*out = span_eq(v, "true");
 	return 0;
 }
@@ -156,13 +157,15 @@ static int parse_reason(struct trace_reader *r, struct trace_span v,
 		for (open = v.len; open && v.p[open - 1] != '('; open--)
 			;
 		num = (struct trace_span){ v.p + open, v.len - open - 1 };
-		if (!open || span_i64(&num, INT32_MIN, INT32_MAX, &nr) || num.len)
+		if (!open || span_i64(&num, INT32_MIN, INT32_MAX, &nr) ||
+		    num.len)
 			return trace_fail(r, v.p, "bad reason number");
 		*out = (int32_t)nr;
 		return 0;
 	}
 	for (size_t i = 0; i < sizeof(reasons) / sizeof(reasons[0]); i++) {
-		if (span_eq(v, reasons[i].name) || span_eq(v, reasons[i].text)) {
+		if (span_eq(v, reasons[i].name) ||
+		    span_eq(v, reasons[i].text)) {
 			*out = reasons[i].nr;
 			return 0;
 		}
@@ -340,14 +343,17 @@ static int parse_sys_enter(struct trace_reader *r, struct trace_span b,
 	while (b.len) {
 		span_token(&b, ":");
 		if (!span_skip(&b, ":"))
-			return trace_fail(r, b.p, "want 'name: value' in the arguments");
+			return trace_fail(
+				r, b.p, "want 'name: value' in the arguments");
 		span_ws(&b);
 		if (rec->u.sys.nargs == 6)
-			return trace_fail(r, b.p, "more than 6 syscall arguments");
+			return trace_fail(r, b.p,
+					  "more than 6 syscall arguments");
 		if (span_u64(&b, 0, &rec->u.sys.args[rec->u.sys.nargs++]))
 			return trace_fail(r, b.p, "bad syscall argument");
 		if (b.len && !span_skip(&b, ", "))
-			return trace_fail(r, b.p, "want ', ' between arguments");
+			return trace_fail(r, b.p,
+					  "want ', ' between arguments");
 	}
 	return 1;
 }

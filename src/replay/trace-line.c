@@ -39,14 +39,17 @@ static int parse_task(struct trace_reader *r, struct trace_span head,
 		while (head.len && head.p[head.len - 1] != '(')
 			head.len--;
 		if (!head.len)
-			return trace_fail(r, head.p, "')' without '(' before the CPU column");
+			return trace_fail(
+				r, head.p,
+				"')' without '(' before the CPU column");
 		head.len--;
 		span_rtrim(&head);
 	}
 	for (dash = head.len; dash && head.p[dash - 1] != '-'; dash--)
 		;
 	if (!dash || dash == 1)
-		return trace_fail(r, head.p, "want TASK-PID before the CPU column");
+		return trace_fail(r, head.p,
+				  "want TASK-PID before the CPU column");
 	t = (struct trace_span){ head.p + dash, head.len - dash };
 	if (span_i64(&t, 0, INT32_MAX, &pid) || t.len)
 		return trace_fail(r, head.p + dash, "bad pid");
@@ -100,7 +103,8 @@ static int parse_name(struct trace_reader *r, struct trace_span t,
 	if (!name.len)
 		return trace_fail(r, t.p, "no event name");
 	if (span_starts(name, "sys_") && name.len > 4) {
-		rec->u.sys.name = (struct trace_span){ name.p + 4, name.len - 4 };
+		rec->u.sys.name =
+			(struct trace_span){ name.p + 4, name.len - 4 };
 		if (t.len && t.p[0] == '(') {
 			rec->event = TRACE_EV_SYS_ENTER;
 			return trace_parse_body(r, t, rec);
@@ -142,7 +146,8 @@ int trace_parse_event(struct trace_reader *r, struct trace_span l,
 		return rc;
 	t = (struct trace_span){ l.p + i + 1, l.len - i - 1 };
 	if (span_u64(&t, 10, &cpu) || cpu >= TRACE_MAX_CPUS)
-		return trace_fail(r, t.p, "CPU number past %d", TRACE_MAX_CPUS - 1);
+		return trace_fail(r, t.p, "CPU number past %d",
+				  TRACE_MAX_CPUS - 1);
 	rec->cpu = (uint32_t)cpu;
 	span_skip(&t, "]");
 	span_ws(&t);
@@ -150,7 +155,9 @@ int trace_parse_event(struct trace_reader *r, struct trace_span l,
 	if (!tok.len || tok.p[tok.len - 1] != ':') {
 		/* the flags column ("d..2.") comes first */
 		if (tok.len > 8)
-			return trace_fail(r, tok.p, "want flags or a timestamp after the CPU");
+			return trace_fail(
+				r, tok.p,
+				"want flags or a timestamp after the CPU");
 		span_ws(&t);
 		tok = span_token(&t, "");
 	}

@@ -73,8 +73,9 @@ int trace_fail(struct trace_reader *r, const char *at, const char *fmt, ...)
 
 	r->err_line = r->line;
 	r->err_byte = off;
-	n = snprintf(r->err, sizeof(r->err), "line %llu (byte %zu): ",
-		     (unsigned long long)r->line, off);
+	n = snprintf(r->err, sizeof(r->err),
+		     "line %llu (byte %zu): ", (unsigned long long)r->line,
+		     off);
 	va_start(ap, fmt);
 	if (n > 0 && (size_t)n < sizeof(r->err))
 		vsnprintf(r->err + n, sizeof(r->err) - (size_t)n, fmt, ap);
@@ -110,8 +111,8 @@ static int parse_lost(struct trace_reader *r, struct trace_span l,
 /* trace-cmd report's own lines before the events. */
 static bool is_header(struct trace_span l)
 {
-	static const char *const heads[] = { "cpus=", "version = ",
-					     "trace-cmd", NULL };
+	static const char *const heads[] = { "cpus=", "version = ", "trace-cmd",
+					     NULL };
 	struct trace_span t = l;
 	uint64_t cpu;
 
@@ -122,7 +123,6 @@ static bool is_header(struct trace_span l)
 	return span_skip(&t, "CPU ") && !span_u64(&t, 10, &cpu) &&
 	       span_skip(&t, " is empty") && !t.len;
 }
-
 
 /* The next line, without its newline and a trailing CR; false at the
  * end of the buffer. */

@@ -52,7 +52,7 @@ enum trace_event {
 #define TRACE_X_ENUM(id, sys, name) TRACE_EV_##id,
 	TRACE_EVENT_MAP(TRACE_X_ENUM)
 #undef TRACE_X_ENUM
-	TRACE_EV_COUNT
+		TRACE_EV_COUNT
 };
 
 /* tlb_flush reasons (enum tlb_flush_reason in the kernel); a trace may
@@ -91,7 +91,7 @@ struct trace_record {
 	union {
 		struct {
 			int32_t reason; /* TRACE_TLB_REASON_MAP or any */
-			int64_t pages;  /* -1: the whole address space */
+			int64_t pages;	/* -1: the whole address space */
 		} tlb;
 		struct { /* ipi_send_cpumask, ipi_send_cpu */
 			uint64_t mask[TRACE_MASK_WORDS];
@@ -130,11 +130,11 @@ struct trace_record {
 struct trace_reader {
 	const char *buf;
 	size_t len;
-	size_t pos;	  /* start of the next line */
-	uint64_t line;	  /* lines read, 1-based once one was */
-	uint64_t unknown; /* event lines of events the reader skips */
-	uint64_t events;  /* event lines returned */
-	int clock_kind;	  /* 0 none yet, 1 seconds, 2 raw counter */
+	size_t pos;	   /* start of the next line */
+	uint64_t line;	   /* lines read, 1-based once one was */
+	uint64_t unknown;  /* event lines of events the reader skips */
+	uint64_t events;   /* event lines returned */
+	int clock_kind;	   /* 0 none yet, 1 seconds, 2 raw counter */
 	uint64_t err_line; /* after an error: its line (1-based) */
 	size_t err_byte;   /* and the offset in the buffer it names */
 	char err[256];	   /* "line N (byte B): ..." */

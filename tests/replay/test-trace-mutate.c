@@ -104,7 +104,8 @@ static int check_one(const char *b, size_t n, unsigned *errors)
 
 	trace_reader_init(&r, b, n);
 	while ((rc = trace_reader_next(&r, &rec)) > 0) {
-		if (rec.comm.len && (rec.comm.p < b || rec.comm.p + rec.comm.len > b + n))
+		if (rec.comm.len &&
+		    (rec.comm.p < b || rec.comm.p + rec.comm.len > b + n))
 			return -1;
 		if (rec.cpu >= TRACE_MAX_CPUS)
 			return -1;
@@ -162,7 +163,8 @@ static int run_file(const char *path, unsigned long iters)
 			break;
 		memcpy(exact, work, n);
 		if (check_one(exact, n, &errors)) {
-			fprintf(stderr, "%s: mutant %lu broke an invariant\n", path, i);
+			fprintf(stderr, "%s: mutant %lu broke an invariant\n",
+				path, i);
 			fwrite(exact, 1, n, stderr);
 			free(exact);
 			free(work);

@@ -168,8 +168,10 @@ static void print_check(const char *path, const struct replay_check *c)
 	       " events of other kinds skipped\n",
 	       c->lines, c->events, c->unknown);
 	if (c->ts_raw)
-		printf("  clock: raw counts (x86-tsc or counter; unit unknown), "
-		       "span %.0f counts\n", span);
+		printf("  clock: raw counts (x86-tsc or counter; unit "
+		       "unknown), "
+		       "span %.0f counts\n",
+		       span);
 	else
 		printf("  clock: seconds, span %.6f s\n", span / 1e9);
 	printf("  threads seen: %" PRIu64 "; syscalls: %" PRIu64
@@ -272,7 +274,7 @@ static int run_replay(int argc, char **argv)
 	}
 	if (!check)
 		return cli_usage_error("replay", "only --check exists so far "
-					"(hvtlb replay --check FILE)");
+						 "(hvtlb replay --check FILE)");
 	if (optind + 1 != argc)
 		return cli_usage_error("replay", "want one FILE");
 	rc = read_all(argv[optind], &buf, &len);
