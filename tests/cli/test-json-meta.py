@@ -70,6 +70,8 @@ CASES = {
              "0-7", "--preempted", "3,4", "--range", "all", "--json"],
     "keys": ["keys", "--json"],
     "scenarios": ["scenarios", "--json"],
+    "replay": ["replay", "--check", "--json",
+               "traces/tlb-churn-2t-local.txt.gz"],
     "sim": ["sim", "default", *SMALL, "--json"],
     "reproduce": ["reproduce", "--iterations", "1", "--json"],
     "sensitivity": ["sensitivity", "default", *SMALL, "--json"],

@@ -20,6 +20,7 @@
 #define REPRODUCE_JSON_SCHEMA 1
 #define SENSITIVITY_JSON_SCHEMA 1
 #define VALIDATE_JSON_SCHEMA 1
+#define REPLAY_JSON_SCHEMA 1
 
 /** Writes @p s as a quoted JSON string (escapes ", \ and control
  *  characters); NULL is written as null. */

@@ -1,0 +1,308 @@
+// SPDX-License-Identifier: MIT
+/*
+ * hvtlb replay --check FILE: what a recorded kernel trace says about TLB
+ * flushes and shootdowns (src/replay; docs/replay.md). Only the recorded
+ * side exists yet: the replay of the trace through the simulator, to set
+ * beside it, is still to come.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#ifdef HVTLB_HAVE_ZLIB
+#include <zlib.h>
+#endif
+
+#include "cli.h"
+#include "json.h"
+#include "replay-check.h"
+
+/* A trace larger than this is refused rather than read into memory. */
+#define REPLAY_MAX_BYTES (1ull << 30)
+
+static void usage(FILE *out)
+{
+	fprintf(out,
+		"usage: hvtlb replay --check [--json] FILE\n\n"
+		"Reads a kernel trace in the ftrace text format (the tracefs\n"
+		"trace file, or what trace-cmd report prints; FILE.gz too\n"
+		"where the tool has zlib) and prints what it recorded: TLB\n"
+		"flushes by reason with their pages, shootdowns and their\n"
+		"latency (p50, p90, p99, max), threads, skipped events.\n"
+		"scripts/record-trace.sh records one; docs/replay.md says how\n"
+		"shootdowns are paired. Replaying the trace through the\n"
+		"simulator is not done yet: only the recorded side is shown.\n"
+		"  --check  print the recorded side (the only mode so far)\n"
+		"  --json   one JSON document instead of the text\n"
+		"           (docs/json.md)\n");
+}
+
+/* Reads all of @p path (gunzipped where zlib is there) into *@p out. */
+static int read_all(const char *path, char **out, size_t *len)
+{
+#ifdef HVTLB_HAVE_ZLIB
+	gzFile f = gzopen(path, "rb");
+#else
+	FILE *f = fopen(path, "rb");
+#endif
+	size_t cap = 1 << 16, n = 0;
+	char *buf = malloc(cap), *nb;
+	int got;
+
+	if (!f || !buf) {
+		free(buf);
+		if (f) {
+#ifdef HVTLB_HAVE_ZLIB
+			gzclose(f);
+#else
+			fclose(f);
+#endif
+		}
+		return f ? -ENOMEM : -errno;
+	}
+	for (;;) {
+		if (n == cap) {
+			if (cap >= REPLAY_MAX_BYTES)
+				break;
+			nb = realloc(buf, cap *= 2);
+			if (!nb)
+				break;
+			buf = nb;
+		}
+#ifdef HVTLB_HAVE_ZLIB
+		got = gzread(f, buf + n, (unsigned)(cap - n));
+#else
+		got = (int)fread(buf + n, 1, cap - n, f);
+#endif
+		if (got <= 0)
+			break;
+		n += (size_t)got;
+	}
+#ifdef HVTLB_HAVE_ZLIB
+	got = got < 0 || n == cap ? -EIO : 0;
+	gzclose(f);
+#else
+	got = ferror(f) || n == cap ? -EIO : 0;
+	fclose(f);
+#endif
+	if (got) {
+		free(buf);
+		return got;
+	}
+	*out = buf;
+	*len = n;
+	return 0;
+}
+
+static const char *source_text(enum replay_source s)
+{
+	switch (s) {
+	case REPLAY_SRC_IPI:
+		return "ipi_send_cpumask/ipi_send_cpu with callback "
+		       "flush_tlb_func";
+	case REPLAY_SRC_CSD:
+		return "csd_queue_cpu with func flush_tlb_func";
+	default:
+		return "none in this trace";
+	}
+}
+
+static void print_reasons(const struct replay_check *c)
+{
+	uint64_t f = 0, pg = 0, full = 0;
+	char name[64];
+
+	printf("\nflushes by reason (tlb:tlb_flush):\n  %-30s %10s %12s %10s\n",
+	       "REASON", "FLUSHES", "PAGES", "ALL-PAGES");
+	for (size_t i = 0; i < c->nreasons; i++) {
+		const struct replay_reason *r = &c->reasons[i];
+		const char *n = trace_tlb_reason_name(r->reason);
+
+		snprintf(name, sizeof(name), "%s (%" PRId32 ")",
+			 n ? n : "unknown", r->reason);
+		printf("  %-30s %10" PRIu64 " %12" PRIu64 " %10" PRIu64 "\n",
+		       name, r->flushes, r->pages, r->full);
+		f += r->flushes;
+		pg += r->pages;
+		full += r->full;
+	}
+	if (c->other_reasons)
+		printf("  %-30s %10" PRIu64 "\n", "(more reason numbers)",
+		       c->other_reasons);
+	printf("  %-30s %10" PRIu64 " %12" PRIu64 " %10" PRIu64 "\n", "total",
+	       f + c->other_reasons, pg, full);
+	printf("  (PAGES: the pages of ranged flushes; ALL-PAGES: flushes of "
+	       "the whole address space, pages:-1)\n");
+}
+
+/* A latency in microseconds, or in clock counts for a raw clock. */
+static void print_latency(const struct replay_check *c)
+{
+	static const double qs[] = { 0.5, 0.9, 0.99, 1.0 };
+	static const char *const names[] = { "p50", "p90", "p99", "max" };
+
+	if (!c->nlatency) {
+		printf("  latency: no paired shootdown\n");
+		return;
+	}
+	printf("  latency (%s, %zu paired):", c->ts_raw ? "clock counts" : "us",
+	       c->nlatency);
+	for (size_t i = 0; i < 4; i++) {
+		uint64_t v = replay_check_quantile(c, qs[i]);
+
+		if (c->ts_raw)
+			printf(" %s %" PRIu64, names[i], v);
+		else
+			printf(" %s %.3f", names[i], (double)v / 1e3);
+	}
+	printf("\n");
+}
+
+static void print_check(const char *path, const struct replay_check *c)
+{
+	double span = (double)(c->last_ts - c->first_ts);
+
+	printf("trace: %s\n", path);
+	printf("  %" PRIu64 " lines, %" PRIu64 " events read, %" PRIu64
+	       " events of other kinds skipped\n",
+	       c->lines, c->events, c->unknown);
+	if (c->ts_raw)
+		printf("  clock: raw counts (x86-tsc or counter; unit "
+		       "unknown), "
+		       "span %.0f counts\n",
+		       span);
+	else
+		printf("  clock: seconds, span %.6f s\n", span / 1e9);
+	printf("  threads seen: %" PRIu64 "; syscalls: %" PRIu64
+	       "; mmap_lock events: %" PRIu64 "; sched_switch: %" PRIu64 "\n",
+	       c->threads, c->syscalls, c->mmap_lock_events, c->sched_switches);
+	printf("  lost: %" PRIu64 " events in %" PRIu64 " LOST lines\n",
+	       c->lost_events, c->lost_lines);
+	print_reasons(c);
+	printf("\nshootdowns (from %s):\n", source_text(c->source));
+	printf("  %" PRIu64 " started, %" PRIu64 " paired, %" PRIu64
+	       " unpaired; %" PRIu64 " target exits matched none\n",
+	       c->shootdowns, c->paired, c->unpaired, c->stray_exits);
+	print_latency(c);
+	printf("\nreplayed: not yet (only the recorded side exists so far; "
+	       "docs/replay.md)\n");
+}
+
+static const char *const source_names[] = { "none", "ipi", "csd" };
+
+static void json_latency(const struct replay_check *c)
+{
+	if (!c->nlatency) {
+		printf("null");
+		return;
+	}
+	printf("{\"unit\":\"%s\",\"p50\":%" PRIu64 ",\"p90\":%" PRIu64
+	       ",\"p99\":%" PRIu64 ",\"max\":%" PRIu64 "}",
+	       c->ts_raw ? "counts" : "ns", replay_check_quantile(c, 0.5),
+	       replay_check_quantile(c, 0.9), replay_check_quantile(c, 0.99),
+	       replay_check_quantile(c, 1.0));
+}
+
+static void print_json(const char *path, const struct replay_check *c)
+{
+	putchar('{');
+	json_meta(stdout, REPLAY_JSON_SCHEMA);
+	printf(",\"trace\":");
+	json_string(stdout, path);
+	printf(",\"lines\":%" PRIu64 ",\"events\":%" PRIu64
+	       ",\"skipped\":%" PRIu64 ",\"clock\":\"%s\",\"span\":%" PRIu64
+	       ",\"threads\":%" PRIu64 ",\"syscalls\":%" PRIu64
+	       ",\"mmap_lock_events\":%" PRIu64 ",\"sched_switches\":%" PRIu64
+	       ",\"lost\":{\"lines\":%" PRIu64 ",\"events\":%" PRIu64 "}",
+	       c->lines, c->events, c->unknown, c->ts_raw ? "raw" : "seconds",
+	       c->last_ts - c->first_ts, c->threads, c->syscalls,
+	       c->mmap_lock_events, c->sched_switches, c->lost_lines,
+	       c->lost_events);
+	printf(",\"flushes\":[");
+	for (size_t i = 0; i < c->nreasons; i++) {
+		const struct replay_reason *r = &c->reasons[i];
+
+		printf("%s{\"reason\":%" PRId32 ",\"name\":", i ? "," : "",
+		       r->reason);
+		json_string(stdout, trace_tlb_reason_name(r->reason));
+		printf(",\"flushes\":%" PRIu64 ",\"pages\":%" PRIu64
+		       ",\"all_pages\":%" PRIu64 "}",
+		       r->flushes, r->pages, r->full);
+	}
+	printf("],\"other_reasons\":%" PRIu64 ",\"shootdowns\":{\"source\":"
+	       "\"%s\",\"started\":%" PRIu64 ",\"paired\":%" PRIu64
+	       ",\"unpaired\":%" PRIu64 ",\"stray_exits\":%" PRIu64
+	       ",\"latency\":",
+	       c->other_reasons, source_names[c->source], c->shootdowns,
+	       c->paired, c->unpaired, c->stray_exits);
+	json_latency(c);
+	printf("},\"replayed\":null}\n");
+}
+
+enum { OPT_CHECK = 256, OPT_JSON };
+
+static const struct option options[] = {
+	{ "check", no_argument, NULL, OPT_CHECK },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ "help", no_argument, NULL, 'h' },
+	{ 0 },
+};
+
+static int run_replay(int argc, char **argv)
+{
+	struct replay_check c;
+	bool check = false, json = false;
+	size_t len = 0;
+	char *buf = NULL;
+	int opt, rc;
+
+	while ((opt = cli_getopt(&cmd_replay, argc, argv)) != -1) {
+		switch (opt) {
+		case 'h':
+			usage(stdout);
+			return CLI_EXIT_OK;
+		case OPT_CHECK:
+			check = true;
+			break;
+		case OPT_JSON:
+			json = true;
+			break;
+		default:
+			return CLI_EXIT_USAGE;
+		}
+	}
+	if (!check)
+		return cli_usage_error("replay", "only --check exists so far "
+						 "(hvtlb replay --check FILE)");
+	if (optind + 1 != argc)
+		return cli_usage_error("replay", "want one FILE");
+	rc = read_all(argv[optind], &buf, &len);
+	if (rc)
+		return cli_usage_error("replay", "%s: %s", argv[optind],
+				       rc == -EIO ? "cannot read it (or larger "
+						    "than 1 GiB)"
+						  : strerror(-rc));
+	rc = replay_check_run(&c, buf, len);
+	if (rc == -EINVAL)
+		fprintf(stderr, "hvtlb replay: %s: %s\n", argv[optind], c.err);
+	else if (rc)
+		fprintf(stderr, "hvtlb replay: %s\n", strerror(-rc));
+	else if (json)
+		print_json(argv[optind], &c);
+	else
+		print_check(argv[optind], &c);
+	replay_check_finish(&c);
+	free(buf);
+	if (rc)
+		return rc == -EINVAL ? CLI_EXIT_USAGE : CLI_EXIT_FAIL;
+	return fflush(stdout) ? CLI_EXIT_FAIL : CLI_EXIT_OK;
+}
+
+const struct cli_command cmd_replay = {
+	.name = "replay",
+	.summary = "what a recorded kernel trace says about flushes",
+	.run = run_replay,
+	.options = options,
+	.operands = "file",
+};
