@@ -199,18 +199,6 @@ static int set_DOUBLE(double *f, const char *v, const struct hvtlb_sim_key *k)
 	return 0;
 }
 
-static int set_FAULT(enum hvtlb_sim_fault *f, const char *v,
-		     const struct hvtlb_sim_key *k)
-{
-	int i = parse_name(v, fault_names, NAMES(fault_names));
-
-	(void)k;
-	if (i < 0)
-		return i;
-	*f = (enum hvtlb_sim_fault)i;
-	return 0;
-}
-
 static int set_STRATEGY(struct hvtlb_strategy_config *f, const char *v,
 			const struct hvtlb_sim_key *k)
 {
@@ -243,79 +231,6 @@ static int set_PROFILE(enum hvtlb_profile *f, const char *v,
 	if (!v || hvtlb_profile_from_name(v, &p))
 		return -EINVAL;
 	*f = p;
-	return 0;
-}
-
-static int set_WORKLOAD(enum hvtlb_sim_workload *f, const char *v,
-			const struct hvtlb_sim_key *k)
-{
-	int i = parse_name(v, workload_names, NAMES(workload_names));
-
-	(void)k;
-	if (i < 0)
-		return i;
-	*f = (enum hvtlb_sim_workload)i;
-	return 0;
-}
-
-/* The model's other keys are set by hvtlb_sim_config_set(). */
-static int set_GUEST_OS(enum hvtlb_sim_guest_os *f, const char *v,
-			const struct hvtlb_sim_key *k)
-{
-	int i = parse_name(v, guest_os_names, NAMES(guest_os_names));
-
-	(void)k;
-	if (i < 0)
-		return i;
-	*f = (enum hvtlb_sim_guest_os)i;
-	return 0;
-}
-
-static int set_TOUCH(enum hvtlb_sim_touch *f, const char *v,
-		     const struct hvtlb_sim_key *k)
-{
-	int i = parse_name(v, touch_names, NAMES(touch_names));
-
-	(void)k;
-	if (i < 0)
-		return i;
-	*f = (enum hvtlb_sim_touch)i;
-	return 0;
-}
-
-static int set_GOVERNOR(enum hvtlb_sim_idle_governor *f, const char *v,
-			const struct hvtlb_sim_key *k)
-{
-	int i = parse_name(v, governor_names, NAMES(governor_names));
-
-	(void)k;
-	if (i < 0)
-		return i;
-	*f = (enum hvtlb_sim_idle_governor)i;
-	return 0;
-}
-
-static int set_IDLE(enum hvtlb_sim_guest_idle *f, const char *v,
-		    const struct hvtlb_sim_key *k)
-{
-	int i = parse_name(v, guest_idle_names, NAMES(guest_idle_names));
-
-	(void)k;
-	if (i < 0)
-		return i;
-	*f = (enum hvtlb_sim_guest_idle)i;
-	return 0;
-}
-
-static int set_IPI_DELIVERY(enum hvtlb_sim_ipi_delivery *f, const char *v,
-			    const struct hvtlb_sim_key *k)
-{
-	int i = parse_name(v, ipi_delivery_names, NAMES(ipi_delivery_names));
-
-	(void)k;
-	if (i < 0)
-		return i;
-	*f = (enum hvtlb_sim_ipi_delivery)i;
 	return 0;
 }
 
@@ -392,14 +307,6 @@ static int get_name(unsigned i, const char *const *names, size_t n, char *buf,
 	return put(buf, len, "%s", i < n ? names[i] : "?");
 }
 
-static int get_FAULT(const enum hvtlb_sim_fault *f, char *buf, size_t len,
-		     const struct hvtlb_sim_key *k)
-{
-	(void)k;
-	return get_name((unsigned)*f, fault_names, NAMES(fault_names), buf,
-			len);
-}
-
 static int get_STRATEGY(const struct hvtlb_strategy_config *f, char *buf,
 			size_t len, const struct hvtlb_sim_key *k)
 {
@@ -425,54 +332,6 @@ static int get_PROFILE(const enum hvtlb_profile *f, char *buf, size_t len,
 	return put(buf, len, "%s", n ? n : "?");
 }
 
-static int get_WORKLOAD(const enum hvtlb_sim_workload *f, char *buf, size_t len,
-			const struct hvtlb_sim_key *k)
-{
-	(void)k;
-	return get_name((unsigned)*f, workload_names, NAMES(workload_names),
-			buf, len);
-}
-
-static int get_GUEST_OS(const enum hvtlb_sim_guest_os *f, char *buf, size_t len,
-			const struct hvtlb_sim_key *k)
-{
-	(void)k;
-	return get_name((unsigned)*f, guest_os_names, NAMES(guest_os_names),
-			buf, len);
-}
-
-static int get_TOUCH(const enum hvtlb_sim_touch *f, char *buf, size_t len,
-		     const struct hvtlb_sim_key *k)
-{
-	(void)k;
-	return get_name((unsigned)*f, touch_names, NAMES(touch_names), buf,
-			len);
-}
-
-static int get_GOVERNOR(const enum hvtlb_sim_idle_governor *f, char *buf,
-			size_t len, const struct hvtlb_sim_key *k)
-{
-	(void)k;
-	return get_name((unsigned)*f, governor_names, NAMES(governor_names),
-			buf, len);
-}
-
-static int get_IDLE(const enum hvtlb_sim_guest_idle *f, char *buf, size_t len,
-		    const struct hvtlb_sim_key *k)
-{
-	(void)k;
-	return get_name((unsigned)*f, guest_idle_names, NAMES(guest_idle_names),
-			buf, len);
-}
-
-static int get_IPI_DELIVERY(const enum hvtlb_sim_ipi_delivery *f, char *buf,
-			    size_t len, const struct hvtlb_sim_key *k)
-{
-	(void)k;
-	return get_name((unsigned)*f, ipi_delivery_names,
-			NAMES(ipi_delivery_names), buf, len);
-}
-
 static int get_PAGE_SIZE(const unsigned *f, char *buf, size_t len,
 			 const struct hvtlb_sim_key *k)
 {
@@ -483,6 +342,43 @@ static int get_PAGE_SIZE(const unsigned *f, char *buf, size_t len,
 	}
 	return put(buf, len, "?");
 }
+
+/*
+ * A key type whose values are the names of a list (TYPE as in the key
+ * table, C its field's type): its set_, get_ and ok_ functions. Setting
+ * guest.os sets only the model; hvtlb_sim_config_set() sets its bundle.
+ */
+#define NAMED_TYPE(TYPE, C, names)                                             \
+	static int set_##TYPE(C *f, const char *v,                             \
+			      const struct hvtlb_sim_key *k)                   \
+	{                                                                      \
+		int i = parse_name(v, names, NAMES(names));                    \
+                                                                               \
+		(void)k;                                                       \
+		if (i < 0)                                                     \
+			return i;                                              \
+		*f = (C)i;                                                     \
+		return 0;                                                      \
+	}                                                                      \
+	static int get_##TYPE(const C *f, char *buf, size_t len,               \
+			      const struct hvtlb_sim_key *k)                   \
+	{                                                                      \
+		(void)k;                                                       \
+		return get_name((unsigned)*f, names, NAMES(names), buf, len);  \
+	}                                                                      \
+	static bool ok_##TYPE(const C *f, const struct hvtlb_sim_key *k)       \
+	{                                                                      \
+		(void)k;                                                       \
+		return (unsigned)*f < NAMES(names);                            \
+	}
+
+NAMED_TYPE(FAULT, enum hvtlb_sim_fault, fault_names)
+NAMED_TYPE(WORKLOAD, enum hvtlb_sim_workload, workload_names)
+NAMED_TYPE(GUEST_OS, enum hvtlb_sim_guest_os, guest_os_names)
+NAMED_TYPE(TOUCH, enum hvtlb_sim_touch, touch_names)
+NAMED_TYPE(GOVERNOR, enum hvtlb_sim_idle_governor, governor_names)
+NAMED_TYPE(IDLE, enum hvtlb_sim_guest_idle, guest_idle_names)
+NAMED_TYPE(IPI_DELIVERY, enum hvtlb_sim_ipi_delivery, ipi_delivery_names)
 
 /* Validation of a field written directly (hvtlb_sim_config_validate). */
 static bool ok_U64(const uint64_t *f, const struct hvtlb_sim_key *k)
@@ -512,13 +408,6 @@ static bool ok_DOUBLE(const double *f, const struct hvtlb_sim_key *k)
 	return isfinite(*f) && in_range(*f, k);
 }
 
-static bool ok_FAULT(const enum hvtlb_sim_fault *f,
-		     const struct hvtlb_sim_key *k)
-{
-	(void)k;
-	return (unsigned)*f < HVTLB_SIM_FAULT_COUNT_;
-}
-
 static bool ok_STRATEGY(const struct hvtlb_strategy_config *f,
 			const struct hvtlb_sim_key *k)
 {
@@ -539,48 +428,6 @@ static bool ok_PROFILE(const enum hvtlb_profile *f,
 {
 	(void)k;
 	return (unsigned)*f < HVTLB_PROFILE_COUNT_;
-}
-
-static bool ok_WORKLOAD(const enum hvtlb_sim_workload *f,
-			const struct hvtlb_sim_key *k)
-{
-	(void)k;
-	return (unsigned)*f < HVTLB_SIM_WORKLOAD_COUNT_;
-}
-
-static bool ok_GUEST_OS(const enum hvtlb_sim_guest_os *f,
-			const struct hvtlb_sim_key *k)
-{
-	(void)k;
-	return (unsigned)*f < HVTLB_SIM_GUEST_OS_COUNT_;
-}
-
-static bool ok_TOUCH(const enum hvtlb_sim_touch *f,
-		     const struct hvtlb_sim_key *k)
-{
-	(void)k;
-	return (unsigned)*f < NAMES(touch_names);
-}
-
-static bool ok_GOVERNOR(const enum hvtlb_sim_idle_governor *f,
-			const struct hvtlb_sim_key *k)
-{
-	(void)k;
-	return (unsigned)*f < NAMES(governor_names);
-}
-
-static bool ok_IDLE(const enum hvtlb_sim_guest_idle *f,
-		    const struct hvtlb_sim_key *k)
-{
-	(void)k;
-	return (unsigned)*f < NAMES(guest_idle_names);
-}
-
-static bool ok_IPI_DELIVERY(const enum hvtlb_sim_ipi_delivery *f,
-			    const struct hvtlb_sim_key *k)
-{
-	(void)k;
-	return (unsigned)*f < NAMES(ipi_delivery_names);
 }
 
 static bool ok_PAGE_SIZE(const unsigned *f, const struct hvtlb_sim_key *k)

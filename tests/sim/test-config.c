@@ -84,6 +84,23 @@ static void test_config_errors(void **state)
 	c.cost[0] = -1;
 	assert_int_equal(hvtlb_sim_config_validate(&c, &bad), -ERANGE);
 	assert_string_equal(bad, "cost.cpu_mhz");
+	/* A named field written directly with a value past its names. */
+#define BAD_NAMED(field, key)                                                  \
+	do {                                                                   \
+		hvtlb_sim_config_init(&c);                                     \
+		memset(&c.field, 0x7f, sizeof(c.field));                       \
+		assert_int_equal(hvtlb_sim_config_validate(&c, &bad),          \
+				 -ERANGE);                                     \
+		assert_string_equal(bad, key);                                 \
+	} while (0)
+	BAD_NAMED(fault, "fault");
+	BAD_NAMED(workload, "workload.kind");
+	BAD_NAMED(guest_os, "guest.os");
+	BAD_NAMED(wl_touch, "workload.touch");
+	BAD_NAMED(idle_governor, "hypervisor.idle_governor");
+	BAD_NAMED(guest_idle, "guest.idle");
+	BAD_NAMED(ipi_delivery, "hypervisor.ipi_delivery");
+#undef BAD_NAMED
 	struct hvtlb_sim_results *r = (void *)1;
 
 	assert_int_equal(hvtlb_sim_run(&c, &r), -ERANGE);
