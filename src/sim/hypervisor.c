@@ -215,12 +215,12 @@ static void count_vp_confusion(struct sim *s, struct vcpu *v,
 	}
 }
 
-uint64_t op_hypercall(void *user, uint64_t control, const void *input,
-		      size_t len)
+/* The scenario's decoder host reads a call of vCPU @p v, its input in the
+ * vCPU's own page of guest memory. */
+static uint64_t host_decode(const struct sim *s, const struct vcpu *v,
+			    uint64_t control, const void *input, size_t len,
+			    struct hvtlb_decoded *d)
 {
-	struct vcpu *v = user;
-	struct sim *s = v->s;
-	struct task *t = cur_task(v);
 	struct hvtlb_host host = {
 		.profile = s->c->decoder,
 		.vp_count = s->c->vcpus,
@@ -232,6 +232,16 @@ uint64_t op_hypercall(void *user, uint64_t control, const void *input,
 		.len = len,
 		.gpa = 0x100000 + ((uint64_t)v->idx << 12),
 	};
+
+	return hvtlb_decode(&host, control, &in, d);
+}
+
+uint64_t op_hypercall(void *user, uint64_t control, const void *input,
+		      size_t len)
+{
+	struct vcpu *v = user;
+	struct sim *s = v->s;
+	struct task *t = cur_task(v);
 	struct hvtlb_decoded d;
 	struct hvtlb_gva_range ranges[HVTLB_FLUSHQ_MAX_RANGES + 1];
 	uint8_t vps[HVTLB_SIM_MAX_VCPUS];
@@ -244,7 +254,7 @@ uint64_t op_hypercall(void *user, uint64_t control, const void *input,
 	s->r->hypercalls++;
 	count_exit(s, v, HVTLB_SIM_EXIT_HYPERCALL, 1);
 	t_work(t, cyc(s, SIM_COST_hypercall), ACCT_SYS);
-	res = hvtlb_decode(&host, control, &in, &d);
+	res = host_decode(s, v, control, input, len, &d);
 	if (hvtlb_result_status(res) != HVTLB_STATUS_SUCCESS ||
 	    !hvtlb_call_is_flush(d.call))
 		return res;
@@ -284,21 +294,10 @@ hvtlb_status hv_ipi_call(struct sim *s, struct vcpu *v, uint64_t control,
 			 const void *input, size_t len,
 			 struct hvtlb_cpumask *to)
 {
-	struct hvtlb_host host = {
-		.profile = s->c->decoder,
-		.vp_count = s->c->vcpus,
-		.va_bits = 48,
-		.caller_vp = v->idx,
-	};
-	struct hvtlb_input in = {
-		.data = input,
-		.len = len,
-		.gpa = 0x100000 + ((uint64_t)v->idx << 12),
-	};
 	struct hvtlb_decoded d;
 	struct hvtlb_vpmask mask;
 	uint32_t n = s->c->vcpus, shift = n - s->c->vp_index_offset % n;
-	uint64_t res = hvtlb_decode(&host, control, &in, &d);
+	uint64_t res = host_decode(s, v, control, input, len, &d);
 
 	if (hvtlb_result_status(res) != HVTLB_STATUS_SUCCESS)
 		return hvtlb_result_status(res);

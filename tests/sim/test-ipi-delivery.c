@@ -26,37 +26,10 @@
 #include "sim/machine.h"
 
 #include "sim-test.h"
+#include "sim-rig.h"
 
 static const char *const deliveries[] = { "icr", "cluster", "kvm-pv",
 					  "hyperv" };
-
-/* A machine from @p kv, set up but not started. */
-struct rig {
-	struct hvtlb_sim_config c;
-	struct sim s;
-};
-
-static struct rig *rig_new(const char *const *kv)
-{
-	struct rig *g = calloc(1, sizeof(*g));
-
-	assert_non_null(g);
-	cfg_apply(&g->c, kv);
-	g->s.c = &g->c;
-	for (size_t i = 0; i < SIM_COST_COUNT; i++)
-		g->s.cost[i] = g->c.cost[i];
-	g->s.r = calloc(1, sizeof(*g->s.r));
-	assert_non_null(g->s.r);
-	assert_int_equal(sim_setup(&g->s), 0);
-	return g;
-}
-
-static void rig_free(struct rig *g)
-{
-	sim_teardown(&g->s);
-	free(g->s.r);
-	free(g);
-}
 
 /* One send from vCPU @p from to @p targets, every target passed. Returns
  * the sender exits counted (the results' vm_exits.ipi_send). */
