@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Fuzzes the CLI's strict parsers (tools/hvtlb/parse.c, linked directly).
+ * Fuzzes the CLI's strict parsers (tools/hvtlb/common/parse.c, linked directly).
  * Input: [0] picks nbits / max for the list parsers, the rest is the text
  * (up to the first NUL). Output buffers are allocated to their exact size,
  * so ASan sees a write past them; parsers must write nothing on failure.

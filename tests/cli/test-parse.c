@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* Unit tests for the command-line parsers in tools/hvtlb/parse.c. */
+/* Unit tests for the command-line parsers in tools/hvtlb/common/parse.c. */
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-/* Unit tests for runpool_share() in tools/hvtlb/runpool.c: a run repeated
+/* Unit tests for runpool_share() in tools/hvtlb/running/runpool.c: a run repeated
  * across validation cases is run once, and its copies get its results. */
 #include <errno.h>
 #include <setjmp.h>

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""Where the uninstalled tool finds its data (tools/hvtlb/datadir.h): a
+"""Where the uninstalled tool finds its data (tools/hvtlb/running/datadir.h): a
 path as given; $HVTLB_DATA_DIR first; the source tree when it runs from
 its build tree; a scenario named without a path is a shipped one unless
 a file of that name is here; a profile beside the scenario wins over the

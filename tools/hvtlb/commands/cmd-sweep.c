@@ -310,7 +310,7 @@ static int sweep(const struct sweep_opts *o)
 		sweep_csv_header(o->vary, o->nvary, o->draws > 0);
 		fflush(stdout);
 	}
-	rc = sweep_jobs_run(o, points, &j);
+	rc = sweep_jobs_run(o, points, &j, sweep_point_write);
 	sweep_plot_points(o, points, &src);
 	rc = sweep_outputs_finish(o, &svg, &src, rc);
 out:

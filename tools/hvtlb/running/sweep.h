@@ -91,8 +91,13 @@ struct sweep_jobs {
 
 int sweep_jobs_build(const struct sweep_opts *o, struct point *points,
 		     struct unc_plan *u, struct sweep_jobs *j);
+/* Writes point @p p's rows (sweep_point_write() in sweep-out.c), adding
+ * how many to *@p rows; nonzero when a run failed or the oracle fired
+ * without a fault. */
+typedef int sweep_point_writer(const struct sweep_opts *o,
+			       const struct point *pt, size_t p, size_t *rows);
 int sweep_jobs_run(const struct sweep_opts *o, struct point *points,
-		   const struct sweep_jobs *j);
+		   const struct sweep_jobs *j, sweep_point_writer *write);
 void sweep_jobs_finish(struct sweep_jobs *j);
 
 /* sweep-out.c */
@@ -103,6 +108,7 @@ void sweep_row_build(const struct sweep_opts *o, const struct point *p,
 void sweep_row_print(const struct row *r);
 void sweep_json_line(const struct sweep_opts *o, const struct point *p,
 		     size_t pindex, size_t run, const struct row *r);
+sweep_point_writer sweep_point_write;
 
 /* sweep-plot.c: where the plot's numbers come from, the runs or merged
  * CSV rows */

@@ -7,6 +7,7 @@
  */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <hvtlb/sim.h>
@@ -240,4 +241,45 @@ int sweep_outputs_finish(const struct sweep_opts *o, FILE **svg,
 	if (cli_output_finish("sweep", true))
 		rc = CLI_EXIT_FAIL;
 	return rc;
+}
+
+/* Oracle violations in a run that asked for no fault make the sweep fail,
+ * as they make `hvtlb sim` fail: printed, and 1 for the exit status. */
+static int point_violations(const struct point *pt, size_t p, size_t run)
+{
+	const struct hvtlb_sim_results *res = pt->b.res[run];
+
+	if (pt->b.run_rc[run] || !res || !res->violations ||
+	    pt->b.cfg[run].fault != HVTLB_SIM_FAULT_NONE)
+		return 0;
+	fprintf(stderr,
+		"hvtlb sweep: point %zu, %s: oracle violations without a "
+		"fault: %llu latent, %llu used\n",
+		p, sim_strategy_name(res),
+		(unsigned long long)res->latent_violations,
+		(unsigned long long)res->used_violations);
+	return 1;
+}
+
+/* Point @p p's rows: CSV, or with --shard JSON lines. */
+int sweep_point_write(const struct sweep_opts *o, const struct point *pt,
+		      size_t p, size_t *rows)
+{
+	struct row *r = malloc(sizeof(*r));
+	int fail = 0;
+
+	if (!r)
+		return 1;
+	for (size_t run = 0; run < pt->b.nruns; run++) {
+		sweep_row_build(o, pt, run, r);
+		if (r->error[0] || point_violations(pt, p, run))
+			fail = 1;
+		if (o->shard_n)
+			sweep_json_line(o, pt, p, run, r);
+		else
+			sweep_row_print(r);
+		(*rows)++;
+	}
+	free(r);
+	return fail;
 }

@@ -116,48 +116,19 @@ struct stream {
 	size_t next;	/* the first point not written in grid order */
 	size_t written; /* rows */
 	int rc;		/* CLI_EXIT_FAIL once a run failed */
+	sweep_point_writer *write;
 };
 
-/* Oracle violations in a run that asked for no fault make the sweep fail,
- * as they make `hvtlb sim` fail: printed, and 1 for the exit status. */
-static int point_violations(const struct point *pt, size_t p, size_t run)
-{
-	const struct hvtlb_sim_results *res = pt->b.res[run];
-
-	if (pt->b.run_rc[run] || !res || !res->violations ||
-	    pt->b.cfg[run].fault != HVTLB_SIM_FAULT_NONE)
-		return 0;
-	fprintf(stderr,
-		"hvtlb sweep: point %zu, %s: oracle violations without a "
-		"fault: %llu latent, %llu used\n",
-		p, sim_strategy_name(res),
-		(unsigned long long)res->latent_violations,
-		(unsigned long long)res->used_violations);
-	return 1;
-}
-
-/* Point @p p's rows: CSV, or with --shard JSON lines. */
+/* Point @p p's rows, by the command's writer. */
 static void write_point(struct stream *st, size_t p)
 {
 	struct point *pt = &st->points[p];
-	struct row *r = malloc(sizeof(*r));
+	size_t rows = 0;
 
 	pt->written = true;
-	if (!r) {
+	if (st->write(st->o, pt, p, &rows))
 		st->rc = CLI_EXIT_FAIL;
-		return;
-	}
-	for (size_t run = 0; run < pt->b.nruns; run++) {
-		sweep_row_build(st->o, pt, run, r);
-		if (r->error[0] || point_violations(pt, p, run))
-			st->rc = CLI_EXIT_FAIL;
-		if (st->o->shard_n)
-			sweep_json_line(st->o, pt, p, run, r);
-		else
-			sweep_row_print(r);
-		st->written++;
-	}
-	free(r);
+	st->written += rows;
 	fflush(stdout);
 }
 
@@ -217,12 +188,14 @@ static void __attribute__((noreturn)) interrupted(struct stream *st)
 }
 
 /* Runs the jobs of @p j, -j at a time, writing each point in grid order
- * as it completes. Returns 0, or 1 when a run failed; after SIGINT it
+ * as it completes, with @p write. Returns 0, or 1 when a run failed; after SIGINT it
  * writes what finished and exits (130), and the plot is removed. */
 int sweep_jobs_run(const struct sweep_opts *o, struct point *points,
-		   const struct sweep_jobs *j)
+		   const struct sweep_jobs *j, sweep_point_writer *write)
 {
-	struct stream st = { .o = o, .points = points, .owner = j->owner };
+	struct stream st = {
+		.o = o, .points = points, .owner = j->owner, .write = write
+	};
 
 	progress_begin("sweep", "runs", j->total);
 	/* A shard may hold no point at all. */
