@@ -20,6 +20,8 @@
  *
  * Usage: test-interleave [--bound N] [--fault no-wait|drop-overflow|
  *        overwrite] [--expect-violation] [--quiet] SCENARIO
+ * Scenarios: one, two-posters, outside, overflow, poll, pv (their setup_
+ * functions below).
  * Exit 0 when the result is the expected one (no violation, or with
  * --expect-violation at least one), 1 otherwise.
  */
@@ -62,6 +64,7 @@ static struct {
 	unsigned pt, done;
 	unsigned flags;	  /* HVTLB_FLUSH_FAULT_* or HVTLB_KVM_STEAL_FAULT_* */
 	unsigned nranges; /* ranges per post */
+	bool poll;	  /* no kick: the guest polls (scenario poll) */
 	unsigned posters_left;
 	struct vcpu vcpu[MAX_VCPUS];
 	unsigned nvcpus;
@@ -115,6 +118,12 @@ static const struct hvtlb_vcpu_ops ops = {
 	.flush = op_flush,
 };
 
+/* No kick: the vCPU polls hvtlb_vcpu_sync_kicked() in the guest. */
+static const struct hvtlb_vcpu_ops ops_poll = {
+	.version = HVTLB_VCPU_OPS_VERSION,
+	.flush = op_flush,
+};
+
 /* ------------------------------------------------------------------ */
 /* Threads                                                             */
 /* ------------------------------------------------------------------ */
@@ -133,10 +142,14 @@ static bool posters_done(void *arg)
 	return W.posters_left == 0;
 }
 
+/* The explorer evaluates this between two steps, so the two loads of
+ * hvtlb_vcpu_sync_kicked() are one poll here, not scheduling points. */
 static bool kicked_or_over(void *arg)
 {
 	struct vcpu *v = arg;
 
+	if (W.poll)
+		return hvtlb_vcpu_sync_kicked(v->vs) || W.posters_left == 0;
 	return v->kick_sent || W.posters_left == 0;
 }
 
@@ -222,10 +235,12 @@ static const char *const poster_names[] = { "poster0", "poster1" };
 static void world_reset(void)
 {
 	unsigned flags = W.flags, nranges = W.nranges;
+	bool poll = W.poll;
 
 	memset(&W, 0, sizeof(W));
 	W.flags = flags;
 	W.nranges = nranges;
+	W.poll = poll;
 }
 
 static void add_vcpu(unsigned rounds)
@@ -234,7 +249,7 @@ static void add_vcpu(unsigned rounds)
 
 	v->id = (int)W.nvcpus;
 	v->rounds = rounds;
-	v->vs = hvtlb_vcpu_sync_create(&ops, v);
+	v->vs = hvtlb_vcpu_sync_create(W.poll ? &ops_poll : &ops, v);
 	if (!v->vs)
 		abort();
 	ilv_name(v->vs, vcpu_names[W.nvcpus]);
@@ -265,7 +280,9 @@ static void spawn_all(void)
 		ilv_spawn(vcpu_names[i], vcpu_thread, &W.vcpu[i]);
 }
 
-/* one: 1 poster, 2 posts, 1 vCPU that enters twice before its last. */
+/* one: 1 poster, 2 posts, 1 vCPU that enters twice before its last.
+ * overflow: the same with 16 ranges a post. poll: the same with no kick
+ * callback: in the guest, the vCPU waits for hvtlb_vcpu_sync_kicked(). */
 static void setup_one(void)
 {
 	world_reset();
@@ -428,6 +445,7 @@ static const struct ilv_scenario scenarios[] = {
 	{ "two-posters", setup_two_posters, check_end_sync, teardown_sync },
 	{ "outside", setup_outside, check_end_sync, teardown_sync },
 	{ "overflow", setup_one, check_end_sync, teardown_sync },
+	{ "poll", setup_one, check_end_sync, teardown_sync },
 	{ "pv", setup_pv, check_end_pv, teardown_pv },
 };
 
@@ -436,7 +454,7 @@ static int usage(void)
 	fprintf(stderr,
 		"usage: test-interleave [--bound N] [--fault no-wait|"
 		"drop-overflow|overwrite] [--expect-violation] [--quiet] "
-		"one|two-posters|outside|overflow|pv\n");
+		"one|two-posters|outside|overflow|poll|pv\n");
 	return 2;
 }
 
@@ -485,6 +503,8 @@ int main(int argc, char **argv)
 	/* overflow: 16 ranges, one more than a queue holds. */
 	if (!strcmp(sc->name, "overflow"))
 		W.nranges = HVTLB_FLUSHQ_SLOTS;
+	/* poll: as one, with no kick callback. */
+	W.poll = !strcmp(sc->name, "poll");
 
 #ifdef HVTLB_TSAN
 	/* Each coroutine is a TSan fiber, made anew for each schedule, and
