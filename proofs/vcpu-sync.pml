@@ -17,8 +17,10 @@
  *       the queue's lock: one atomic step each here)
  *   tools/kvm-vmm/hv.c:kick   an interrupt that makes KVM_RUN exit
  *
- * This is a model of the C, not the C: an exhaustive interleaving test
- * of the real functions is not done yet (docs/proofs.md).
+ * This is a model of the C, not the C; the real functions are run in
+ * every schedule up to a preemption bound, with the same properties and
+ * variants, by tests/runtime/test-interleave.c (docs/proofs.md, "The
+ * real C").
  * Memory order: the model is sequentially consistent; vcpu-sync.c uses
  * seq_cst for every access the argument needs except acked
  * (release/acquire, which orders the flush before it) and the mode

@@ -10,6 +10,7 @@
 #include <hvtlb/flushq.h>
 
 #include "flushq-private.h"
+#include "rt-sync.h"
 
 int hvtlb_flushq_init(struct hvtlb_flushq *q)
 {
@@ -70,7 +71,7 @@ int flushq_push_flags(struct hvtlb_flushq *q, const struct hvtlb_gva_range *r,
 			fits = false;
 	}
 
-	pthread_mutex_lock(&q->lock);
+	rt_lock(&q->lock);
 	if (q->all) {
 		ret = 1;
 	} else if (fits && n <= HVTLB_FLUSHQ_MAX_RANGES - q->n) {
@@ -84,7 +85,7 @@ int flushq_push_flags(struct hvtlb_flushq *q, const struct hvtlb_gva_range *r,
 		q->collapses++;
 		ret = 1;
 	}
-	pthread_mutex_unlock(&q->lock);
+	rt_unlock(&q->lock);
 	return ret;
 }
 
@@ -98,31 +99,31 @@ void hvtlb_flushq_push_all(struct hvtlb_flushq *q)
 {
 	if (!q)
 		return;
-	pthread_mutex_lock(&q->lock);
+	rt_lock(&q->lock);
 	set_all_locked(q);
-	pthread_mutex_unlock(&q->lock);
+	rt_unlock(&q->lock);
 }
 
 void hvtlb_flushq_drain(struct hvtlb_flushq *q, struct hvtlb_flushq_batch *out)
 {
 	if (!q || !out)
 		return;
-	pthread_mutex_lock(&q->lock);
+	rt_lock(&q->lock);
 	out->all = q->all;
 	out->n = q->n;
 	memcpy(out->ranges, q->ranges, q->n * sizeof(q->ranges[0]));
 	q->all = false;
 	q->n = 0;
-	pthread_mutex_unlock(&q->lock);
+	rt_unlock(&q->lock);
 }
 
 void flushq_peek(struct hvtlb_flushq *q, struct hvtlb_flushq_batch *out)
 {
-	pthread_mutex_lock(&q->lock);
+	rt_lock(&q->lock);
 	out->all = q->all;
 	out->n = q->n;
 	memcpy(out->ranges, q->ranges, q->n * sizeof(q->ranges[0]));
-	pthread_mutex_unlock(&q->lock);
+	rt_unlock(&q->lock);
 }
 
 bool hvtlb_flushq_pending(struct hvtlb_flushq *q)
@@ -131,9 +132,9 @@ bool hvtlb_flushq_pending(struct hvtlb_flushq *q)
 
 	if (!q)
 		return false;
-	pthread_mutex_lock(&q->lock);
+	rt_lock(&q->lock);
 	pending = q->all || q->n;
-	pthread_mutex_unlock(&q->lock);
+	rt_unlock(&q->lock);
 	return pending;
 }
 
@@ -143,9 +144,9 @@ uint64_t hvtlb_flushq_collapses(struct hvtlb_flushq *q)
 
 	if (!q)
 		return 0;
-	pthread_mutex_lock(&q->lock);
+	rt_lock(&q->lock);
 	c = q->collapses;
-	pthread_mutex_unlock(&q->lock);
+	rt_unlock(&q->lock);
 	return c;
 }
 
@@ -176,9 +177,9 @@ void hvtlb_kvm_steal_host_preempt(struct hvtlb_kvm_steal_byte *s,
 	if (!s)
 		return;
 	if (flags & HVTLB_KVM_STEAL_FAULT_OVERWRITE)
-		atomic_store(steal_atomic(s), HVTLB_KVM_VCPU_PREEMPTED);
+		rt_store(steal_atomic(s), HVTLB_KVM_VCPU_PREEMPTED);
 	else
-		atomic_fetch_or(steal_atomic(s), HVTLB_KVM_VCPU_PREEMPTED);
+		rt_fetch_or(steal_atomic(s), HVTLB_KVM_VCPU_PREEMPTED);
 }
 
 bool hvtlb_kvm_steal_guest_defer_flush(struct hvtlb_kvm_steal_byte *s)
@@ -187,16 +188,15 @@ bool hvtlb_kvm_steal_guest_defer_flush(struct hvtlb_kvm_steal_byte *s)
 
 	if (!s)
 		return false;
-	old = atomic_load(steal_atomic(s));
+	old = rt_load(steal_atomic(s));
 	/*
 	 * seq_cst CAS: either it lands before the host's exchange in
 	 * host_enter (which then sees FLUSH_TLB), or after it (PREEMPTED is
 	 * gone and the CAS fails). On failure old is reloaded.
 	 */
 	while (old & HVTLB_KVM_VCPU_PREEMPTED) {
-		if (atomic_compare_exchange_weak(
-			    steal_atomic(s), &old,
-			    (uint8_t)(old | HVTLB_KVM_VCPU_FLUSH_TLB)))
+		if (rt_cas_weak(steal_atomic(s), &old,
+				(uint8_t)(old | HVTLB_KVM_VCPU_FLUSH_TLB)))
 			return true;
 	}
 	return false;
@@ -206,12 +206,12 @@ unsigned hvtlb_kvm_steal_host_enter(struct hvtlb_kvm_steal_byte *s)
 {
 	if (!s)
 		return 0;
-	return atomic_exchange(steal_atomic(s), 0);
+	return rt_exchange(steal_atomic(s), 0);
 }
 
 unsigned hvtlb_kvm_steal_read(const struct hvtlb_kvm_steal_byte *s)
 {
 	if (!s)
 		return 0;
-	return atomic_load(steal_atomic(s));
+	return rt_load(steal_atomic(s));
 }

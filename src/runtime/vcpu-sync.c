@@ -38,9 +38,13 @@
  * or mode == OUTSIDE (seq_cst load of exit_guest's release store: the
  * vCPU's last guest access happened-before the return, and the Dekker
  * argument above makes its next entry service the request).
+ *
+ * Every access above goes through the names of rt-sync.h, so that the
+ * interleaving test (docs/proofs.md, "The real C") runs these functions
+ * in every order up to its bound; the HVTLB_RT_BROKEN_* blocks are its
+ * deliberately broken variants, never compiled into the library.
  */
 #include <errno.h>
-#include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <time.h>
@@ -48,6 +52,7 @@
 #include <hvtlb/flushq.h>
 
 #include "flushq-private.h"
+#include "rt-sync.h"
 
 struct hvtlb_vcpu_sync {
 	const struct hvtlb_vcpu_ops *ops;
@@ -102,14 +107,19 @@ int hvtlb_vcpu_sync_service(struct hvtlb_vcpu_sync *vs)
 	struct hvtlb_flushq_batch batch;
 	uint64_t seq;
 
-	if (!vs || !atomic_exchange(&vs->requests, 0))
+	if (!vs || !rt_exchange(&vs->requests, 0))
 		return 0;
-	seq = atomic_load(&vs->posted);
+	seq = rt_load(&vs->posted);
+#ifdef HVTLB_RT_BROKEN_ACK_FIRST
+	rt_store_explicit(&vs->acked, seq, memory_order_release);
+#endif
 	hvtlb_flushq_drain(&vs->queue, &batch);
 	if (batch.all || batch.n)
 		vs->ops->flush(vs->user, &batch);
+#ifndef HVTLB_RT_BROKEN_ACK_FIRST
 	/* Only this thread stores acked, and seq never goes down. */
-	atomic_store_explicit(&vs->acked, seq, memory_order_release);
+	rt_store_explicit(&vs->acked, seq, memory_order_release);
+#endif
 	return 1;
 }
 
@@ -120,10 +130,17 @@ int hvtlb_vcpu_sync_enter_guest(struct hvtlb_vcpu_sync *vs)
 	if (!vs)
 		return 0;
 	for (;;) {
-		atomic_store(&vs->mode, HVTLB_VCPU_IN_GUEST);
-		if (!atomic_load(&vs->requests))
+#ifdef HVTLB_RT_BROKEN_NO_RECHECK
+		if (!rt_load(&vs->requests)) {
+			rt_store(&vs->mode, HVTLB_VCPU_IN_GUEST);
 			return serviced;
-		atomic_store(&vs->mode, HVTLB_VCPU_OUTSIDE_GUEST);
+		}
+#else
+		rt_store(&vs->mode, HVTLB_VCPU_IN_GUEST);
+		if (!rt_load(&vs->requests))
+			return serviced;
+		rt_store(&vs->mode, HVTLB_VCPU_OUTSIDE_GUEST);
+#endif
 		serviced += hvtlb_vcpu_sync_service(vs);
 	}
 }
@@ -131,39 +148,38 @@ int hvtlb_vcpu_sync_enter_guest(struct hvtlb_vcpu_sync *vs)
 void hvtlb_vcpu_sync_exit_guest(struct hvtlb_vcpu_sync *vs)
 {
 	if (vs)
-		atomic_store_explicit(&vs->mode, HVTLB_VCPU_OUTSIDE_GUEST,
-				      memory_order_release);
+		rt_store_explicit(&vs->mode, HVTLB_VCPU_OUTSIDE_GUEST,
+				  memory_order_release);
 }
 
 bool hvtlb_vcpu_sync_kicked(const struct hvtlb_vcpu_sync *vs)
 {
 	if (!vs)
 		return false;
-	return atomic_load_explicit(&vs->mode, memory_order_relaxed) ==
+	return rt_load_explicit(&vs->mode, memory_order_relaxed) ==
 		       HVTLB_VCPU_EXITING ||
-	       atomic_load_explicit(&vs->requests, memory_order_relaxed) != 0;
+	       rt_load_explicit(&vs->requests, memory_order_relaxed) != 0;
 }
 
 enum hvtlb_vcpu_mode hvtlb_vcpu_sync_mode(const struct hvtlb_vcpu_sync *vs)
 {
 	if (!vs)
 		return HVTLB_VCPU_OUTSIDE_GUEST;
-	return (enum hvtlb_vcpu_mode)atomic_load(&vs->mode);
+	return (enum hvtlb_vcpu_mode)rt_load(&vs->mode);
 }
 
 unsigned hvtlb_vcpu_sync_requests(const struct hvtlb_vcpu_sync *vs)
 {
-	return vs ? atomic_load(&vs->requests) : 0;
+	return vs ? rt_load(&vs->requests) : 0;
 }
 
 void hvtlb_vcpu_sync_seqs(const struct hvtlb_vcpu_sync *vs, uint64_t *posted,
 			  uint64_t *acked)
 {
 	if (posted)
-		*posted = vs ? atomic_load(&vs->posted) : 0;
+		*posted = vs ? rt_load(&vs->posted) : 0;
 	if (acked)
-		*acked = vs ? atomic_load_explicit(&vs->acked,
-						   memory_order_acquire)
+		*acked = vs ? rt_load_explicit(&vs->acked, memory_order_acquire)
 			    : 0;
 }
 
@@ -187,15 +203,16 @@ static uint64_t post_one(struct hvtlb_vcpu_sync *vs,
 		hvtlb_flushq_push_all(&vs->queue);
 	else
 		flushq_push_flags(&vs->queue, ranges, nranges, flags);
-	ticket = atomic_fetch_add(&vs->posted, 1) + 1;
-	atomic_fetch_or(&vs->requests, HVTLB_VCPU_REQ_TLB_FLUSH);
-	mode = atomic_load(&vs->mode);
+	ticket = rt_fetch_add(&vs->posted, 1) + 1;
+	rt_fetch_or(&vs->requests, HVTLB_VCPU_REQ_TLB_FLUSH);
+	mode = rt_load(&vs->mode);
+#ifndef HVTLB_RT_BROKEN_WAIT_FOR_ACK
 	if (mode == HVTLB_VCPU_OUTSIDE_GUEST)
 		return 0;
+#endif
 	if (mode == HVTLB_VCPU_IN_GUEST) {
 		/* Failure means it exited or someone else kicked: fine. */
-		atomic_compare_exchange_strong(&vs->mode, &mode,
-					       HVTLB_VCPU_EXITING);
+		rt_cas_strong(&vs->mode, &mode, HVTLB_VCPU_EXITING);
 	}
 	if (vs->ops->kick)
 		vs->ops->kick(vs->user, vs);
@@ -204,9 +221,15 @@ static uint64_t post_one(struct hvtlb_vcpu_sync *vs,
 
 static bool target_done(const struct hvtlb_vcpu_sync *vs, uint64_t ticket)
 {
-	if (atomic_load_explicit(&vs->acked, memory_order_acquire) >= ticket)
+	if (rt_load_explicit(&vs->acked, memory_order_acquire) >= ticket)
 		return true;
-	return atomic_load(&vs->mode) == HVTLB_VCPU_OUTSIDE_GUEST;
+#if defined(HVTLB_RT_BROKEN_DONE_IF_EXITING)
+	return rt_load(&vs->mode) != HVTLB_VCPU_IN_GUEST;
+#elif defined(HVTLB_RT_BROKEN_WAIT_FOR_ACK)
+	return false;
+#else
+	return rt_load(&vs->mode) == HVTLB_VCPU_OUTSIDE_GUEST;
+#endif
 }
 
 int hvtlb_vcpu_flush_post(struct hvtlb_vcpu_sync *const *targets, size_t n,
@@ -249,7 +272,7 @@ int hvtlb_vcpu_flush_post(struct hvtlb_vcpu_sync *const *targets, size_t n,
 				ret = -ETIMEDOUT;
 				goto out;
 			}
-			sched_yield();
+			rt_yield();
 		}
 	}
 out:
