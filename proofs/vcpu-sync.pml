@@ -19,7 +19,7 @@
  *
  * This is a model of the C, not the C; the real functions are run in
  * every schedule up to a preemption bound, with the same properties and
- * variants, by tests/runtime/test-interleave.c (docs/proofs.md, "The
+ * variants, by tests/runtime/test-interleave.c (docs/verification.md, "The
  * real C").
  * Memory order: the model is sequentially consistent; vcpu-sync.c uses
  * seq_cst for every access the argument needs except acked

@@ -7,7 +7,7 @@
  *
  * In the library each name is the C11 or POSIX call itself (macros: the
  * object code is the same as with the calls written out). The exhaustive
- * interleaving test (tests/runtime/test-interleave.c, docs/proofs.md)
+ * interleaving test (tests/runtime/test-interleave.c, docs/verification.md)
  * compiles the two files again with HVTLB_RT_CHECK defined: then each name
  * is a scheduling point of its explorer followed by the same operation
  * (tests/runtime/rt-check.h). An operation written without these names is

@@ -40,7 +40,7 @@
  * argument above makes its next entry service the request).
  *
  * Every access above goes through the names of rt-sync.h, so that the
- * interleaving test (docs/proofs.md, "The real C") runs these functions
+ * interleaving test (docs/verification.md, "The real C") runs these functions
  * in every order up to its bound; the HVTLB_RT_BROKEN_* blocks are its
  * deliberately broken variants, never compiled into the library.
  */
