@@ -65,9 +65,9 @@ static void op_send_ipis(void *user, const struct hvtlb_cpumask *targets,
 	struct vcpu *v = user;
 	struct sim *s = v->s;
 	struct task *t = cur_task(v);
-	uint32_t n = 0, drop = HVTLB_MAX_CPUS;
+	uint32_t drop = HVTLB_MAX_CPUS;
 	simtime send = s->c->ipiv ? 0 : cyc(s, SIM_COST_ipi_send);
-	simtime deliver, spin = 0;
+	simtime deliver, spent, spin = 0;
 	bool early = ack_early(s, f), chain;
 	struct ipi_send ip;
 
@@ -128,14 +128,13 @@ static void op_send_ipis(void *user, const struct hvtlb_cpumask *targets,
 		tv->pend[tv->npend++] = q;
 		send_queue(s, v, chain, q.arrive, EV_IPI, tv->gid, 0);
 		v->ack_wait++;
-		n++;
 	}
 	send_end(s, v, chain);
-	s->r->ipis_sent += n;
-	s->r->ipis[HVTLB_SIM_IPI_FLUSH] += n;
-	send = ipi_send_end(&ip);
+	s->r->ipis_sent += ip.n;
+	s->r->ipis[HVTLB_SIM_IPI_FLUSH] += ip.n;
+	spent = ipi_send_end(&ip);
 	if (ip.nexits || spin)
-		t_work(t, spin + send, ACCT_SYS);
+		t_work(t, spin + spent, ACCT_SYS);
 }
 
 /* A target of @p v's last flush IPIs may run guest code before it takes
