@@ -7,7 +7,8 @@
 #         scdoc (the man pages, which the tests check), rsvg-convert
 #         (renders the plots the CLI tests check), zsh and fish (the
 #         completion test runs the scripts in both shells), spin (the
-#         proofs suite model-checks proofs/*.pml)
+#         proofs suite model-checks proofs/*.pml), libtracecmd-dev and
+#         libtraceevent-dev (hvtlb replay reads trace.dat with them)
 set -euo pipefail
 mode=${1:-test}
 pkgs=()
@@ -31,6 +32,8 @@ if [ "$mode" = test ]; then
     have zsh || pkgs+=(zsh)
     have fish || pkgs+=(fish)
     have spin || pkgs+=(spin)
+    pkg-config --exists libtracecmd 2>/dev/null || pkgs+=(libtracecmd-dev)
+    pkg-config --exists libtraceevent 2>/dev/null || pkgs+=(libtraceevent-dev)
 fi
 [ ${#pkgs[@]} -eq 0 ] && exit 0
 echo "deps: installing ${pkgs[*]}" >&2

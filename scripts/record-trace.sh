@@ -4,8 +4,10 @@
 # tracefs directly (where `trace-cmd record` is refused), and saves the
 # ftrace text (the `trace` file) to FILE.
 #
-# usage: scripts/record-trace.sh [-o FILE] [-b KB] [-c CLOCK] [-a] -- COMMAND [ARG...]
+# usage: scripts/record-trace.sh [-o FILE] [-d FILE.dat] [-b KB] [-c CLOCK] [-a] -- COMMAND [ARG...]
 #   -o FILE   where the text goes (default trace.txt); FILE.gz is gzipped
+#   -d FILE   also save the same events as trace-cmd's trace.dat (needs
+#             trace-cmd; `trace-cmd extract` works where `record` is refused)
 #   -b KB     ring buffer per CPU in KiB (default 8192); a full buffer drops
 #             events, which the trace says as "CPU:N [LOST n EVENTS]"
 #   -c CLOCK  trace clock (default local; see CLOCK in the trace_clock file:
@@ -30,18 +32,25 @@ out=trace.txt
 kb=8192
 clock=local
 all=0
-while getopts o:b:c:a opt; do
+dat=
+while getopts o:d:b:c:a opt; do
 	case $opt in
 	o) out=$OPTARG ;;
+	d) dat=$OPTARG ;;
 	b) kb=$OPTARG ;;
 	c) clock=$OPTARG ;;
 	a) all=1 ;;
-	*) sed -n 's/^# \{0,1\}//; 6,15p' "$0" >&2; exit 2 ;;
+	*) sed -n 's/^# \{0,1\}//; 6,17p' "$0" >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
 if [ $# -eq 0 ]; then
 	echo "record-trace.sh: no COMMAND (usage: record-trace.sh [-o FILE] -- COMMAND...)" >&2
+	exit 2
+fi
+
+if [ -n "$dat" ] && ! command -v trace-cmd >/dev/null 2>&1; then
+	echo "record-trace.sh: -d needs trace-cmd (Debian: trace-cmd)" >&2
 	exit 2
 fi
 
@@ -103,9 +112,18 @@ INST=$inst ALL=$all sh -c '
 echo 0 > "$inst/tracing_on"
 
 case $out in
-*.gz) gzip -9 -n -c "$inst/trace" > "$out" ;;
+*.gz) cat "$inst/trace" | gzip -9 -n > "$out" ;;
 *) cat "$inst/trace" > "$out" ;;
 esac
 echo "record-trace.sh: $(grep -vc '^#' "$inst/trace" || true) events to $out" \
 	"(clock $clock, kernel $(uname -r), exit $rc)" >&2
+if [ -n "$dat" ]; then
+	# extract reads the instance's buffers as they are (and removes the
+	# instance when done; cleanup then finds nothing to do).
+	if ! trace-cmd extract -B "${inst##*/}" -o "$dat" >/dev/null 2>&1; then
+		echo "record-trace.sh: trace-cmd extract failed; $out has the events" >&2
+		exit 1
+	fi
+	echo "record-trace.sh: the same events as trace.dat to $dat" >&2
+fi
 exit $rc

@@ -103,6 +103,16 @@ static int field_hex(struct trace_reader *r, struct trace_span body,
 
 	if (field_word(r, body, key, &v))
 		return -EINVAL;
+	/* The kernel prints a bare hex word; libtraceevent (trace-cmd
+	 * report, a trace.dat) prints %p as C does: 0x..., "(nil)". */
+	if (span_eq(v, "(nil)")) {
+		*out = 0;
+		return 0;
+	}
+	if (v.len > 2 && v.p[0] == '0' && (v.p[1] == 'x' || v.p[1] == 'X')) {
+		v.p += 2;
+		v.len -= 2;
+	}
 	if (span_u64(&v, 16, out) || v.len)
 		return trace_fail(r, v.p, "bad hex number in '%s'", key);
 	return 0;

@@ -17,6 +17,7 @@
 #include "cli.h"
 #include "json.h"
 #include "replay-check.h"
+#include "trace-dat.h"
 
 /* A trace larger than this is refused rather than read into memory. */
 #define REPLAY_MAX_BYTES (1ull << 30)
@@ -27,7 +28,8 @@ static void usage(FILE *out)
 		"usage: hvtlb replay --check [--json] FILE\n\n"
 		"Reads a kernel trace in the ftrace text format (the tracefs\n"
 		"trace file, or what trace-cmd report prints; FILE.gz too\n"
-		"where the tool has zlib) and prints what it recorded: TLB\n"
+		"where the tool has zlib), or trace-cmd's trace.dat where it\n"
+		"has libtracecmd, and prints what it recorded: TLB\n"
 		"flushes by reason with their pages, shootdowns and their\n"
 		"latency (p50, p90, p99, max), threads, skipped events.\n"
 		"scripts/record-trace.sh records one; docs/replay.md says how\n"
@@ -283,6 +285,20 @@ static int run_replay(int argc, char **argv)
 				       rc == -EIO ? "cannot read it (or larger "
 						    "than 1 GiB)"
 						  : strerror(-rc));
+	if (trace_dat_is(buf, len)) {
+		char err[256];
+
+		free(buf);
+		rc = trace_dat_text(argv[optind], REPLAY_MAX_BYTES, &buf, &len,
+				    err, sizeof(err));
+		if (rc) {
+			fprintf(stderr, "hvtlb replay: %s: %s\n", argv[optind],
+				rc == -EINVAL || rc == -ENOTSUP || rc == -EFBIG
+					? err
+					: strerror(-rc));
+			return rc == -ENOMEM ? CLI_EXIT_FAIL : CLI_EXIT_USAGE;
+		}
+	}
 	rc = replay_check_run(&c, buf, len);
 	if (rc == -EINVAL)
 		fprintf(stderr, "hvtlb replay: %s: %s\n", argv[optind], c.err);
