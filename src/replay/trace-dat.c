@@ -33,7 +33,7 @@ int trace_dat_text(const char *path, size_t max, char **text, size_t *len,
 	snprintf(err, errlen,
 		 "a trace.dat needs hvtlb built with libtracecmd "
 		 "(-Dtrace=enabled; Debian: libtracecmd-dev); or convert it "
-		 "with `trace-cmd report -i FILE > FILE.txt`");
+		 "with `trace-cmd report -N -i FILE > FILE.txt`");
 	return -ENOTSUP;
 }
 
