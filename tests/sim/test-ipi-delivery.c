@@ -288,20 +288,25 @@ static struct hvtlb_sim_results *stress(const char *delivery,
 }
 
 /*
- * Whole runs, each delivery under each strategy that sends IPIs, with
- * reschedule IPIs too: no oracle violation, and the counters add up (IPIs
- * by delivery to ipis.sent, send exits by delivery to vm_exits.ipi_send).
+ * Whole runs, each delivery under every strategy (broadcast and lazy send
+ * flush IPIs only as a fallback, but every run sends reschedule IPIs): no
+ * oracle violation, and the counters add up (IPIs by delivery to
+ * ipis.sent, send exits by delivery to vm_exits.ipi_send).
  * The same runs with the drop-target fault do show violations: the
  * oracle can still fire whatever the delivery.
  */
 static void test_oracle_each_delivery(void **state)
 {
-	static const char *const strategies[] = { "ipi", "hyperv", "kvm-pv",
-						  "vmm-assist" };
+	static const char *const strategies[] = { "ipi",       "hyperv",
+						  "kvm-pv",    "vmm-assist",
+						  "broadcast", "lazy" };
+	size_t ns = sizeof(strategies) / sizeof(strategies[0]);
 
 	(void)state;
+	/* every strategy of the map, so a new one joins this test */
+	assert_int_equal(ns, HVTLB_STRATEGY_COUNT_);
 	for (size_t d = 0; d < 4; d++) {
-		for (size_t s = 0; s < 4; s++) {
+		for (size_t s = 0; s < ns; s++) {
 			struct hvtlb_sim_results *r =
 				stress(deliveries[d], strategies[s], "none");
 			uint64_t ipis = 0, exits = 0;
