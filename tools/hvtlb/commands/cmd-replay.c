@@ -10,16 +10,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#ifdef HVTLB_HAVE_ZLIB
-#include <zlib.h>
-#endif
 
 #include "cli.h"
 #include "json.h"
 #include "replay-check.h"
-
-/* A trace larger than this is refused rather than read into memory. */
-#define REPLAY_MAX_BYTES (1ull << 30)
+#include "trace-in.h"
 
 static void usage(FILE *out)
 {
@@ -36,63 +31,6 @@ static void usage(FILE *out)
 		"  --check  print the recorded side (the only mode so far)\n"
 		"  --json   one JSON document instead of the text\n"
 		"           (docs/json.md)\n");
-}
-
-/* Reads all of @p path (gunzipped where zlib is there) into *@p out. */
-static int read_all(const char *path, char **out, size_t *len)
-{
-#ifdef HVTLB_HAVE_ZLIB
-	gzFile f = gzopen(path, "rb");
-#else
-	FILE *f = fopen(path, "rb");
-#endif
-	size_t cap = 1 << 16, n = 0;
-	char *buf = malloc(cap), *nb;
-	int got;
-
-	if (!f || !buf) {
-		free(buf);
-		if (f) {
-#ifdef HVTLB_HAVE_ZLIB
-			gzclose(f);
-#else
-			fclose(f);
-#endif
-		}
-		return f ? -ENOMEM : -errno;
-	}
-	for (;;) {
-		if (n == cap) {
-			if (cap >= REPLAY_MAX_BYTES)
-				break;
-			nb = realloc(buf, cap *= 2);
-			if (!nb)
-				break;
-			buf = nb;
-		}
-#ifdef HVTLB_HAVE_ZLIB
-		got = gzread(f, buf + n, (unsigned)(cap - n));
-#else
-		got = (int)fread(buf + n, 1, cap - n, f);
-#endif
-		if (got <= 0)
-			break;
-		n += (size_t)got;
-	}
-#ifdef HVTLB_HAVE_ZLIB
-	got = got < 0 || n == cap ? -EIO : 0;
-	gzclose(f);
-#else
-	got = ferror(f) || n == cap ? -EIO : 0;
-	fclose(f);
-#endif
-	if (got) {
-		free(buf);
-		return got;
-	}
-	*out = buf;
-	*len = n;
-	return 0;
 }
 
 static const char *source_text(enum replay_source s)
@@ -277,12 +215,13 @@ static int run_replay(int argc, char **argv)
 						 "(hvtlb replay --check FILE)");
 	if (optind + 1 != argc)
 		return cli_usage_error("replay", "want one FILE");
-	rc = read_all(argv[optind], &buf, &len);
+	rc = trace_file_read(argv[optind], &buf, &len);
 	if (rc)
 		return cli_usage_error("replay", "%s: %s", argv[optind],
-				       rc == -EIO ? "cannot read it (or larger "
-						    "than 1 GiB)"
-						  : strerror(-rc));
+				       rc == -EIO || rc == -EFBIG
+					       ? "cannot read it (or larger "
+						 "than 1 GiB)"
+					       : strerror(-rc));
 	rc = replay_check_run(&c, buf, len);
 	if (rc == -EINVAL)
 		fprintf(stderr, "hvtlb replay: %s: %s\n", argv[optind], c.err);
