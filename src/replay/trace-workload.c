@@ -24,6 +24,7 @@ struct tstate {
 	enum hvtlb_sim_step_kind sys; /* an open call: its step; COUNT none */
 	uint32_t sys_pages;
 	bool sys_flushed;
+	int remote; /* the open call's remote flush: 0 none, 1, 2 elsewhere */
 };
 
 struct builder {
@@ -31,6 +32,7 @@ struct builder {
 	struct tstate *ts;
 	uint64_t t0; /* the first event of a replayed thread */
 	bool have_t0;
+	int32_t cur[TRACE_MAX_CPUS]; /* the task each CPU last ran, -1 none */
 };
 
 static int cmp_pid(const void *a, const void *b)
@@ -240,6 +242,23 @@ static void not_a_step(struct trace_workload *w, int32_t reason)
 	w->not_steps[reason >= 0 && reason < 6 ? reason : 6]++;
 }
 
+/* A remote flush from @p cpu: 2 when no other CPU runs a replayed
+ * thread, else 1. */
+static int remote_kind(const struct builder *b, uint32_t cpu)
+{
+	for (uint32_t c = 0; c < b->w->cpus && c < TRACE_MAX_CPUS; c++)
+		if (c != cpu && thread_of(b->w, b->cur[c]) >= 0)
+			return 1;
+	return 2;
+}
+
+/* Counts a flush step's remote request (@p kind from remote_kind()). */
+static void count_remote(struct trace_workload *w, int kind)
+{
+	w->remote += kind > 0;
+	w->remote_elsewhere += kind == 2;
+}
+
 /* A tlb_flush line of thread @p i. */
 static int on_flush(struct builder *b, uint32_t i, const struct trace_record *r)
 {
@@ -255,13 +274,19 @@ static int on_flush(struct builder *b, uint32_t i, const struct trace_record *r)
 	}
 	if ((reason == 3 && t->self_flush) ||
 	    (t->sys != HVTLB_SIM_STEP_KIND_COUNT_ && t->sys_flushed)) {
+		if (reason == 4 && !t->remote)
+			t->remote = remote_kind(b, r->cpu);
 		not_a_step(b->w, reason);
 		return 0;
 	}
 	if (t->sys != HVTLB_SIM_STEP_KIND_COUNT_) {
 		t->sys_flushed = true;
+		if (reason == 4 && !t->remote)
+			t->remote = remote_kind(b, r->cpu);
 		return 0;
 	}
+	if (reason == 4)
+		count_remote(b->w, remote_kind(b, r->cpu));
 	if (pages < 0)
 		p = 0; /* the whole address space */
 	else if (pages > TRACE_WL_MAX_PAGES)
@@ -288,6 +313,7 @@ static int on_syscall(struct builder *b, uint32_t i,
 		t->sys_pages =
 			len_pages(r->u.sys.nargs > 1 ? r->u.sys.args[1] : 0);
 		t->sys_flushed = false;
+		t->remote = 0;
 		return rc;
 	}
 	if (t->sys != k)
@@ -296,6 +322,7 @@ static int on_syscall(struct builder *b, uint32_t i,
 	if (!t->sys_flushed)
 		return 0; /* no flush: its time stays compute */
 	t->compute = 0;	  /* the simulator charges the call itself */
+	count_remote(b->w, t->remote);
 	return push(b, i, k, t->sys_pages, 0);
 }
 
@@ -339,6 +366,8 @@ static int step_record(struct builder *b, const struct trace_record *r)
 
 	if (r->kind != TRACE_LINE_EVENT)
 		return 0;
+	b->cur[r->cpu] =
+		r->event == TRACE_EV_SCHED_SWITCH ? r->u.sw.next_pid : r->pid;
 	if (r->event == TRACE_EV_SCHED_SWITCH)
 		return on_switch(b, r);
 	if (r->event == TRACE_EV_SCHED_WAKEUP) {
@@ -395,15 +424,19 @@ static int write_steps(struct builder *b, const char *buf, size_t len)
 
 int trace_workload_read(struct trace_workload *w, const char *buf, size_t len)
 {
-	struct builder b = { .w = w };
+	static struct builder zero;
+	struct builder b = zero;
 	int rc;
 
 	memset(w, 0, sizeof(*w));
+	b.w = w;
 	rc = pick_threads(w, buf, len);
 	if (rc)
 		return rc;
 	w->threads = calloc(w->script.nthreads, sizeof(*w->threads));
 	b.ts = calloc(w->script.nthreads, sizeof(*b.ts));
+	for (size_t c = 0; c < TRACE_MAX_CPUS; c++)
+		b.cur[c] = -1;
 	if (!w->threads || !b.ts) {
 		free(b.ts);
 		return -ENOMEM;

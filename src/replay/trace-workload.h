@@ -53,6 +53,11 @@ struct trace_workload {
 	/* tlb_flush lines of the chosen threads that made no step, by
 	 * reason 0..5 (other reasons: [6]) */
 	uint64_t not_steps[7];
+	/* Flush steps with a reason-4 line (a remote flush requested), and
+	 * of those the ones during which no other CPU ran a replayed
+	 * thread (the last task each CPU was seen running: the targets
+	 * were in mm_cpumask while running another task, or idle). */
+	uint64_t remote, remote_elsewhere;
 	char err[256]; /* after -EINVAL: "line N (byte B): why" */
 };
 

@@ -45,6 +45,7 @@ static const char trace[] =
 	L("other-7", "000", "10.001300", "sched_wakeup: comm=app pid=100 prio=120 target_cpu=000")
 	L("other-7", "000", "10.001400", "sched_switch: prev_comm=other prev_pid=7 prev_prio=120 prev_state=R ==> next_comm=app next_pid=100 next_prio=120")
 	L("app-101", "001", "10.002000", "sys_munmap(addr: 0x7f0000000000, len: 0x1001)")
+	L("app-101", "001", "10.002005", "tlb_flush: pages:2 reason:remote IPI send (4)")
 	L("app-101", "001", "10.002010", "tlb_flush: pages:-1 reason:local MM shootdown (3)")
 	L("app-101", "001", "10.002020", "sys_munmap -> 0x0")
 	L("app-100", "000", "10.002400", "sys_mprotect(start: 0x7f0000000000, len: 0x800000, prot: 1)")
@@ -123,7 +124,11 @@ static void test_steps(void **state)
 	assert_int_equal(w.cpus, 2);
 	/* the local half of the reason-4 flush; pid 7's reason 0 is not
 	 * a replayed thread's */
-	assert_int_equal(w.not_steps[3], 2);
+	assert_int_equal(w.not_steps[3], 3); /* and the munmap's second */
+	/* three remote requests: while CPU 0 ran app-100 (the munmap's), and
+	 * two before CPU 1 ran anything */
+	assert_int_equal(w.remote, 3);
+	assert_int_equal(w.remote_elsewhere, 2);
 	assert_int_equal(w.not_steps[0], 0);
 	trace_workload_free(&w);
 }
