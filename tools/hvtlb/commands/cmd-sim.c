@@ -704,9 +704,7 @@ static int run_sim(int argc, char **argv)
 	}
 	sim_batch_init(&b);
 	unc_plan_init(&u);
-	rc = o->path ? sim_scenario_load(&b.sc, o->path) : 0;
-	if (!rc && o->trace_in)
-		rc = sim_trace_in(&b, o->trace_in, !o->path);
+	rc = sim_load_with_trace(&b, o->path, o->trace_in);
 	if (rc) {
 		fprintf(stderr, "%s\n", b.sc.err);
 		exit_code = CLI_EXIT_USAGE;
@@ -716,9 +714,7 @@ static int run_sim(int argc, char **argv)
 	if (exit_code >= 0)
 		goto out;
 	exit_code = CLI_EXIT_OK;
-	rc = sim_trace_load(&b);
-	if (!rc)
-		rc = sim_batch_configure(&b, sim_host_threads());
+	rc = sim_configure_with_trace(&b, sim_host_threads());
 	if (rc) {
 		fprintf(stderr, "%s\n", b.sc.err);
 		exit_code = CLI_EXIT_USAGE;

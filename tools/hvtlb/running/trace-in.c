@@ -63,20 +63,23 @@ int trace_file_read(const char *path, char **out, size_t *len)
 	return 0;
 }
 
-int sim_trace_in(struct sim_batch *b, const char *path, bool no_scenario)
+int sim_load_with_trace(struct sim_batch *b, const char *path,
+			const char *trace_in)
 {
-	int rc;
+	int rc = path ? sim_scenario_load(&b->sc, path) : 0;
 
-	if (no_scenario) {
+	if (rc || !trace_in)
+		return rc;
+	if (!path) {
 		free(b->sc.path);
-		b->sc.path = strdup(path);
+		b->sc.path = strdup(trace_in);
 		if (!b->sc.path)
 			return -ENOMEM;
 		b->script_machine = true;
 	}
 	rc = scenario_add_option(&b->sc, "--trace-in", "workload.kind",
 				 "trace");
-	return rc ? rc : scenario_set_trace(&b->sc, "--trace-in", 0, path);
+	return rc ? rc : scenario_set_trace(&b->sc, "--trace-in", 0, trace_in);
 }
 
 static void script_free(void *p)
@@ -105,7 +108,7 @@ static int set_title(struct sim_batch *b, const char *path,
 	return b->sc.title ? 0 : -ENOMEM;
 }
 
-int sim_trace_load(struct sim_batch *b)
+static int sim_trace_load(struct sim_batch *b)
 {
 	const char *path = b->sc.trace_path;
 	struct trace_workload *w;
@@ -143,4 +146,11 @@ int sim_trace_load(struct sim_batch *b)
 	b->script_owner = w;
 	b->script_free = script_free;
 	return 0;
+}
+
+int sim_configure_with_trace(struct sim_batch *b, unsigned default_threads)
+{
+	int rc = sim_trace_load(b);
+
+	return rc ? rc : sim_batch_configure(b, default_threads);
 }

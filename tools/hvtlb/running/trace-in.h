@@ -22,19 +22,21 @@
 int trace_file_read(const char *path, char **out, size_t *len);
 
 /**
- * --trace-in FILE: sets workload.kind = trace and workload.trace = FILE
- * (as options, before the --set overrides). With @p no_scenario (no
- * scenario file given) the run's VM is the recorded one: vm.vcpus and
- * machine.pcpus default to the trace's CPUs. 0 or -ENOMEM / -EINVAL
- * with b->sc.err.
+ * Loads the scenario @p path (sim_scenario_load(); NULL: none, only with
+ * @p trace_in), then, for --trace-in @p trace_in (or NULL), sets
+ * workload.kind = trace and workload.trace = @p trace_in as options
+ * (before the --set overrides). Without a scenario the run's VM is the
+ * recorded one: vm.vcpus and machine.pcpus default to the trace's CPUs.
+ * 0 or -errno with b->sc.err.
  */
-int sim_trace_in(struct sim_batch *b, const char *path, bool no_scenario);
+int sim_load_with_trace(struct sim_batch *b, const char *path,
+			const char *trace_in);
 
 /**
- * Reads the scenario's workload.trace, if any, into b->script. 0, or
- * -errno with "FILE: line N (byte B): why" (or the file's error) in
- * b->sc.err.
+ * Reads the scenario's workload.trace, if any, into b->script, then
+ * sim_batch_configure(). 0, or -errno with "FILE: line N (byte B): why"
+ * (or the file's error, or the configuration's) in b->sc.err.
  */
-int sim_trace_load(struct sim_batch *b);
+int sim_configure_with_trace(struct sim_batch *b, unsigned default_threads);
 
 #endif
