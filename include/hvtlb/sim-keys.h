@@ -352,7 +352,9 @@
 	  "thread touches all of its process's two shared mappings, zaps "     \
 	  "one, has page reclaim unmap one or does an mmap-search operation, " \
 	  "and "                                                               \
-	  "touches them again: built to expose a broken flush protocol)")      \
+	  "touches them again: built to expose a broken flush protocol), "     \
+	  "trace (a recorded kernel trace replayed, workload.trace or "        \
+	  "hvtlb sim --trace-in: docs/replay.md)")                             \
 	X(WL_THREADS, "workload.threads", U32, wl_threads, "32", 1, 65536,     \
 	  "threads", "guest threads per VM")                                   \
 	X(WL_PROCESSES, "workload.processes", U32, wl_processes, "1", 1, 4096, \

@@ -73,13 +73,51 @@ enum hvtlb_sim_fault {
 	X(ORACLE_STRESS, "oracle-stress")                                      \
 	X(TLB_FLUSH1, "tlb-flush1")                                            \
 	X(TLB_FLUSH2, "tlb-flush2")                                            \
-	X(MMAP_SEARCH, "mmap-search")
+	X(MMAP_SEARCH, "mmap-search")                                          \
+	X(TRACE, "trace")
 
 enum hvtlb_sim_workload {
 #define HVTLB_X_(n, s) HVTLB_SIM_WORKLOAD_##n,
 	HVTLB_SIM_WORKLOAD_MAP(HVTLB_X_)
 #undef HVTLB_X_
 		HVTLB_SIM_WORKLOAD_COUNT_
+};
+
+/** What one step of a replayed thread does (workload.kind = trace). */
+enum hvtlb_sim_step_kind {
+	HVTLB_SIM_STEP_COMPUTE,	 /**< ns of work on the CPU */
+	HVTLB_SIM_STEP_SLEEP,	 /**< ns asleep (off the CPU by choice) */
+	HVTLB_SIM_STEP_MUNMAP,	 /**< a munmap() that flushed: pages */
+	HVTLB_SIM_STEP_MADVISE,	 /**< a madvise() that flushed: pages */
+	HVTLB_SIM_STEP_MPROTECT, /**< an mprotect() that flushed: pages */
+	HVTLB_SIM_STEP_FLUSH,	 /**< a flush outside those calls: pages */
+	HVTLB_SIM_STEP_KIND_COUNT_
+};
+
+/** One step: its kind, the time of a COMPUTE or SLEEP, the pages of a
+ *  flush (0: the whole mapping). */
+struct hvtlb_sim_step {
+	enum hvtlb_sim_step_kind kind;
+	uint32_t pages;
+	uint64_t ns;
+};
+
+/** The steps of one replayed thread, in order. */
+struct hvtlb_sim_script_thread {
+	const struct hvtlb_sim_step *steps;
+	uint64_t nsteps;
+};
+
+/**
+ * What the threads of workload.kind = trace do: a plain list of steps per
+ * thread (the tool makes it from a recorded kernel trace). Guest thread k
+ * runs threads[k % nthreads]; its mapping is `workload.pages` pages, and
+ * a flush of more pages than that flushes the whole mapping. The caller
+ * keeps it alive for as long as the config is used.
+ */
+struct hvtlb_sim_script {
+	const struct hvtlb_sim_script_thread *threads;
+	uint32_t nthreads;
 };
 
 /** Guest OS models (guest.os): X(NAME, name). */
@@ -429,6 +467,10 @@ struct hvtlb_sim_config {
 	hvtlb_sim_flush_fn flush_fn;
 	/** Passed to flush_fn as is. */
 	void *flush_data;
+
+	/** The threads of workload.kind = trace (required by it, unused by
+	 *  every other workload). Not copied: it must outlive the runs. */
+	const struct hvtlb_sim_script *wl_script;
 };
 
 /** Fills @p c with the defaults of HVTLB_SIM_KEY_MAP and of the costs.

@@ -99,16 +99,20 @@ static int dat_syscall(struct trace_seq *s, struct tep_event *ev,
 }
 
 /* One record as `trace-cmd report` prints it (trace-text.h reads it). */
-static int dat_line(struct tracecmd_input *h, struct tep_record *rec, int cpu,
-		    void *data)
+static int dat_line(struct tracecmd_input *h, struct tep_record *rec,
+		    int buffer_cpu, void *data)
 {
 	struct dat_ctx *c = data;
+	/* The record's own CPU: iterating several buffers, the callback's
+	 * cpu counts across them. */
+	int cpu = rec->cpu;
 	struct tep_handle *tep = tracecmd_get_tep(h);
 	struct tep_event *ev = tep_find_event_by_record(tep, rec);
 	int pid = tep_data_pid(tep, rec);
 	const char *comm = tep_data_comm_from_pid(tep, pid);
 	int sys;
 
+	(void)buffer_cpu;
 	if (rec->missed_events > 0)
 		fprintf(c->out, "CPU:%d [LOST %lld EVENTS]\n", cpu,
 			rec->missed_events);

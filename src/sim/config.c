@@ -616,6 +616,11 @@ int hvtlb_sim_config_validate(const struct hvtlb_sim_config *c,
 		bad = keys[K_PARTITION].name;
 	else if (c->wl_processes > c->wl_threads)
 		bad = keys[K_WL_PROCESSES].name;
+	/* a trace workload replays its script: none, nothing to run */
+	else if (c->workload == HVTLB_SIM_WORKLOAD_TRACE &&
+		 (!c->wl_script || !c->wl_script->nthreads ||
+		  !c->wl_script->threads))
+		bad = keys[K_WL_KIND].name;
 	else if (c->pcpus % c->sockets)
 		bad = keys[K_SOCKETS].name;
 	/* ebizzy refuses -m with -M */

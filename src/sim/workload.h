@@ -30,6 +30,9 @@ struct sim_workload {
 	/* Operation @p i (from 0) of thread @p t; *@p own is its slot (or
 	 * NONE_ID), which the operation may replace. */
 	void (*op)(struct task *t, uint32_t *own, uint64_t i);
+	/* Operations thread @p t runs, in place of workload.iterations and
+	 * workload.duration_s (optional: a replayed trace's own count). */
+	uint64_t (*ops)(const struct task *t);
 };
 
 #define WORKLOAD_X_(n, s) extern const struct sim_workload sim_workload_##n;

@@ -3,8 +3,12 @@
 """hvtlb replay --check on every trace shipped in traces/: its flush
 counts and pages by reason equal those a separate reader (the regular
 expressions here) takes from the same text, it reads every event line,
-and it says that only the recorded side exists. Then its errors: a
-malformed trace gives one line naming the line and byte, exit 2.
+and its replayed side (docs/replay.md, "Fidelity") sets the run beside
+the recording: the flush requests of the replayed threads, those with a
+remote target and those made while no other CPU ran the process, as this
+reader counts them, every request a shootdown of the run; a trace with a
+raw clock is not replayed, and says why. Then its errors: a malformed
+trace gives one line naming the line and byte, exit 2.
 
 usage: test-replay-cli.py HVTLB TRACES_DIR
 """
@@ -48,6 +52,55 @@ def expected(text):
     return flushes, pages, events
 
 
+LINE = re.compile(r"^\s*(.+)-(\d+)\s+(?:\(\s*\d+\)\s+)?\[(\d+)\]"
+                  r"(?:\s+\S{4,5})?\s+[\d.]+: (\w+)(.*)$")
+CALLS = ("sys_munmap", "sys_madvise", "sys_mprotect")
+
+
+def requests(text):
+    """The flush requests of the threads with a syscall or mmap_lock event:
+    (requests, remote, remote while no other CPU ran one of them), one per
+    flushing call, one per reason-3/4 flush outside a call (a reason 3 in
+    the thread's own flush_tlb_func run is the local half of a remote
+    one)."""
+    lines = [m.groups() for m in map(LINE.match, text.splitlines()) if m]
+    mine = {int(g[1]) for g in lines
+            if g[3].startswith(("sys_", "mmap_lock"))}
+    cpus = {int(g[2]) for g in lines}
+    cur, call, own, n, remote, elsewhere = {}, {}, {}, 0, 0, 0
+    for _comm, pid, cpu, ev, body in lines:
+        pid, cpu = int(pid), int(cpu)
+        nxt = re.search(r"next_pid=(\d+)", body)
+        cur[cpu] = int(nxt.group(1)) if ev == "sched_switch" else pid
+        if pid not in mine:
+            continue
+        if ev in CALLS and body.startswith("("):
+            call[pid] = [False, 0]  # flushed, remote (0, 1, 2 far)
+        elif ev in CALLS and pid in call:
+            flushed, far = call.pop(pid)
+            n += flushed
+            remote += flushed and far > 0
+            elsewhere += flushed and far == 2
+        elif ev == "csd_function_entry" and "csd=0000000000000000" in body:
+            own[pid] = True
+        elif ev == "csd_function_exit" and "csd=0000000000000000" in body:
+            own[pid] = False
+        elif ev == "tlb_flush":
+            r = int(re.search(r"\((\d+)\)$", body).group(1))
+            far = 1 + (not any(cur.get(c) in mine
+                               for c in cpus if c != cpu))
+            st = call.get(pid)
+            if st is not None and r in (3, 4):
+                st[0] = True
+                if r == 4 and not st[1]:
+                    st[1] = far
+            elif r == 4:
+                n, remote, elsewhere = n + 1, remote + 1, elsewhere + (far == 2)
+            elif r == 3 and not own.get(pid):
+                n += 1
+    return n, remote, elsewhere
+
+
 def shown(out):
     rows = {}
     for m in re.finditer(r"^  \S+ \((-?\d+)\) +(\d+) +(\d+) +(\d+)$", out,
@@ -79,8 +132,30 @@ for name in traces:
     check(f"{name}: every event line read",
           f" {events} events read, 0 events of other kinds skipped" in out,
           out[:300])
-    check(f"{name}: says only the recorded side exists",
-          "replayed: not yet" in out, out[-200:])
+    if re.search(r"^\s*\S+-\d+\s.*\] (\S+ )?\d+:", text, re.M):
+        check(f"{name}: a raw clock is not replayed, and says why",
+              re.search(r"^replayed: not possible: line \d+: the trace's "
+                        r"clock counts in an unknown unit", out, re.M),
+              out[-300:])
+        got = None
+    else:
+        n, remote, far = requests(text)
+        m = re.search(r"^  requests \(of the replayed threads\) +(\d+) +"
+                      r"(\d+)  shootdowns\n    with a remote target "
+                      r"\(reason 4\) +(\d+) +(\d+)  hypercalls\n    no "
+                      r"other CPU ran the process +(\d+)\n    local only +"
+                      r"(\d+) +(\d+)$", out, re.M)
+        got = tuple(map(int, m.groups())) if m else None
+        check(f"{name}: replayed beside recorded: {n} requests, {remote} "
+              f"remote, {far} while no other CPU ran the process",
+              got and got[0] == n and got[2] == remote and got[4] == far
+              and got[5] == n - remote, (got, out[-700:]))
+        check(f"{name}: every recorded request is a shootdown of the run",
+              got and got[1] == n and got[6] == n - got[3], got)
+        # the threads run on both vCPUs at times: some requests of the
+        # run have a remote target (a hypercall each), not all
+        check(f"{name}: the run's remote requests are its hypercalls",
+              got and 0 < got[3] < n, got)
     rc, jout, err = replay("--check", "--json", path)
     try:
         doc = json.loads(jout)
@@ -89,6 +164,15 @@ for name in traces:
     check(f"{name}: --json gives the same flushes",
           rc == 0 and {f["reason"]: f["flushes"] for f in
                        doc.get("flushes", [])} == flushes, err or jout[:200])
+    rep = doc.get("replayed")
+    if rep is None:
+        check(f"{name}: --json: replayed null, with the reason",
+              "unknown unit" in doc.get("replay_error", ""), jout[-300:])
+    else:
+        check(f"{name}: --json: the same replayed side",
+              got and (rep["requests"]["recorded"], rep["remote"]["recorded"],
+                       rep["remote_elsewhere"], rep["requests"]["replayed"])
+              == (got[0], got[2], got[4], got[1]), rep)
     if name.endswith(".gz"):
         rc2, out2, err2 = replay("--check", path)
         if rc2 == 2 and "line 1 " in err2:

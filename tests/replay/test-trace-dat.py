@@ -75,6 +75,17 @@ for name in dats:
               a.get(key) == b.get(key), f"{a.get(key)} vs {b.get(key)}")
     check(f"{name}: some flushes read", sum(
         f["flushes"] for f in a.get("flushes", [])) > 0, a.get("flushes"))
+    # Replayed by the simulator, both describe the same recording: the
+    # same threads, flushes and CPUs (the head line of hvtlb sim).
+    heads = []
+    for p in (path, twin):
+        s = subprocess.run([HVTLB, "sim", "--trace-in", p, "--set",
+                            "workload.duration_s=0.01"],
+                           capture_output=True, text=True, timeout=120)
+        heads.append(s.stdout.split("\n", 1)[0].split(":", 1)[-1]
+                     if s.returncode == 0 else s.stderr)
+    check(f"{name}: sim --trace-in reads it as its twin",
+          heads[0] == heads[1] and "recorded on" in heads[0], heads)
     # The text prints microseconds: the span differs by the rounding.
     check(f"{name}: span within 1 us of its text twin's",
           abs(a.get("span", 0) - b.get("span", 0)) <= 1000,

@@ -15,6 +15,8 @@
  *   writes in sixteen flush inside their copy-on-write fault.
  * - guest.fault_vma_lock: faults stop waiting for the mmap lock's
  *   writers.
+ * - trace: a replayed script's steps, one operation each, a flush step
+ *   faulting and flushing its range.
  *
  * Broken variants these catch: a dynamic threshold that never rises,
  * trimming whatever the threshold, a read fault that allocates (or maps
@@ -195,6 +197,66 @@ static void test_fault_vma_lock(void **state)
 	hvtlb_sim_results_destroy(b);
 }
 
+/* workload.kind = trace: each thread runs its script's steps, one
+ * operation each; a flush step touches its range and flushes it (the
+ * whole mapping for pages 0 or past workload.pages), so it faults and
+ * flushes exactly that; guest thread k runs script thread k % nthreads;
+ * without a script the config is refused. */
+static void test_trace(void **state)
+{
+	static struct hvtlb_sim_step t0[] = {
+		{ HVTLB_SIM_STEP_COMPUTE, 0, 5000 },
+		{ HVTLB_SIM_STEP_MADVISE, 4, 0 },
+		{ HVTLB_SIM_STEP_SLEEP, 0, 20000 },
+		{ HVTLB_SIM_STEP_MUNMAP, 2, 0 },
+		{ HVTLB_SIM_STEP_FLUSH, 0, 0 },
+		{ HVTLB_SIM_STEP_MPROTECT, 100, 0 },
+	};
+	static const struct hvtlb_sim_step t1[] = {
+		{ HVTLB_SIM_STEP_SLEEP, 0, 1000 },
+		{ HVTLB_SIM_STEP_MADVISE, 8, 0 },
+	};
+	static const struct hvtlb_sim_script_thread th[] = {
+		{ t0, sizeof(t0) / sizeof(t0[0]) },
+		{ t1, sizeof(t1) / sizeof(t1[0]) },
+	};
+	static const struct hvtlb_sim_script sc = { th, 2 };
+	const char *kv[] = {
+		"workload.kind=trace", "workload.threads=2",
+		"vm.vcpus=2",	       "machine.pcpus=2",
+		"workload.pages=8",    "workload.file_backed=false",
+		"strategy=ipi",	       NULL
+	};
+	struct hvtlb_sim_config c;
+	struct hvtlb_sim_results *r;
+	const char *bad = NULL;
+	double real;
+
+	(void)state;
+	cfg_apply(&c, kv);
+	assert_int_equal(hvtlb_sim_config_validate(&c, &bad), -ERANGE);
+	assert_string_equal(bad, "workload.kind");
+	c.wl_script = &sc;
+	r = run_cfg(&c);
+	assert_int_equal(r->violations, 0);
+	assert_int_equal(r->ops, 6 + 2);
+	assert_int_equal(r->shootdowns, 4 + 1);
+	assert_int_equal(r->page_faults, (4 + 2 + 8 + 8) + 8);
+	real = r->real_s;
+	hvtlb_sim_results_destroy(r);
+	/* thread 0's sleep is in the run's time: 5 ms more, 5 ms later */
+	t0[2].ns += 5000000;
+	r = run_cfg(&c);
+	t0[2].ns -= 5000000;
+	assert_true(r->real_s - real > 4.99e-3 && r->real_s - real < 5.01e-3);
+	hvtlb_sim_results_destroy(r);
+	assert_int_equal(hvtlb_sim_config_set(&c, "workload.threads", "4"), 0);
+	r = run_cfg(&c);
+	assert_int_equal(r->ops, 2 * (6 + 2));
+	assert_int_equal(r->shootdowns, 2 * (4 + 1));
+	hvtlb_sim_results_destroy(r);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -204,6 +266,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_tlb_flush2),
 		cmocka_unit_test(test_tlb_flush1),
 		cmocka_unit_test(test_fault_vma_lock),
+		cmocka_unit_test(test_trace),
 	};
 
 	if (argc > 1)

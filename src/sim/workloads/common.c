@@ -94,12 +94,14 @@ uint32_t workload_reserved_slots(const struct hvtlb_sim_config *c)
 
 /* Whether thread @p t runs operation @p i: workload.iterations of them,
  * or, with workload.duration_s, as many as start before that time. */
-static bool more(struct task *t, uint64_t i)
+static bool more(const struct sim_workload *w, struct task *t, uint64_t i)
 {
 	struct sim *s = t->s;
 
 	if (s->failed)
 		return false;
+	if (w->ops)
+		return i < w->ops(t);
 	if (s->c->wl_duration_s > 0)
 		return s->now < us_to_cyc(s, s->c->wl_duration_s * 1e6);
 	return i < s->c->wl_iterations;
@@ -119,7 +121,7 @@ void workload_run(struct task *t)
 		else
 			do_mmap(t, &own);
 	}
-	for (uint64_t i = 0; more(t, i); i++) {
+	for (uint64_t i = 0; more(w, t, i); i++) {
 		if (s->c->wl_kernel_pages)
 			kernel_op(t);
 		w->op(t, &own, i);

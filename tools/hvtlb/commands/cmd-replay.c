@@ -1,26 +1,21 @@
 // SPDX-License-Identifier: MIT
 /*
  * hvtlb replay --check FILE: what a recorded kernel trace says about TLB
- * flushes and shootdowns (src/replay; docs/replay.md). Only the recorded
- * side exists yet: the replay of the trace through the simulator, to set
- * beside it, is still to come.
+ * flushes and shootdowns (src/replay; docs/replay.md), and beside it the
+ * trace replayed through the simulator on the recorded machine
+ * (running/replay-sim.c).
  */
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#ifdef HVTLB_HAVE_ZLIB
-#include <zlib.h>
-#endif
 
 #include "cli.h"
 #include "json.h"
 #include "replay-check.h"
-#include "trace-dat.h"
-
-/* A trace larger than this is refused rather than read into memory. */
-#define REPLAY_MAX_BYTES (1ull << 30)
+#include "replay-sim.h"
+#include "trace-in.h"
 
 static void usage(FILE *out)
 {
@@ -33,68 +28,13 @@ static void usage(FILE *out)
 		"flushes by reason with their pages, shootdowns and their\n"
 		"latency (p50, p90, p99, max), threads, skipped events.\n"
 		"scripts/record-trace.sh records one; docs/replay.md says how\n"
-		"shootdowns are paired. Replaying the trace through the\n"
-		"simulator is not done yet: only the recorded side is shown.\n"
-		"  --check  print the recorded side (the only mode so far)\n"
+		"shootdowns are paired. Then the trace replayed through the\n"
+		"simulator on the machine it was recorded on (as many vCPUs\n"
+		"and pCPUs as it has CPUs, remote flushes by hypercall), its\n"
+		"flush counts beside the recorded ones (docs/replay.md).\n"
+		"  --check  print both sides (the only mode so far)\n"
 		"  --json   one JSON document instead of the text\n"
 		"           (docs/json.md)\n");
-}
-
-/* Reads all of @p path (gunzipped where zlib is there) into *@p out. */
-static int read_all(const char *path, char **out, size_t *len)
-{
-#ifdef HVTLB_HAVE_ZLIB
-	gzFile f = gzopen(path, "rb");
-#else
-	FILE *f = fopen(path, "rb");
-#endif
-	size_t cap = 1 << 16, n = 0;
-	char *buf = malloc(cap), *nb;
-	int got;
-
-	if (!f || !buf) {
-		free(buf);
-		if (f) {
-#ifdef HVTLB_HAVE_ZLIB
-			gzclose(f);
-#else
-			fclose(f);
-#endif
-		}
-		return f ? -ENOMEM : -errno;
-	}
-	for (;;) {
-		if (n == cap) {
-			if (cap >= REPLAY_MAX_BYTES)
-				break;
-			nb = realloc(buf, cap *= 2);
-			if (!nb)
-				break;
-			buf = nb;
-		}
-#ifdef HVTLB_HAVE_ZLIB
-		got = gzread(f, buf + n, (unsigned)(cap - n));
-#else
-		got = (int)fread(buf + n, 1, cap - n, f);
-#endif
-		if (got <= 0)
-			break;
-		n += (size_t)got;
-	}
-#ifdef HVTLB_HAVE_ZLIB
-	got = got < 0 || n == cap ? -EIO : 0;
-	gzclose(f);
-#else
-	got = ferror(f) || n == cap ? -EIO : 0;
-	fclose(f);
-#endif
-	if (got) {
-		free(buf);
-		return got;
-	}
-	*out = buf;
-	*len = n;
-	return 0;
 }
 
 static const char *source_text(enum replay_source s)
@@ -187,8 +127,53 @@ static void print_check(const char *path, const struct replay_check *c)
 	       " unpaired; %" PRIu64 " target exits matched none\n",
 	       c->shootdowns, c->paired, c->unpaired, c->stray_exits);
 	print_latency(c);
-	printf("\nreplayed: not yet (only the recorded side exists so far; "
-	       "docs/replay.md)\n");
+}
+
+/* The recorded flushes of reason @p reason (whole trace). */
+static uint64_t recorded(const struct replay_check *c, int32_t reason)
+{
+	for (size_t i = 0; i < c->nreasons; i++)
+		if (c->reasons[i].reason == reason)
+			return c->reasons[i].flushes;
+	return 0;
+}
+
+static void side_row(const char *what, uint64_t rec, uint64_t rep,
+		     const char *how)
+{
+	printf("  %-36s %9" PRIu64 " %9" PRIu64 "%s%s\n", what, rec, rep,
+	       *how ? "  " : "", how);
+}
+
+/* The replay beside the recording (docs/replay.md, "Fidelity"). */
+static void print_side(const struct replay_check *c, int rc,
+		       const struct replay_side *s)
+{
+	if (rc) {
+		printf("\nreplayed: not possible: %s\n", s->err);
+		return;
+	}
+	printf("\nreplayed (hvtlb sim: %u threads on %u vCPUs, %u pCPUs, as "
+	       "recorded; strategy %s, seed %" PRIu64 "; docs/replay.md):\n",
+	       s->threads, s->cpus, s->cpus, REPLAY_SIM_STRATEGY, s->seed);
+	printf("  %-36s %9s %9s\n", "FLUSHES", "RECORDED", "REPLAYED");
+	side_row("requests (of the replayed threads)", s->requests,
+		 s->shootdowns, "shootdowns");
+	side_row("  with a remote target (reason 4)", s->remote, s->hypercalls,
+		 "hypercalls");
+	printf("    %-34s %9" PRIu64 "\n", "no other CPU ran the process",
+	       s->remote_elsewhere);
+	side_row("  local only", s->requests - s->remote,
+		 s->shootdowns - s->hypercalls, "");
+	printf("  by reason (recorded: the whole trace):\n");
+	side_row("  flush on task switch (0)", recorded(c, 0), s->switch_mm,
+		 "switch_mm");
+	side_row("  local MM shootdown (3)", recorded(c, 3), s->local,
+		 "the initiator's own flush");
+	side_row("  remote shootdown (1)", recorded(c, 1), s->guest_target,
+		 "flush_tlb_func on a target");
+	printf("  %-36s %9" PRIu64 " %9s  not modelled\n",
+	       "  remote wrong CPU (5)", recorded(c, 5), "-");
 }
 
 static const char *const source_names[] = { "none", "ipi", "csd" };
@@ -239,7 +224,57 @@ static void print_json(const char *path, const struct replay_check *c)
 	       c->other_reasons, source_names[c->source], c->shootdowns,
 	       c->paired, c->unpaired, c->stray_exits);
 	json_latency(c);
-	printf("},\"replayed\":null}\n");
+	printf("}");
+}
+
+static void json_pair(const char *key, uint64_t rec, uint64_t rep)
+{
+	printf(",\"%s\":{\"recorded\":%" PRIu64 ",\"replayed\":%" PRIu64 "}",
+	       key, rec, rep);
+}
+
+/* "replayed": the side by side of print_side(), or null. */
+static void json_side(const struct replay_check *c, int rc,
+		      const struct replay_side *s)
+{
+	if (rc) {
+		printf(",\"replayed\":null,\"replay_error\":");
+		json_string(stdout, s->err);
+		printf("}\n");
+		return;
+	}
+	printf(",\"replayed\":{\"strategy\":\"%s\",\"vcpus\":%u,"
+	       "\"pcpus\":%u,\"threads\":%u,\"seed\":%" PRIu64,
+	       REPLAY_SIM_STRATEGY, s->cpus, s->cpus, s->threads, s->seed);
+	json_pair("requests", s->requests, s->shootdowns);
+	json_pair("remote", s->remote, s->hypercalls);
+	json_pair("local_only", s->requests - s->remote,
+		  s->shootdowns - s->hypercalls);
+	printf(",\"remote_elsewhere\":%" PRIu64 ",\"by_reason\":[",
+	       s->remote_elsewhere);
+	printf("{\"reason\":0,\"recorded\":%" PRIu64 ",\"replayed\":%" PRIu64
+	       "},{\"reason\":3,\"recorded\":%" PRIu64 ",\"replayed\":%" PRIu64
+	       "},{\"reason\":1,\"recorded\":%" PRIu64 ",\"replayed\":%" PRIu64
+	       "},{\"reason\":5,\"recorded\":%" PRIu64
+	       ",\"replayed\":null}]}}\n",
+	       recorded(c, 0), s->switch_mm, recorded(c, 3), s->local,
+	       recorded(c, 1), s->guest_target, recorded(c, 5));
+}
+
+/* The recorded side, then the replayed one beside it. */
+static void print_all(const char *path, bool json, const struct replay_check *c,
+		      const char *buf, size_t len)
+{
+	struct replay_side side;
+	int rc = replay_side_run(buf, len, &side);
+
+	if (json) {
+		print_json(path, c);
+		json_side(c, rc, &side);
+	} else {
+		print_check(path, c);
+		print_side(c, rc, &side);
+	}
 }
 
 enum { OPT_CHECK = 256, OPT_JSON };
@@ -256,7 +291,7 @@ static int run_replay(int argc, char **argv)
 	struct replay_check c;
 	bool check = false, json = false;
 	size_t len = 0;
-	char *buf = NULL;
+	char why[256], *buf = NULL;
 	int opt, rc;
 
 	while ((opt = cli_getopt(&cmd_replay, argc, argv)) != -1) {
@@ -279,35 +314,18 @@ static int run_replay(int argc, char **argv)
 						 "(hvtlb replay --check FILE)");
 	if (optind + 1 != argc)
 		return cli_usage_error("replay", "want one FILE");
-	rc = read_all(argv[optind], &buf, &len);
-	if (rc)
-		return cli_usage_error("replay", "%s: %s", argv[optind],
-				       rc == -EIO ? "cannot read it (or larger "
-						    "than 1 GiB)"
-						  : strerror(-rc));
-	if (trace_dat_is(buf, len)) {
-		char err[256];
-
-		free(buf);
-		rc = trace_dat_text(argv[optind], REPLAY_MAX_BYTES, &buf, &len,
-				    err, sizeof(err));
-		if (rc) {
-			fprintf(stderr, "hvtlb replay: %s: %s\n", argv[optind],
-				rc == -EINVAL || rc == -ENOTSUP || rc == -EFBIG
-					? err
-					: strerror(-rc));
-			return rc == -ENOMEM ? CLI_EXIT_FAIL : CLI_EXIT_USAGE;
-		}
+	rc = trace_file_load(argv[optind], &buf, &len, why, sizeof(why));
+	if (rc) {
+		fprintf(stderr, "hvtlb replay: %s: %s\n", argv[optind], why);
+		return rc == -ENOMEM ? CLI_EXIT_FAIL : CLI_EXIT_USAGE;
 	}
 	rc = replay_check_run(&c, buf, len);
 	if (rc == -EINVAL)
 		fprintf(stderr, "hvtlb replay: %s: %s\n", argv[optind], c.err);
 	else if (rc)
 		fprintf(stderr, "hvtlb replay: %s\n", strerror(-rc));
-	else if (json)
-		print_json(argv[optind], &c);
 	else
-		print_check(argv[optind], &c);
+		print_all(argv[optind], json, &c, buf, len);
 	replay_check_finish(&c);
 	free(buf);
 	if (rc)

@@ -33,6 +33,7 @@
 #include "suggest.h"
 #include "sim-run.h"
 #include "trace-json.h"
+#include "trace-in.h"
 #include "uncertain.h"
 
 /* Most draws of --uncertainty. */
@@ -40,6 +41,7 @@
 
 static const char usage_text[] =
 	"usage: hvtlb sim SCENARIO [--set KEY=VALUE]... [--seed N]\n"
+	"                 [--trace-in TRACE]\n"
 	"                 [--threads N] [--fault NAME] [--compare LIST]\n"
 	"                 [--json | --csv] [--uncertainty N] [-o FILE] [-q]\n"
 	"                 [--trace FILE [--trace-limit N]\n"
@@ -56,6 +58,10 @@ static const char usage_text[] =
 	"                   stderr is a terminal and the work takes over 1 s)\n"
 	"  --set KEY=VALUE  override any key after the file is read, e.g.\n"
 	"                   vm.vcpus=32, cost.vmexit=2000, profile=kvm-2018\n"
+	"  --trace-in TRACE replay a recorded kernel trace (ftrace text,\n"
+	"                   .gz too) as the workload: workload.kind=trace,\n"
+	"                   workload.trace=TRACE; without SCENARIO the VM is\n"
+	"                   the recorded one (docs/replay.md)\n"
 	"  --seed N         random seed (results are deterministic per seed)\n"
 	"  --threads N      host threads of the engine (default: CPUs online;\n"
 	"                   results do not depend on it)\n"
@@ -333,6 +339,7 @@ enum {
 	OPT_TRACE_LIMIT,
 	OPT_TRACE_WINDOW,
 	OPT_TRACE_WARN_MB,
+	OPT_TRACE_IN,
 };
 
 static const struct option options[] = {
@@ -348,6 +355,7 @@ static const struct option options[] = {
 	{ "trace-limit", required_argument, NULL, OPT_TRACE_LIMIT },
 	{ "trace-window", required_argument, NULL, OPT_TRACE_WINDOW },
 	{ "trace-warn-mb", required_argument, NULL, OPT_TRACE_WARN_MB },
+	{ "trace-in", required_argument, NULL, OPT_TRACE_IN },
 	{ "output", required_argument, NULL, 'o' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
@@ -366,6 +374,7 @@ struct override {
 struct sim_opts {
 	enum out_format fmt;
 	const char *path, *output;
+	const char *trace_in; /* --trace-in: a recorded trace as workload */
 	struct trace_opts trace;
 	uint64_t draws; /* --uncertainty N; 0: none */
 	bool want_fault;
@@ -420,6 +429,8 @@ static int take_option(struct sim_opts *o, int c, const char *v)
 			       &o->draws);
 	case OPT_TRACE:
 		return once(&o->trace.path, "--trace", v);
+	case OPT_TRACE_IN:
+		return once(&o->trace_in, "--trace-in", v);
 	case OPT_TRACE_LIMIT:
 		return once(&o->trace.limit_arg, "--trace-limit", v);
 	case OPT_TRACE_WINDOW:
@@ -455,7 +466,7 @@ static int parse_flags(struct sim_opts *o, int argc, char **argv)
 		return cli_usage_error("sim",
 				       "one scenario at a time ('%s' and '%s')",
 				       o->path, argv[optind]);
-	if (!o->path)
+	if (!o->path && !o->trace_in)
 		return cli_usage_error("sim", "missing SCENARIO (try "
 					      "'hvtlb scenarios')");
 	if (trace_check(&o->trace))
@@ -693,7 +704,7 @@ static int run_sim(int argc, char **argv)
 	}
 	sim_batch_init(&b);
 	unc_plan_init(&u);
-	rc = sim_scenario_load(&b.sc, o->path);
+	rc = sim_load_with_trace(&b, o->path, o->trace_in);
 	if (rc) {
 		fprintf(stderr, "%s\n", b.sc.err);
 		exit_code = CLI_EXIT_USAGE;
@@ -703,7 +714,7 @@ static int run_sim(int argc, char **argv)
 	if (exit_code >= 0)
 		goto out;
 	exit_code = CLI_EXIT_OK;
-	rc = sim_batch_configure(&b, sim_host_threads());
+	rc = sim_configure_with_trace(&b, sim_host_threads());
 	if (rc) {
 		fprintf(stderr, "%s\n", b.sc.err);
 		exit_code = CLI_EXIT_USAGE;

@@ -2,6 +2,7 @@
 /* Where scenario and profile files are found, and the hints when a name
  * finds none (scenario-find.h). */
 #include <dirent.h>
+#include <errno.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -12,6 +13,7 @@
 
 #include "datadir.h"
 #include "scenario-find.h"
+#include "scenario.h"
 #include "suggest.h"
 
 static char *dir_of(const char *path)
@@ -172,4 +174,38 @@ void scenario_suggest_shipped(const char *dir, const char *name, char *hint,
 	}
 	suggest_hint(&sg, hint, len);
 	closedir(d);
+}
+
+/* workload.trace = FILE: a relative path written in a scenario file is
+ * taken from that file's folder, one from the command line (@p ln 0) as
+ * it is. The trace is read only when a run needs it (trace-in.c). */
+int scenario_set_trace(struct scenario *s, const char *file, unsigned ln,
+		       const char *value)
+{
+	const char *slash = file && ln ? strrchr(file, '/') : NULL;
+	char *path, *dir;
+
+	if (value[0] != '/' && slash) {
+		dir = strndup(file, (size_t)(slash - file) + 1);
+		path = dir ? scenario_join(dir, "", value) : NULL;
+		free(dir);
+	} else {
+		path = strdup(value);
+	}
+	free(s->trace_path);
+	free(s->trace_at.key);
+	free(s->trace_at.value);
+	free(s->trace_at.file);
+	s->trace_path = path;
+	s->trace_at = (struct scenario_setting){
+		.key = strdup("workload.trace"),
+		.value = strdup(value),
+		/* --set 'workload.trace=F' is named as --set names keys */
+		.file = strdup(!ln && !strncmp(file, "--set", 5) ? "--set"
+								 : file),
+		.line = ln,
+	};
+	return path && s->trace_at.key && s->trace_at.value && s->trace_at.file
+		       ? 0
+		       : -ENOMEM;
 }

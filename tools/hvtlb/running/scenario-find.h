@@ -26,4 +26,11 @@ const char *scenario_suggest_profile(const char *scenario_path,
 void scenario_suggest_shipped(const char *dir, const char *name, char *hint,
 			      size_t len);
 
+struct scenario;
+/* workload.trace = FILE (a tool key): s->trace_path resolved (a relative
+ * path of a scenario file, @p ln > 0, from that file's folder) and
+ * s->trace_at. 0 or -ENOMEM. */
+int scenario_set_trace(struct scenario *s, const char *file, unsigned ln,
+		       const char *value);
+
 #endif

@@ -50,6 +50,10 @@ void scenario_finish(struct scenario *s)
 	list_finish(&s->validation);
 	compare_clear(s);
 	free(s->compare_at.file);
+	free(s->trace_path);
+	free(s->trace_at.key);
+	free(s->trace_at.value);
+	free(s->trace_at.file);
 	free(s->path);
 	free(s->profile_name);
 	free(s->profile_path);
@@ -437,7 +441,7 @@ static int set_profile(struct scenario *s, const char *file, unsigned ln,
 	return rc;
 }
 
-/* The tool's own top-level keys; returns 1 if @p key was one of them. */
+/* The tool's own keys; returns 1 if @p key was one of them. */
 static int tool_key(struct scenario *s, const char *file, unsigned ln,
 		    const char *key, const char *value, int *rc)
 {
@@ -453,6 +457,10 @@ static int tool_key(struct scenario *s, const char *file, unsigned ln,
 	}
 	if (!strcmp(key, "profile")) {
 		*rc = set_profile(s, file, ln, value);
+		return 1;
+	}
+	if (!strcmp(key, "workload.trace")) {
+		*rc = scenario_set_trace(s, file, ln, value);
 		return 1;
 	}
 	return 0;
@@ -471,6 +479,11 @@ static int scenario_line(struct scenario *s, const char *path, unsigned ln,
 	full = section ? scenario_join(section, ".", key) : strdup(key);
 	if (!full)
 		return -ENOMEM;
+	if (section && !strcmp(full, "workload.trace")) {
+		rc = scenario_set_trace(s, path, ln, value);
+		free(full);
+		return rc;
+	}
 	rc = parse_annot(s, path, ln, full, value, comment, &a);
 	if (rc >= 0)
 		rc = list_add(&s->file, full, value, path, ln, &a);

@@ -98,6 +98,11 @@ struct scenario {
 	char *compare[SCENARIO_COMPARE_MAX]; /**< strategies, or none */
 	size_t ncompare;
 	struct scenario_setting compare_at; /**< where compare was set */
+	/** workload.trace: the trace's path as resolved (a relative path
+	 *  of a scenario file against the file's folder), or NULL; and
+	 *  where it was set (key, value, file, line). */
+	char *trace_path;
+	struct scenario_setting trace_at;
 	/** NULL-terminated list of valid [section] names; NULL accepts all. */
 	const char *const *sections;
 	char err[SCENARIO_ERR_MAX]; /**< "file:line: message" of the last error */

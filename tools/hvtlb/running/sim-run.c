@@ -56,6 +56,8 @@ void sim_batch_finish(struct sim_batch *b)
 {
 	for (size_t i = 0; i < b->nruns; i++)
 		hvtlb_sim_results_destroy(b->res[i]);
+	if (b->script_free)
+		b->script_free(b->script_owner);
 	scenario_finish(&b->sc);
 	memset(b, 0, sizeof(*b));
 }
@@ -236,6 +238,46 @@ static void report_compare_error(struct scenario *sc, const char *name, int rc)
 			 rc == -ERANGE ? "impossible" : "unknown", name, hint);
 }
 
+/* Where @p key was set, or NULL at its default. */
+static bool given(const struct sim_batch *b, const char *key)
+{
+	return scenario_find(&b->sc, key) != NULL;
+}
+
+/* workload.kind = trace takes the loaded steps (trace-in.c), and the
+ * trace's threads and largest flush unless the scenario says otherwise;
+ * with no scenario file the VM is the recorded one. */
+static int apply_script(struct sim_batch *b, struct hvtlb_sim_config *cfg)
+{
+	if (cfg->workload != HVTLB_SIM_WORKLOAD_TRACE) {
+		if (!b->sc.trace_path)
+			return 0;
+		scenario_error_at(&b->sc, &b->sc.trace_at,
+				  "workload.trace needs workload.kind = trace");
+		return -EINVAL;
+	}
+	if (!b->script) {
+		scenario_error_at(&b->sc,
+				  scenario_find(&b->sc, "workload.kind"),
+				  "workload.kind = trace needs a trace: "
+				  "workload.trace = FILE or --trace-in FILE "
+				  "(hvtlb sim only)");
+		return -EINVAL;
+	}
+	cfg->wl_script = b->script;
+	if (!given(b, "workload.threads"))
+		cfg->wl_threads = b->script->nthreads;
+	if (!given(b, "workload.pages"))
+		cfg->wl_pages = b->script_pages;
+	if (b->script_machine && b->script_cpus) {
+		if (!given(b, "vm.vcpus"))
+			cfg->vcpus = b->script_cpus;
+		if (!given(b, "machine.pcpus"))
+			cfg->pcpus = b->script_cpus;
+	}
+	return 0;
+}
+
 static int configure_one(struct sim_batch *b, size_t i,
 			 unsigned default_threads)
 {
@@ -265,6 +307,9 @@ static int configure_one(struct sim_batch *b, size_t i,
 		report_set_error(&b->sc, bad, rc);
 		return rc;
 	}
+	rc = apply_script(b, cfg);
+	if (rc)
+		return rc;
 	rc = hvtlb_sim_config_validate(cfg, &bad_key);
 	if (rc) {
 		bad = bad_key ? scenario_find(&b->sc, bad_key) : NULL;
@@ -401,7 +446,7 @@ int sim_batch_configure(struct sim_batch *b, unsigned default_threads)
 	bool use_compare;
 	int rc;
 
-	if (empty_scenario(&b->sc)) {
+	if (!b->script && empty_scenario(&b->sc)) {
 		snprintf(b->sc.err, sizeof(b->sc.err),
 			 "%s: empty scenario: no 'key = value' line (see "
 			 "scenarios/default.ini; 'hvtlb keys' lists the keys)",

@@ -34,6 +34,14 @@ struct sim_batch {
 	 *  a strategy that skips lazy CPUs in a guest that never catches
 	 *  them up (sim_batch_lazy_warning()). */
 	char warning[SIM_BATCH_WARNINGS][SIM_BATCH_WARNING_MAX];
+	/** workload.kind = trace: the steps read from workload.trace
+	 *  (trace-in.c), or NULL; script_free(script_owner) frees them. */
+	const struct hvtlb_sim_script *script;
+	uint32_t script_pages; /**< the largest flush: workload.pages */
+	uint32_t script_cpus;  /**< the trace's CPUs */
+	bool script_machine;   /**< no scenario file: the recorded VM */
+	void *script_owner;
+	void (*script_free)(void *owner);
 };
 
 /** What messages call a scenario read from standard input. */

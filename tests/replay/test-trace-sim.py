@@ -1,0 +1,145 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""hvtlb sim --trace-in (workload.kind = trace, docs/replay.md): the
+shipped trace replayed under three strategies on one pCPU, with and
+without --uncertainty, leads with what it replays and ends with the
+ratios; every recorded flush request is a shootdown of each run; the
+same trace named by a scenario file's relative workload.trace. Then what
+is refused, each with one line naming the file and the line: a malformed
+trace, a trace with no thread to replay, a raw clock, a missing file,
+workload.kind = trace without a trace and workload.trace with another
+kind. A trace whose threads flush nothing runs, with no shootdown.
+
+usage: test-trace-sim.py HVTLB TRACES_DIR
+"""
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+HVTLB, TRACES = sys.argv[1], sys.argv[2]
+TRACE = os.path.join(TRACES, "tlb-churn-2t-local.txt.gz")
+# flush requests of its replayed threads (tests/replay/test-replay-cli.py
+# counts them from the text: 199 remote sends, 24 local-only flushes)
+REQUESTS = 223
+failures = []
+
+
+def check(name, cond, detail=""):
+    print(("ok   " if cond else "FAIL ") + name + ("" if cond else
+                                                  f": {detail}"))
+    if not cond:
+        failures.append(name)
+
+
+def sim(*args, cwd=None):
+    p = subprocess.run([HVTLB, "sim", "-q", *args], capture_output=True,
+                       text=True, timeout=240, cwd=cwd)
+    return p.returncode, p.stdout, p.stderr
+
+
+def row(out, label):
+    m = re.search(r"^" + re.escape(label) + r"  +(.*)$", out, re.M)
+    return m.group(1).split() if m else None
+
+
+def refused(name, args, pattern, cwd=None):
+    rc, out, err = sim(*args, cwd=cwd)
+    check(name + ": exit 2, one line: " + pattern,
+          rc == 2 and not out and err.count("\n") == 1 and
+          re.search(pattern, err), (rc, err, out[:200]))
+
+
+COMPARE = ["--trace-in", TRACE, "--compare", "ipi,hyperv,kvm-pv", "--set",
+           "machine.pcpus=1"]
+rc, out, err = sim(*COMPARE)
+lines = out.splitlines()
+check("compare run: exit 0", rc == 0, err)
+check("compare run: leads with what it replays",
+      lines and re.match(r"replay of tlb-churn-2t-local\.txt\.gz: 3 threads, "
+                         rf"{REQUESTS} flushes \(munmap \d+, madvise \d+, "
+                         r"mprotect \d+, other \d+\), recorded on 2 CPUs$",
+                         lines[0]), lines[:2])
+check("compare run: one column per strategy",
+      row(out, "strategy") == ["ipi", "hyperv", "kvm-pv"], row(out,
+                                                             "strategy"))
+check("compare run: every recorded request is a shootdown of each run",
+      row(out, "shootdowns") == [str(REQUESTS)] * 3, row(out, "shootdowns"))
+check("compare run: ends with the ratios to ipi",
+      re.search(r"^ipi / hyperv: real [\d.]+x.*\nipi / kvm-pv: real [\d.]+x",
+                out, re.M), out[-300:])
+
+rc, out, err = sim(*COMPARE, "--uncertainty", "4")
+check("--uncertainty 4: exit 0", rc == 0, err)
+check("--uncertainty 4: leads with the replay, then the draws",
+      out.startswith("replay of tlb-churn-2t-local.txt.gz") and
+      "bands: p5 / p50 / p95 over 4 draws" in out, out[:400])
+check("--uncertainty 4: the requests do not depend on the costs",
+      re.search(rf"^shootdowns +{REQUESTS} +{REQUESTS} / {REQUESTS} / "
+                rf"{REQUESTS}\s", out, re.M), row(out, "shootdowns"))
+
+rc, out, err = sim(*COMPARE, "--json")
+try:
+    doc = json.loads(out)
+except ValueError:
+    doc = {}
+check("--json: three runs, the replay's title",
+      rc == 0 and len(doc.get("runs", [])) == 3 and
+      (doc.get("title") or "").startswith("replay of "), err or out[:200])
+
+with tempfile.TemporaryDirectory() as d:
+    os.makedirs(os.path.join(d, "sc", "data"))
+    shutil.copy(TRACE, os.path.join(d, "sc", "data", "t.txt.gz"))
+    ini = os.path.join(d, "sc", "t.ini")
+    with open(ini, "w") as f:
+        f.write("[workload]\nkind = trace\ntrace = data/t.txt.gz\n"
+                "[vm]\nvcpus = 2\n[machine]\npcpus = 2\n")
+    rc, out, err = sim(ini, cwd=d)  # no data/ here
+    check("a scenario's relative workload.trace is taken from its folder",
+          rc == 0 and row(out, "shootdowns") == [str(REQUESTS)], err or
+          out[:300])
+
+    def write(name, text):
+        path = os.path.join(d, name)
+        with open(path, "w") as f:
+            f.write(text)
+        return path
+
+    bad = write("bad.txt", "# a comment\n"
+                "  a-1 [000] 1.5: sys_munmap(addr: 0, len: 0x1000)\n"
+                "  a-1 [000] 1.6: tlb_flush: pages:zz reason:3\n")
+    refused("a malformed trace", ["--trace-in", bad],
+            r"^[^\n]*bad\.txt: line 3 \(byte \d+\): bad number in 'pages:'")
+    none = write("none.txt", "  cc1-5 [000] 1.5: tlb_flush: pages:-1 "
+                 "reason:flush on task switch (0)\n")
+    refused("a trace with no thread to replay", ["--trace-in", none],
+            r"none\.txt: no thread to replay")
+    raw = write("raw.txt", "  a-1 [000] 123456: sys_munmap(addr: 0, len: "
+                "0x1000)\n")
+    refused("a raw clock", ["--trace-in", raw],
+            r"raw\.txt: line 1: the trace's clock counts in an unknown unit")
+    refused("a missing trace", ["--trace-in", os.path.join(d, "no.txt")],
+            r"--trace-in .*cannot read trace .*no\.txt: No such file")
+    kind = write("kind.ini", "[vm]\nvcpus = 2\n[workload]\nkind = trace\n")
+    refused("workload.kind = trace without a trace", [kind],
+            r"kind\.ini:4: workload\.kind = trace needs a trace")
+    other = write("other.ini", "[workload]\nkind = madvise\n"
+                  f"trace = {TRACE}\n")
+    refused("workload.trace with another kind", [other],
+            r"other\.ini:3: workload\.trace needs workload\.kind = trace")
+
+    quiet = write("quiet.txt",
+                  "  app-1 [000] 1.000000: sys_munmap(addr: 0, len: 1)\n"
+                  "  app-1 [000] 1.000500: sys_munmap -> 0x0\n"
+                  "  app-1 [000] 1.000600: sched_switch: prev_comm=app "
+                  "prev_pid=1 prev_prio=120 prev_state=S ==> "
+                  "next_comm=x next_pid=0 next_prio=120\n")
+    rc, out, err = sim("--trace-in", quiet, "--compare", "ipi,hyperv")
+    check("a trace with no flush: runs, no shootdown",
+          rc == 0 and row(out, "shootdowns") == ["0", "0"] and
+          out.startswith("replay of quiet.txt: 1 threads, 0 flushes"),
+          err or out[:300])
+sys.exit(1 if failures else 0)
