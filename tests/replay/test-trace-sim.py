@@ -142,4 +142,20 @@ with tempfile.TemporaryDirectory() as d:
           rc == 0 and row(out, "shootdowns") == ["0", "0"] and
           out.startswith("replay of quiet.txt: 1 threads, 0 flushes"),
           err or out[:300])
+
+# Every shipped trace replays: each of its flushes becomes a shootdown of
+# the run; a trace printed with a raw clock is refused, saying why.
+for name in sorted(os.listdir(TRACES)):
+    if not name.endswith((".txt", ".txt.gz", ".dat")):
+        continue
+    rc, out, err = sim("--trace-in", os.path.join(TRACES, name),
+                       "--compare", "ipi,hyperv", "--set", "machine.pcpus=1")
+    if "unknown unit" in err:
+        check(f"{name}: a raw clock, refused in one line",
+              rc == 2 and err.count("\n") == 1, err)
+        continue
+    m = re.match(r"replay of \S+: (\d+) threads, (\d+) flushes", out)
+    check(f"{name}: replays, each flush a shootdown",
+          rc == 0 and m and row(out, "shootdowns") == [m.group(2)] * 2,
+          err or out[:300])
 sys.exit(1 if failures else 0)
