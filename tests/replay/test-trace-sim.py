@@ -158,4 +158,7 @@ for name in sorted(os.listdir(TRACES)):
     check(f"{name}: replays, each flush a shootdown",
           rc == 0 and m and row(out, "shootdowns") == [m.group(2)] * 2,
           err or out[:300])
+    check(f"{name}: the answer (ipi / hyperv) leads the table",
+          0 <= out.find("the answer, for ") < out.find("ipi / hyperv: real")
+          < out.find("\nstrategy "), out[:400])
 sys.exit(1 if failures else 0)

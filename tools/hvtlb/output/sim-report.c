@@ -431,12 +431,32 @@ static void print_rows(const struct sim_batch *b, const struct ensemble *e,
 		print_row(b, e, &rows[k], marks);
 }
 
+/* A replayed trace compared under several strategies asks one question
+ * (would another flush pay for this workload on this machine?): the
+ * ratios come first, with the machine they hold for. */
+static void print_answer(const struct sim_batch *b, const struct ensemble *e,
+			 unsigned *marks)
+{
+	const struct hvtlb_sim_config *c = &b->cfg[0];
+	uint64_t vcpus = (uint64_t)c->vms * c->vcpus;
+
+	printf("the answer, for %llu vCPU%s on %u pCPU%s (%.2f vCPUs per "
+	       "pCPU):",
+	       (unsigned long long)vcpus, vcpus == 1 ? "" : "s", c->pcpus,
+	       c->pcpus == 1 ? "" : "s", (double)vcpus / c->pcpus);
+	print_ratio_lines(b, e, marks);
+	putchar('\n');
+}
+
 void sim_report_table(const struct sim_batch *b, const struct ensemble *e)
 {
 	const struct counter *ctr;
 	unsigned marks = 0;
+	bool answer_first = b->script && b->nruns > 1;
 
 	print_header(b, e);
+	if (answer_first)
+		print_answer(b, e, &marks);
 	printf("%-34s", "strategy");
 	for (size_t i = 0; i < b->nruns; i++) {
 		printf(" %14s", sim_strategy_name(b->res[i]));
@@ -466,7 +486,7 @@ void sim_report_table(const struct sim_batch *b, const struct ensemble *e)
 	print_corun(b, e);
 	print_targets(b, e);
 
-	if (b->nruns > 1)
+	if (b->nruns > 1 && !answer_first)
 		print_ratio_lines(b, e, &marks);
 	if (marks)
 		printf("\n%s", outside_note);
