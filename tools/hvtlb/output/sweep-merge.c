@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "grow.h"
 #include "json.h"
 #include "json-read.h"
 #include "sweep.h"
@@ -159,6 +160,7 @@ static int add_file(struct merge *m, const char *path)
 	m->texts[m->ntexts++] = text;
 	for (line = text; line && *line; line = next) {
 		size_t len;
+		void *v;
 
 		next = strchr(line, '\n');
 		len = next ? (size_t)(next - line) : strlen(line);
@@ -167,15 +169,10 @@ static int add_file(struct merge *m, const char *path)
 		lineno++;
 		if (!len)
 			continue;
-		if (m->n == m->cap) {
-			size_t cap = m->cap ? 2 * m->cap : 64;
-			struct mline *v = realloc(m->v, cap * sizeof(*v));
-
-			if (!v)
-				return CLI_EXIT_FAIL;
-			m->v = v;
-			m->cap = cap;
-		}
+		v = grow(m->v, m->n, &m->cap, sizeof(*m->v), 64);
+		if (!v)
+			return CLI_EXIT_FAIL;
+		m->v = v;
 		memset(&m->v[m->n], 0, sizeof(m->v[0]));
 		m->v[m->n].file = path;
 		m->v[m->n].lineno = lineno;

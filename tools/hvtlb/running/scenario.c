@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "datadir.h"
+#include "grow.h"
 #include "scenario-find.h"
 #include "scenario.h"
 #include "suggest.h"
@@ -117,16 +118,12 @@ static int list_add(struct scenario_list *l, const char *key, const char *value,
 		    const struct scenario_annot *a)
 {
 	struct scenario_setting *e;
+	void *v;
 
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? 2 * l->cap : 16;
-		void *v = realloc(l->v, cap * sizeof(*l->v));
-
-		if (!v)
-			return -ENOMEM;
-		l->v = v;
-		l->cap = cap;
-	}
+	v = grow(l->v, l->n, &l->cap, sizeof(*l->v), 16);
+	if (!v)
+		return -ENOMEM;
+	l->v = v;
 	e = &l->v[l->n];
 	memset(e, 0, sizeof(*e));
 	e->key = strdup(key);
