@@ -46,6 +46,18 @@ check("sim: options before and after the operand, = or not: same output",
       rc1 == rc2 == 0 and out1 == out2, f"{rc1} {rc2}")
 one_error("'--' ends the options: '--json' is then an operand",
           ["sim", DEFAULT, "--", "--json"], 2, "one scenario at a time")
+# --- one SCENARIO operand: the same rule and words in each command --------
+for cmd, extra in (("sim", []), ("sweep", ["--vary", "vm.vcpus=4"]),
+                   ("sensitivity", [])):
+    one_error(f"{cmd}: no SCENARIO", [cmd, *extra], 2,
+              f"hvtlb {cmd}: missing SCENARIO (try 'hvtlb scenarios')")
+    one_error(f"{cmd}: two SCENARIOs", [cmd, DEFAULT, "b.ini", *extra], 2,
+              f"hvtlb {cmd}: one scenario at a time ('{DEFAULT}' and "
+              "'b.ini')")
+    rc, out, err = run(cmd, "--help", *extra)
+    check(f"{cmd} --help: the usage on stdout, exit 0",
+          rc == 0 and out.startswith(f"usage: hvtlb {cmd} ") and err == "",
+          f"rc={rc} err={err!r}")
 one_error("a flag given a value", ["sim", DEFAULT, "--json=yes"], 2,
           "option '--json' takes no value")
 one_error("an abbreviation that fits two options",
