@@ -23,15 +23,19 @@ void csv_field(FILE *f, const char *s)
 
 /* integer from the field's type; a type other than uint64_t or double has
  * no association and does not build */
+/* clang-format off */
+#define CSV_INTEGER_(field)                                                    \
+	_Generic(((struct hvtlb_sim_results *)0)->field,                       \
+		 uint64_t: true,                                               \
+		 double: false)
+/* clang-format on */
 #define CSV_ROW_(name, field, in_sweep)                                        \
 	{ #name, offsetof(struct hvtlb_sim_results, field),                    \
-	  _Generic(((struct hvtlb_sim_results *)0)->field, uint64_t            \
-		   : true, double                                              \
-		   : false),                                                   \
-	  in_sweep },
+	  CSV_INTEGER_(field), in_sweep },
 const struct csv_column csv_columns[CSV_NCOLUMNS] = { CSV_COLUMN_MAP(
 	CSV_ROW_) };
 #undef CSV_ROW_
+#undef CSV_INTEGER_
 
 const struct csv_column *csv_sweep_column(size_t i)
 {

@@ -33,7 +33,8 @@
 #define MAX_VALUES 64
 #define MAX_POINTS 4096
 /* Cells of a CSV row: vary keys, strategy, seed, the columns
- * (CSV_COLUMN_MAP in csv.h), three bands per column, and a spare. */
+ * (CSV_COLUMN_MAP in csv.h) and three bands of each, with room for one
+ * column more (the bound --merge puts on a shard's row, as before). */
 #define MAX_CELLS (MAX_VARY + 3 + (CSV_NSWEEP + 1) * 4)
 #define CELL_LEN 64
 _Static_assert(CELL_LEN >= CSV_CELL_MAX, "a CSV cell holds every figure");
