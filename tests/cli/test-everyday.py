@@ -46,6 +46,18 @@ check("sim: options before and after the operand, = or not: same output",
       rc1 == rc2 == 0 and out1 == out2, f"{rc1} {rc2}")
 one_error("'--' ends the options: '--json' is then an operand",
           ["sim", DEFAULT, "--", "--json"], 2, "one scenario at a time")
+# --- one SCENARIO operand: the same rule and words in each command --------
+for cmd, extra in (("sim", []), ("sweep", ["--vary", "vm.vcpus=4"]),
+                   ("sensitivity", [])):
+    one_error(f"{cmd}: no SCENARIO", [cmd, *extra], 2,
+              f"hvtlb {cmd}: missing SCENARIO (try 'hvtlb scenarios')")
+    one_error(f"{cmd}: two SCENARIOs", [cmd, DEFAULT, "b.ini", *extra], 2,
+              f"hvtlb {cmd}: one scenario at a time ('{DEFAULT}' and "
+              "'b.ini')")
+    rc, out, err = run(cmd, "--help", *extra)
+    check(f"{cmd} --help: the usage on stdout, exit 0",
+          rc == 0 and out.startswith(f"usage: hvtlb {cmd} ") and err == "",
+          f"rc={rc} err={err!r}")
 one_error("a flag given a value", ["sim", DEFAULT, "--json=yes"], 2,
           "option '--json' takes no value")
 one_error("an abbreviation that fits two options",
@@ -144,8 +156,11 @@ check("... strategy.lazy_skip=false, even before it: no warning, no "
       "violation", rc == 0 and err == "", f"rc={rc} {err!r}")
 rc, out, err = run("sim", DEFAULT, *TINY, "--set", "strategy.lazy_skip=1",
                    "--json")
+with open(DEFAULT) as f:
+    TLB_GEN_LINE = 1 + [ln.split("=")[0].strip() for ln in f].index("tlb_gen")
 check("... a lazy_skip of the command line is named as such",
-      f"guest.tlb_gen = false ({DEFAULT}:47) with strategy.lazy_skip = true "
+      f"guest.tlb_gen = false ({DEFAULT}:{TLB_GEN_LINE}) with "
+      "strategy.lazy_skip = true "
       "(--set 'strategy.lazy_skip=1'): " in err, f"rc={rc} {err!r}")
 rc, out, err = run("sweep", DEFAULT, "--set", "workload.iterations=2",
                    "--vary", "vm.vcpus=2,4",

@@ -170,6 +170,37 @@ int cli_getopt(const struct cli_command *cmd, int argc, char **argv)
 	return '?';
 }
 
+int cli_parse_options(const struct cli_command *cmd, const char *usage,
+		      int argc, char **argv, cli_take_fn *take, void *ctx)
+{
+	int c;
+
+	while ((c = cli_getopt(cmd, argc, argv)) != -1) {
+		if (c == 'h') {
+			fputs(usage, stdout);
+			return CLI_EXIT_OK;
+		}
+		if (c == '?' || take(ctx, c, optarg))
+			return CLI_EXIT_USAGE;
+	}
+	return -1;
+}
+
+int cli_scenario_operand(const char *cmd, int argc, char **argv,
+			 const char **path)
+{
+	if (optind < argc)
+		*path = argv[optind++];
+	if (optind < argc)
+		return cli_usage_error(cmd,
+				       "one scenario at a time ('%s' and '%s')",
+				       *path, argv[optind]);
+	if (!*path)
+		return cli_usage_error(cmd, "missing SCENARIO (try "
+					    "'hvtlb scenarios')");
+	return -1;
+}
+
 int cli_once(const char *cmd, bool *seen, const char *name)
 {
 	if (*seen)

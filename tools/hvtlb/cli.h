@@ -55,6 +55,28 @@ int cli_usage_error(const char *cmd, const char *fmt, ...)
  */
 int cli_getopt(const struct cli_command *cmd, int argc, char **argv);
 
+/** Takes option @p c (its value @p v, or NULL) into the options @p ctx
+ *  of a subcommand. Returns 0, or nonzero after printing why not. */
+typedef int cli_take_fn(void *ctx, int c, const char *v);
+
+/**
+ * The options of subcommand @p cmd (cli_getopt()), each given to @p take
+ * with @p ctx in command-line order; --help prints @p usage. Returns -1
+ * when the options are taken (optind: the first operand), 0 after --help,
+ * or 2 when an option was refused (message printed).
+ */
+int cli_parse_options(const struct cli_command *cmd, const char *usage,
+		      int argc, char **argv, cli_take_fn *take, void *ctx);
+
+/**
+ * The one SCENARIO operand of subcommand @p cmd, from argv[optind] on,
+ * into *@p path (kept when already set). Returns -1, or prints "one
+ * scenario at a time ('A' and 'B')" or "missing SCENARIO (try 'hvtlb
+ * scenarios')" and returns 2.
+ */
+int cli_scenario_operand(const char *cmd, int argc, char **argv,
+			 const char **path);
+
 /** Marks an option seen; a second time prints "NAME given twice" and
  *  returns 2. Returns 0 the first time. */
 int cli_once(const char *cmd, bool *seen, const char *name);

@@ -144,26 +144,20 @@ static int take_option(struct sens_opts *o, int c, const char *v)
 	return 0;
 }
 
+static int take(void *o, int c, const char *v)
+{
+	return take_option(o, c, v);
+}
+
 static int parse_args(struct sens_opts *o, int argc, char **argv)
 {
-	int c;
+	int rc = cli_parse_options(&cmd_sensitivity, usage_text, argc, argv,
+				   take, o);
 
-	while ((c = cli_getopt(&cmd_sensitivity, argc, argv)) != -1) {
-		if (c == 'h') {
-			fputs(usage_text, stdout);
-			return CLI_EXIT_OK;
-		}
-		if (c == '?' || take_option(o, c, optarg))
-			return CLI_EXIT_USAGE;
-	}
-	if (optind < argc)
-		o->path = argv[optind++];
-	if (optind < argc)
-		return cli_usage_error("sensitivity",
-				       "one scenario at a time ('%s' and '%s')",
-				       o->path, argv[optind]);
-	if (!o->path)
-		return cli_usage_error("sensitivity", "missing SCENARIO");
+	if (rc < 0)
+		rc = cli_scenario_operand("sensitivity", argc, argv, &o->path);
+	if (rc >= 0)
+		return rc;
 	if (!o->metric_arg || !strcmp(o->metric_arg, "real"))
 		o->metric = metric_find("real_s");
 	else if (!strcmp(o->metric_arg, "sys"))

@@ -446,29 +446,22 @@ static int take_option(struct sim_opts *o, int c, const char *v)
 	return CLI_EXIT_USAGE;
 }
 
+static int take(void *o, int c, const char *v)
+{
+	return take_option(o, c, v);
+}
+
 /* The command line. Returns -1 to go on, or the exit code (--help, a
  * usage error). */
 static int parse_flags(struct sim_opts *o, int argc, char **argv)
 {
-	int c;
+	int rc = cli_parse_options(&cmd_sim, usage_text, argc, argv, take, o);
 
-	while ((c = cli_getopt(&cmd_sim, argc, argv)) != -1) {
-		if (c == 'h') {
-			fputs(usage_text, stdout);
-			return CLI_EXIT_OK;
-		}
-		if (c == '?' || take_option(o, c, optarg))
-			return CLI_EXIT_USAGE;
-	}
-	if (optind < argc)
-		o->path = argv[optind++];
-	if (optind < argc)
-		return cli_usage_error("sim",
-				       "one scenario at a time ('%s' and '%s')",
-				       o->path, argv[optind]);
-	if (!o->path && !o->trace_in)
-		return cli_usage_error("sim", "missing SCENARIO (try "
-					      "'hvtlb scenarios')");
+	/* --trace-in alone is a run of the recorded machine: no scenario */
+	if (rc < 0 && !(o->trace_in && optind == argc))
+		rc = cli_scenario_operand("sim", argc, argv, &o->path);
+	if (rc >= 0)
+		return rc;
 	if (trace_check(&o->trace))
 		return CLI_EXIT_USAGE;
 	if (o->draws && o->trace.path)

@@ -265,15 +265,8 @@ static int parse_args(struct sweep_opts *o, int argc, char **argv,
 					 "(files or '-')");
 		return -1;
 	}
-	if (optind < argc)
-		o->path = argv[optind++];
-	if (optind < argc)
-		return cli_usage_error("sweep",
-				       "one scenario at a time ('%s' and '%s')",
-				       o->path, argv[optind]);
-	if (!o->path)
-		return cli_usage_error("sweep", "missing SCENARIO (try "
-						"'hvtlb scenarios')");
+	if (cli_scenario_operand("sweep", argc, argv, &o->path) >= 0)
+		return CLI_EXIT_USAGE;
 	if (o->svg_path && !o->nvary)
 		return cli_usage_error("sweep", "--svg needs a --vary key (x)");
 	for (size_t k = 0; k < o->nvary; k++) {

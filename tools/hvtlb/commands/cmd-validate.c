@@ -29,6 +29,7 @@
 
 #include "cli.h"
 #include "datadir.h"
+#include "grow.h"
 #include "progress.h"
 #include "validate.h"
 
@@ -80,15 +81,11 @@ static const char usage_text[] =
 
 static int add_path(struct vlist *l, const char *path)
 {
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? 2 * l->cap : 16;
-		void *v = realloc(l->v, cap * sizeof(*l->v));
+	void *v = grow(l->v, l->n, &l->cap, sizeof(*l->v), 16);
 
-		if (!v)
-			return -ENOMEM;
-		l->v = v;
-		l->cap = cap;
-	}
+	if (!v)
+		return -ENOMEM;
+	l->v = v;
 	memset(&l->v[l->n], 0, sizeof(l->v[0]));
 	l->v[l->n].path = strdup(path);
 	if (!l->v[l->n].path)
@@ -115,19 +112,16 @@ static int add_dir(struct vlist *l, const char *dir)
 		return -errno;
 	while (!rc && (de = readdir(d))) {
 		size_t len = strlen(de->d_name);
+		void *v;
 
 		if (len < 5 || strcmp(de->d_name + len - 4, ".ini"))
 			continue;
-		if (n == cap) {
-			void *v = realloc(names, (cap = cap ? 2 * cap : 16) *
-							 sizeof(*names));
-
-			if (!v) {
-				rc = -ENOMEM;
-				break;
-			}
-			names = v;
+		v = grow(names, n, &cap, sizeof(*names), 16);
+		if (!v) {
+			rc = -ENOMEM;
+			break;
 		}
+		names = v;
 		names[n] = malloc(strlen(dir) + len + 2);
 		if (!names[n]) {
 			rc = -ENOMEM;

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "json-read.h"
 #include "parse.h"
 
@@ -267,6 +268,7 @@ static int container(struct parser *p, struct json_value *v, bool object)
 	}
 	for (;;) {
 		struct json_value e = { 0 };
+		void *nv;
 
 		skip_ws(p);
 		if (object) {
@@ -287,17 +289,12 @@ static int container(struct parser *p, struct json_value *v, bool object)
 		rc = value(p, &e);
 		if (rc)
 			break;
-		if (n == cap) {
-			struct json_value *nv;
-
-			cap = cap ? 2 * cap : 8;
-			nv = realloc(vec, cap * sizeof(*vec));
-			if (!nv) {
-				rc = -ENOMEM;
-				break;
-			}
-			vec = nv;
+		nv = grow(vec, n, &cap, sizeof(*vec), 8);
+		if (!nv) {
+			rc = -ENOMEM;
+			break;
 		}
+		vec = nv;
 		vec[n++] = e;
 		skip_ws(p);
 		if (peek(p) == ',') {

@@ -614,21 +614,17 @@ int sim_report_json(const struct sim_batch *b, const struct ensemble *e)
 
 static void csv_row(const char *path, const struct hvtlb_sim_results *r)
 {
+	char cell[CSV_CELL_MAX];
+
 	csv_field(stdout, path);
 	putchar(',');
 	csv_field(stdout, sim_strategy_name(r));
-	printf(",%llu,%.9g,%.9g,%.9g,%llu,%llu,%llu,%llu,%llu,%.9g,%.9g,"
-	       "%.9g,%llu,%llu,%llu",
-	       (unsigned long long)r->seed, r->real_s, r->user_s, r->sys_s,
-	       (unsigned long long)r->vm_exits_total,
-	       (unsigned long long)r->ipis_sent,
-	       (unsigned long long)r->hypercalls,
-	       (unsigned long long)r->shootdowns,
-	       (unsigned long long)r->pages_invalidated, r->latency_us_p50,
-	       r->latency_us_p99, r->latency_us_max,
-	       (unsigned long long)r->violations,
-	       (unsigned long long)r->latent_violations,
-	       (unsigned long long)r->used_violations);
+	printf(",%llu", (unsigned long long)r->seed);
+	for (size_t k = 0; k < CSV_NCOLUMNS; k++) {
+		csv_column_format(&csv_columns[k], r, cell, sizeof(cell));
+		putchar(',');
+		fputs(cell, stdout);
+	}
 }
 
 void sim_report_csv(const struct sim_batch *b, const struct ensemble *e)
@@ -636,10 +632,9 @@ void sim_report_csv(const struct sim_batch *b, const struct ensemble *e)
 	const struct unc_plan *u = e ? e->plan : NULL;
 	char text[32];
 
-	printf("scenario,strategy,seed,real_s,user_s,sys_s,vm_exits,"
-	       "ipis_sent,hypercalls,shootdowns,pages_invalidated,"
-	       "latency_us_p50,latency_us_p99,latency_us_max,violations,"
-	       "latent_violations,used_violations");
+	fputs("scenario,strategy,seed", stdout);
+	for (size_t k = 0; k < CSV_NCOLUMNS; k++)
+		printf(",%s", csv_columns[k].name);
 	if (u) {
 		printf(",draw");
 		for (size_t j = 0; j < u->n; j++) {

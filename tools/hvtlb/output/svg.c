@@ -182,6 +182,25 @@ static size_t ticks(const struct axis *a, double *v, size_t max)
 	return n;
 }
 
+/* The start of a picture @p width x @p height: the XML declaration, the
+ * <svg> element, a white background and @p title centred on top (its
+ * <text> element with @p attrs: " class=..." or ""). */
+static void svg_head(FILE *f, int width, int height, const char *attrs,
+		     const char *title)
+{
+	fprintf(f,
+		"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+		"<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" "
+		"width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
+		"font-family=\"sans-serif\">\n"
+		"<rect width=\"100%%\" height=\"100%%\" fill=\"#fff\"/>\n"
+		"<text%s x=\"%d\" y=\"30\" font-size=\"16\" "
+		"text-anchor=\"middle\">",
+		width, height, width, height, attrs, width / 2);
+	svg_escape(f, title);
+	fputs("</text>\n", f);
+}
+
 /* Fits an axis to the data range [lo, hi] (positive on a log axis). */
 static void fit_axis(struct axis *a, double lo, double hi, int nticks)
 {
@@ -468,17 +487,7 @@ int svg_plot_write(FILE *f, const struct svg_plot *p)
 		return -EDOM;
 	}
 
-	fprintf(f,
-		"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-		"<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" "
-		"width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
-		"font-family=\"sans-serif\">\n"
-		"<rect width=\"100%%\" height=\"100%%\" fill=\"#fff\"/>\n"
-		"<text class=\"title\" x=\"%d\" y=\"30\" font-size=\"16\" "
-		"text-anchor=\"middle\">",
-		WIDTH, HEIGHT, WIDTH, HEIGHT, WIDTH / 2);
-	svg_escape(f, p->title);
-	fputs("</text>\n", f);
+	svg_head(f, WIDTH, HEIGHT, " class=\"title\"", p->title);
 	write_axes(f, p, &ax, &ay);
 	for (size_t s = 0; p->y_lo && p->y_hi && s < p->nseries; s++)
 		write_band(f, p, s, &ax, &ay);
@@ -582,17 +591,8 @@ int svg_tornado_write(FILE *f, const struct svg_tornado *t)
 	step = nice_range(&lo, &hi, 8);
 	ax.lo = lo;
 	ax.hi = hi;
-	fprintf(f,
-		"<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-		"<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" "
-		"width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
-		"font-family=\"sans-serif\">\n"
-		"<rect width=\"100%%\" height=\"100%%\" fill=\"#fff\"/>\n"
-		"<text x=\"%d\" y=\"30\" font-size=\"16\" "
-		"text-anchor=\"middle\">",
-		width, height, width, height, width / 2);
-	svg_escape(f, t->title);
-	fputs("</text>\n<g class=\"xticks\" font-size=\"12\" "
+	svg_head(f, width, height, "", t->title);
+	fputs("<g class=\"xticks\" font-size=\"12\" "
 	      "text-anchor=\"middle\">\n",
 	      f);
 	for (int k = 0;; k++) {

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "grow.h"
 #include "json.h"
 #include "json-read.h"
 #include "sweep.h"
@@ -159,6 +160,7 @@ static int add_file(struct merge *m, const char *path)
 	m->texts[m->ntexts++] = text;
 	for (line = text; line && *line; line = next) {
 		size_t len;
+		void *v;
 
 		next = strchr(line, '\n');
 		len = next ? (size_t)(next - line) : strlen(line);
@@ -167,15 +169,10 @@ static int add_file(struct merge *m, const char *path)
 		lineno++;
 		if (!len)
 			continue;
-		if (m->n == m->cap) {
-			size_t cap = m->cap ? 2 * m->cap : 64;
-			struct mline *v = realloc(m->v, cap * sizeof(*v));
-
-			if (!v)
-				return CLI_EXIT_FAIL;
-			m->v = v;
-			m->cap = cap;
-		}
+		v = grow(m->v, m->n, &m->cap, sizeof(*m->v), 64);
+		if (!v)
+			return CLI_EXIT_FAIL;
+		m->v = v;
 		memset(&m->v[m->n], 0, sizeof(m->v[0]));
 		m->v[m->n].file = path;
 		m->v[m->n].lineno = lineno;
@@ -297,7 +294,7 @@ static int check_complete(struct merge *m)
  * replaces it), the metrics. */
 static size_t plain_cells(const struct merge *m)
 {
-	size_t n = m->nvary + NCSV + 2;
+	size_t n = m->nvary + CSV_NSWEEP + 2;
 
 	for (size_t k = 0; k < m->nvary; k++)
 		n -= !strcmp(m->vary[k].key, "seed") ||
@@ -308,20 +305,21 @@ static size_t plain_cells(const struct merge *m)
 /* The column of @p name in a merged row, or (size_t)-1. */
 static size_t column_of(const struct merge *m, const char *name)
 {
-	size_t base = plain_cells(m) - NCSV;
+	size_t base = plain_cells(m) - CSV_NSWEEP;
 
-	for (size_t c = 0; c < NCSV; c++) {
+	for (size_t c = 0; c < CSV_NSWEEP; c++) {
+		const char *column = csv_sweep_column(c)->name;
 		char band[64];
 
-		if (!strcmp(csv_metrics[c], name))
+		if (!strcmp(column, name))
 			return base + c;
 		for (int b = 0; m->bands && b < 3; b++) {
-			snprintf(band, sizeof(band), "%s_%s", csv_metrics[c],
+			snprintf(band, sizeof(band), "%s_%s", column,
 				 b == 0	  ? "p5"
 				 : b == 1 ? "p50"
 					  : "p95");
 			if (!strcmp(band, name))
-				return base + NCSV + 3 * c + (size_t)b;
+				return base + CSV_NSWEEP + 3 * c + (size_t)b;
 		}
 	}
 	return (size_t)-1;
@@ -406,7 +404,7 @@ static int merge_load(struct merge *m, int argc, char **argv, int first)
 		rc = rebuild_grid(m);
 	if (!rc) {
 		m->ncells = m->v[0].row->n;
-		m->bands = m->ncells == plain_cells(m) + 3 * NCSV;
+		m->bands = m->ncells == plain_cells(m) + 3 * CSV_NSWEEP;
 		if (m->ncells != plain_cells(m) && !m->bands)
 			rc = merge_error(&m->v[0], "a row of an unknown shape");
 	}

@@ -17,15 +17,6 @@
 #include "json.h"
 #include "sweep.h"
 
-const char *const csv_metrics[] = {
-	"real_s",	  "user_s",
-	"sys_s",	  "vm_exits",
-	"ipis_sent",	  "hypercalls",
-	"shootdowns",	  "pages_invalidated",
-	"latency_us_p50", "latency_us_p99",
-	"latency_us_max", "violations",
-};
-
 /* The header: the --vary keys, then the fixed columns (those a --vary key
  * does not replace), the bands with @p bands, and error. */
 void sweep_csv_header(const struct vary *vary, size_t nvary, bool bands)
@@ -42,11 +33,13 @@ void sweep_csv_header(const struct vary *vary, size_t nvary, bool bands)
 		fputs("strategy,", stdout);
 	if (seed)
 		fputs("seed,", stdout);
-	for (size_t m = 0; m < NCSV; m++)
-		printf("%s,", csv_metrics[m]);
-	for (size_t m = 0; bands && m < NCSV; m++)
-		printf("%s_p5,%s_p50,%s_p95,", csv_metrics[m], csv_metrics[m],
-		       csv_metrics[m]);
+	for (size_t m = 0; m < CSV_NSWEEP; m++)
+		printf("%s,", csv_sweep_column(m)->name);
+	for (size_t m = 0; bands && m < CSV_NSWEEP; m++) {
+		const char *name = csv_sweep_column(m)->name;
+
+		printf("%s_p5,%s_p50,%s_p95,", name, name, name);
+	}
 	fputs("error\n", stdout);
 }
 
@@ -79,7 +72,7 @@ static void draw_failure(const struct point *pt, char *err, size_t len)
 static void add_bands(const struct point *p, size_t run, struct row *r)
 {
 	draw_failure(p, r->error, sizeof(r->error));
-	for (size_t m = 0; m < NCSV; m++) {
+	for (size_t m = 0; m < CSV_NSWEEP; m++) {
 		struct band bd;
 
 		if (r->error[0]) {
@@ -88,7 +81,8 @@ static void add_bands(const struct point *p, size_t run, struct row *r)
 			add_cell(r, "%s", "");
 			continue;
 		}
-		ensemble_band(&p->e, run, metric_find(csv_metrics[m]), &bd);
+		ensemble_band(&p->e, run,
+			      metric_find(csv_sweep_column(m)->name), &bd);
 		add_cell(r, "%.9g", bd.p5);
 		add_cell(r, "%.9g", bd.p50);
 		add_cell(r, "%.9g", bd.p95);
@@ -113,7 +107,7 @@ void sweep_row_build(const struct sweep_opts *o, const struct point *p,
 	if (!res) {
 		if (!o->vary_seed)
 			add_cell(r, "%s", "");
-		for (size_t m = 0; m < NCSV * (o->draws ? 4 : 1); m++)
+		for (size_t m = 0; m < CSV_NSWEEP * (o->draws ? 4 : 1); m++)
 			add_cell(r, "%s", "");
 		snprintf(r->error, sizeof(r->error), "%s",
 			 strerror(-p->b.run_rc[run]));
@@ -121,18 +115,12 @@ void sweep_row_build(const struct sweep_opts *o, const struct point *p,
 	}
 	if (!o->vary_seed)
 		add_cell(r, "%llu", (unsigned long long)res->seed);
-	add_cell(r, "%.9g", res->real_s);
-	add_cell(r, "%.9g", res->user_s);
-	add_cell(r, "%.9g", res->sys_s);
-	add_cell(r, "%llu", (unsigned long long)res->vm_exits_total);
-	add_cell(r, "%llu", (unsigned long long)res->ipis_sent);
-	add_cell(r, "%llu", (unsigned long long)res->hypercalls);
-	add_cell(r, "%llu", (unsigned long long)res->shootdowns);
-	add_cell(r, "%llu", (unsigned long long)res->pages_invalidated);
-	add_cell(r, "%.9g", res->latency_us_p50);
-	add_cell(r, "%.9g", res->latency_us_p99);
-	add_cell(r, "%.9g", res->latency_us_max);
-	add_cell(r, "%llu", (unsigned long long)res->violations);
+	for (size_t m = 0; m < CSV_NSWEEP; m++) {
+		char cell[CSV_CELL_MAX];
+
+		csv_column_format(csv_sweep_column(m), res, cell, sizeof(cell));
+		add_cell(r, "%s", cell);
+	}
 	if (o->draws)
 		add_bands(p, run, r);
 }

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "datadir.h"
+#include "grow.h"
 #include "scenario-find.h"
 #include "scenario.h"
 #include "suggest.h"
@@ -121,16 +122,12 @@ static int list_add(struct scenario_list *l, const char *key, const char *value,
 		    const struct scenario_annot *a)
 {
 	struct scenario_setting *e;
+	void *v;
 
-	if (l->n == l->cap) {
-		size_t cap = l->cap ? 2 * l->cap : 16;
-		void *v = realloc(l->v, cap * sizeof(*l->v));
-
-		if (!v)
-			return -ENOMEM;
-		l->v = v;
-		l->cap = cap;
-	}
+	v = grow(l->v, l->n, &l->cap, sizeof(*l->v), 16);
+	if (!v)
+		return -ENOMEM;
+	l->v = v;
 	e = &l->v[l->n];
 	memset(e, 0, sizeof(*e));
 	e->key = strdup(key);
@@ -491,37 +488,57 @@ static int scenario_line(struct scenario *s, const char *path, unsigned ln,
 	return rc;
 }
 
+/* A setting "KEY = VALUE" in @p p (cut at its first '='): *@p key and
+ * *@p value, trimmed, the key a valid name (dots allowed), the value not
+ * empty. Messages name @p file and @p line; a line without '=' is quoted
+ * in its message when @p quote, and a bad key's is followed by @p where.
+ * Returns 0 or -EINVAL. */
+static int split_setting(struct scenario *s, const char *file, unsigned line,
+			 char *p, bool quote, const char *where, char **key,
+			 char **value)
+{
+	char *eq = strchr(p, '=');
+
+	if (!eq) {
+		if (quote)
+			err_at(s, file, line, "missing '=' in '%s'", p);
+		else
+			err_at(s, file, line,
+			       "missing '=' (expected KEY=VALUE)");
+		return -EINVAL;
+	}
+	*eq = '\0';
+	*key = trim(p);
+	*value = trim(eq + 1);
+	if (!valid_name(*key, 1)) {
+		err_at(s, file, line, "bad key '%s'%s", *key, where);
+		return -EINVAL;
+	}
+	if (!**value) {
+		err_at(s, file, line, "key '%s' has no value", *key);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 /* A [validation] line: `key = text`, the text running to the end of the
  * line (it may hold ';' and '#'). */
 static int validation_line(struct scenario *s, const char *path, unsigned ln,
 			   char *p)
 {
-	char *eq = strchr(p, '='), *key, *value;
-
-	if (!eq) {
-		err_at(s, path, ln, "missing '=' in '%s'", p);
-		return -EINVAL;
-	}
-	*eq = '\0';
-	key = trim(p);
-	value = trim(eq + 1);
+	char *key, *value;
 	/* dots for observable.N.FIELD (validation.h) */
-	if (!valid_name(key, 1)) {
-		err_at(s, path, ln, "bad key '%s' in [validation]", key);
-		return -EINVAL;
-	}
-	if (!*value) {
-		err_at(s, path, ln, "key '%s' has no value", key);
-		return -EINVAL;
-	}
-	return list_add(&s->validation, key, value, path, ln, NULL);
+	int rc = split_setting(s, path, ln, p, true, " in [validation]", &key,
+			       &value);
+
+	return rc ? rc : list_add(&s->validation, key, value, path, ln, NULL);
 }
 
 static int parse_line(struct scenario *s, const char *path, unsigned ln,
 		      enum file_kind kind, char *buf, char *section,
 		      size_t section_size, int *have_section)
 {
-	char *comment = NULL, *p, *eq, *key, *value;
+	char *comment = NULL, *p, *key, *value;
 
 	p = buf;
 	while (isspace((unsigned char)*p))
@@ -564,22 +581,8 @@ static int parse_line(struct scenario *s, const char *path, unsigned ln,
 		*have_section = 1;
 		return 0;
 	}
-	eq = strchr(p, '=');
-	if (!eq) {
-		err_at(s, path, ln, "missing '=' in '%s'", p);
+	if (split_setting(s, path, ln, p, true, "", &key, &value))
 		return -EINVAL;
-	}
-	*eq = '\0';
-	key = trim(p);
-	value = trim(eq + 1);
-	if (!valid_name(key, 1)) {
-		err_at(s, path, ln, "bad key '%s'", key);
-		return -EINVAL;
-	}
-	if (!*value) {
-		err_at(s, path, ln, "key '%s' has no value", key);
-		return -EINVAL;
-	}
 	if (kind == KIND_PROFILE)
 		return profile_line(s, path, ln, key, value, comment);
 	return scenario_line(s, path, ln, *have_section ? section : NULL, key,
@@ -766,30 +769,14 @@ static int add_override(struct scenario *s, const char *arg, const char *label,
 			const char *file, unsigned line)
 {
 	char *copy = strdup(arg);
-	char *eq, *key, *value;
-	int rc = -EINVAL;
+	char *key, *value;
+	int rc;
 
 	if (!copy)
 		return -ENOMEM;
-	eq = strchr(copy, '=');
-	if (!eq) {
-		err_at(s, label, line, "missing '=' (expected KEY=VALUE)");
-		goto out;
-	}
-	*eq = '\0';
-	key = trim(copy);
-	value = trim(eq + 1);
-	if (!valid_name(key, 1)) {
-		err_at(s, label, line, "bad key '%s'", key);
-		goto out;
-	}
-	if (!*value) {
-		err_at(s, label, line, "key '%s' has no value", key);
-		goto out;
-	}
-	if (!tool_key(s, label, line, key, value, &rc))
+	rc = split_setting(s, label, line, copy, false, "", &key, &value);
+	if (!rc && !tool_key(s, label, line, key, value, &rc))
 		rc = list_add(&s->set, key, value, file, line, NULL);
-out:
 	free(copy);
 	return rc;
 }

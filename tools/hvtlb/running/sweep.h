@@ -21,6 +21,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "csv.h"
 #include "ensemble.h"
 #include "metrics.h"
 #include "runpool.h"
@@ -31,14 +32,12 @@
 #define MAX_VARY 8
 #define MAX_VALUES 64
 #define MAX_POINTS 4096
-/* Cells of a CSV row: vary keys, strategy, seed, the metrics, three
- * bands per metric, error. */
-#define MAX_CELLS (MAX_VARY + 3 + 13 * 4)
+/* Cells of a CSV row: vary keys, strategy, seed, the columns
+ * (CSV_COLUMN_MAP in csv.h) and three bands of each, with room for one
+ * column more (the bound --merge puts on a shard's row, as before). */
+#define MAX_CELLS (MAX_VARY + 3 + (CSV_NSWEEP + 1) * 4)
 #define CELL_LEN 64
-
-/* The numeric CSV columns, in order (metrics.h names). */
-#define NCSV 12
-extern const char *const csv_metrics[NCSV];
+_Static_assert(CELL_LEN >= CSV_CELL_MAX, "a CSV cell holds every figure");
 
 /* One --vary key and its values (in @buf, which it owns). */
 struct vary {

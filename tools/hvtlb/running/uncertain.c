@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "sim-run.h"
 #include "uncertain.h"
 
@@ -48,18 +49,14 @@ static const struct unc_param *find_param(const struct unc_plan *u,
 static struct unc_param *add_param(struct unc_plan *u, const char *key)
 {
 	struct unc_param *p;
+	void *v;
 
 	if (strlen(key) >= UNC_KEY_MAX)
 		return NULL;
-	if (u->n == u->cap) {
-		size_t cap = u->cap ? 2 * u->cap : 64;
-		void *v = realloc(u->p, cap * sizeof(*u->p));
-
-		if (!v)
-			return NULL;
-		u->p = v;
-		u->cap = cap;
-	}
+	v = grow(u->p, u->n, &u->cap, sizeof(*u->p), 64);
+	if (!v)
+		return NULL;
+	u->p = v;
 	p = &u->p[u->n++];
 	memset(p, 0, sizeof(*p));
 	snprintf(p->key, sizeof(p->key), "%s", key);
