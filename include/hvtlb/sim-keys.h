@@ -18,7 +18,8 @@
  *   (HVTLB_SIM_WORKLOAD_MAP), GUEST_OS (HVTLB_SIM_GUEST_OS_MAP; setting
  *   it sets its model's keys), TOUCH, PAGE_SIZE, GOVERNOR (menu,
  *   residency), IDLE (halt, poll, haltpoll), IPI_DELIVERY
- *   (HVTLB_SIM_IPI_DELIVERY_MAP); or KNOB, a knob of
+ *   (HVTLB_SIM_IPI_DELIVERY_MAP), BACKING (HVTLB_SIM_BACKING_MAP); KVER
+ *   (a Linux MAJOR.MINOR, "any" for none: HVTLB_SIM_KVER); or KNOB, a knob of
  *   hvtlb_strategy_config_set() whose default is the strategy's.
  * - field: the member of struct hvtlb_sim_config it sets.
  * - "default": the value hvtlb_sim_config_init() sets, as text ("" for
@@ -102,6 +103,16 @@
 	  "the strategies that need a hypervisor (hyperv, kvm-pv, "            \
 	  "vmm-assist) are refused; costs come from the profile "              \
 	  "(profiles/native.ini)")                                             \
+	X(BACKING, "machine.backing", BACKING, backing, "plain", 0, 0, "",     \
+	  "what the VM is on, as a confidential-VM platform restricts it: "    \
+	  "plain (an ordinary VM, nothing refused), tdx (Intel TDX: "          \
+	  "strategy kvm-pv and broadcast are refused, since QEMU and Cloud "   \
+	  "Hypervisor give a TD no steal time, which Linux's PV flush needs, " \
+	  "and INVLPGB is AMD's), snp (AMD SEV-SNP: one ASID per VM, as "      \
+	  "INVLPGB in a guest needs), snp-savic (SEV-SNP with Secure AVIC: "   \
+	  "as snp, and the host no longer recommends the synthetic cluster "   \
+	  "IPI, so ipi_delivery hyperv is refused and a derived delivery is "  \
+	  "icr; the flush hypercalls stay). docs/model.md gives the sources")  \
 	X(VCPUS, "vm.vcpus", U32, vcpus, "16", 1, 4096, "vCPUs",               \
 	  "vCPUs per VM")                                                      \
 	X(PROFILE, "hypervisor.profile", PROFILE, decoder, "strict", 0, 0, "", \
@@ -246,6 +257,19 @@
 	  "lock_spin_owner, long_spin_notify and group_size (linux: their "    \
 	  "defaults; docs/model.md). A scenario overrides any of them: the "   \
 	  "tool applies guest.os before the scenario's other lines")           \
+	X(GUEST_KERNEL, "guest.kernel", KVER, guest_kernel, "any", 0, 0, "",   \
+	  "the Linux guest's version, MAJOR.MINOR (e.g. 4.15); any: none, "    \
+	  "nothing gated. Set, it refuses what that Linux lacks: "             \
+	  "ipi_delivery kvm-pv before 4.19, hyperv before 4.18; strategy "     \
+	  "kvm-pv before 4.16, hyperv before 4.14, broadcast before 6.15; "    \
+	  "strategy.lazy_skip before 4.19 and strategy.concurrent before "     \
+	  "5.13 when set true. Keys not given follow it: "                     \
+	  "hypervisor.ipi_delivery is what the guest would pick on the host "  \
+	  "of hypervisor.profile (kvm: kvm-pv from 4.19 with "                 \
+	  "hypervisor.pv_send_ipi; strict, openvmm-*: hyperv from 4.18 with "  \
+	  "hypervisor.cluster_ipi; otherwise icr), lazy_skip and concurrent "  \
+	  "are on from the version that has them. Refused with guest.os = "    \
+	  "windows")                                                           \
 	X(LAZY_LEAVE, "guest.lazy_leave", BOOL, lazy_leave, "true", 0, 0, "",  \
 	  "a lazy CPU that takes a flush IPI leaves the mm (Linux < 4.19)")    \
 	X(STEAL, "guest.steal_accounting", BOOL, steal_accounting, "false", 0, \

@@ -179,6 +179,42 @@ enum hvtlb_sim_ipi_delivery {
 		HVTLB_SIM_IPI_DELIVERY_COUNT_
 };
 
+/**
+ * The platform a VM runs on (machine.backing): X(NAME, name).
+ * docs/model.md, "Version gates and backings", gives the sources.
+ * - PLAIN: an ordinary VM; nothing is refused.
+ * - TDX: an Intel TDX guest: no KVM PV TLB flush (the VMMs leave out
+ *   steal time, which Linux's PV flush needs); no INVLPGB (AMD only).
+ * - SNP: an AMD SEV-SNP guest: one ASID per VM, so INVLPGB is possible.
+ * - SNP_SAVIC: SEV-SNP with Secure AVIC: the host no longer recommends
+ *   the synthetic cluster IPI; the flush hypercalls stay.
+ */
+#define HVTLB_SIM_BACKING_MAP(X)                                               \
+	X(PLAIN, "plain")                                                      \
+	X(TDX, "tdx")                                                          \
+	X(SNP, "snp")                                                          \
+	X(SNP_SAVIC, "snp-savic")
+
+enum hvtlb_sim_backing {
+#define HVTLB_X_(n, s) HVTLB_SIM_BACKING_##n,
+	HVTLB_SIM_BACKING_MAP(HVTLB_X_)
+#undef HVTLB_X_
+		HVTLB_SIM_BACKING_COUNT_
+};
+
+/** Where a run's effective IPI delivery came from (results). */
+enum hvtlb_sim_origin {
+	/** hypervisor.ipi_delivery's default, no guest.kernel */
+	HVTLB_SIM_ORIGIN_DEFAULT,
+	/** hypervisor.ipi_delivery given by hvtlb_sim_config_set() */
+	HVTLB_SIM_ORIGIN_GIVEN,
+	/** chosen as the guest of guest.kernel would on that host */
+	HVTLB_SIM_ORIGIN_DERIVED,
+};
+
+/** guest.kernel's value for Linux MAJOR.MINOR; 0: no version. */
+#define HVTLB_SIM_KVER(major, minor) ((major)*100u + (minor))
+
 /** Name of an IPI delivery ("kvm-pv"), or NULL past the end.
  *  Thread-safe. */
 const char *hvtlb_sim_ipi_delivery_name(enum hvtlb_sim_ipi_delivery d);
@@ -366,6 +402,7 @@ struct hvtlb_sim_config {
 	uint32_t sockets;
 	bool contention;
 	bool bare_metal;
+	enum hvtlb_sim_backing backing;
 	uint32_t vcpus;
 
 	enum hvtlb_profile decoder;
@@ -396,6 +433,8 @@ struct hvtlb_sim_config {
 	bool pcid;
 
 	enum hvtlb_sim_guest_os guest_os;
+	/** Linux version, HVTLB_SIM_KVER(major, minor); 0: none (no gate). */
+	uint32_t guest_kernel;
 	bool lazy_leave;
 	bool steal_accounting;
 	bool tick_accounting;
@@ -500,6 +539,21 @@ int hvtlb_sim_config_set(struct hvtlb_sim_config *c, const char *key,
 int hvtlb_sim_config_validate(const struct hvtlb_sim_config *c,
 			      const char **bad_key);
 
+/**
+ * hvtlb_sim_config_validate(), and why: on -ERANGE, *@p reason (if not
+ * NULL) is a one-line static explanation when the key is refused by a
+ * rule between keys that has one (guest.kernel and machine.backing gates,
+ * docs/model.md), NULL otherwise.
+ */
+int hvtlb_sim_config_check(const struct hvtlb_sim_config *c,
+			   const char **bad_key, const char **reason);
+
+/** Name of a backing ("snp-savic"), or NULL past the end. Thread-safe. */
+const char *hvtlb_sim_backing_name(enum hvtlb_sim_backing b);
+
+/** Name of an origin ("derived"), or NULL past the end. Thread-safe. */
+const char *hvtlb_sim_origin_name(enum hvtlb_sim_origin o);
+
 /** What hvtlb_sim_config_warnings() reports: legal, rarely meant. */
 enum hvtlb_sim_warning {
 	/** strategy.lazy_skip with guest.tlb_gen false: the strategy skips
@@ -536,7 +590,8 @@ struct hvtlb_sim_key {
 	const char *name;
 	/** The TYPE column: "U64", "U32", "POW2", "BOOL", "DOUBLE", "KNOB",
 	 *  or the kind of name ("FAULT", "STRATEGY", "PROFILE", "WORKLOAD",
-	 *  "TOUCH", "PAGE_SIZE", "GOVERNOR", "IDLE", "IPI_DELIVERY"). */
+	 *  "TOUCH", "PAGE_SIZE", "GOVERNOR", "IDLE", "IPI_DELIVERY",
+	 *  "BACKING"), or "KVER" (a Linux version, "any" for none). */
 	const char *type;
 	/** The default as text; "" for a KNOB (the strategy's default). */
 	const char *def;
@@ -856,6 +911,12 @@ struct hvtlb_sim_results {
 	 *  send-IPI hypercalls), by delivery; they add up to
 	 *  vm_exits[HVTLB_SIM_EXIT_IPI_SEND]. */
 	uint64_t ipi_exits[HVTLB_SIM_IPI_DELIVERY_COUNT_];
+	/** The delivery the run's guest used (hypervisor.ipi_delivery, or
+	 *  what guest.kernel and the host made of it), where it came from,
+	 *  and why when derived (a static string, "" otherwise). */
+	enum hvtlb_sim_ipi_delivery ipi_delivery;
+	enum hvtlb_sim_origin ipi_delivery_origin;
+	const char *ipi_delivery_why;
 };
 
 /**

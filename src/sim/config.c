@@ -17,6 +17,7 @@
 #include <hvtlb/sim.h>
 
 #include "sim/cost.h"
+#include "sim/gate.h"
 #include "sim/guest-os.h"
 
 enum key_id {
@@ -69,6 +70,12 @@ static const char *const guest_idle_names[] = { "halt", "poll", "haltpoll" };
 static const char *const ipi_delivery_names[] = {
 #define HVTLB_X_(n, s) s,
 	HVTLB_SIM_IPI_DELIVERY_MAP(HVTLB_X_)
+#undef HVTLB_X_
+};
+
+static const char *const backing_names[] = {
+#define HVTLB_X_(n, s) s,
+	HVTLB_SIM_BACKING_MAP(HVTLB_X_)
 #undef HVTLB_X_
 };
 
@@ -379,6 +386,51 @@ NAMED_TYPE(TOUCH, enum hvtlb_sim_touch, touch_names)
 NAMED_TYPE(GOVERNOR, enum hvtlb_sim_idle_governor, governor_names)
 NAMED_TYPE(IDLE, enum hvtlb_sim_guest_idle, guest_idle_names)
 NAMED_TYPE(IPI_DELIVERY, enum hvtlb_sim_ipi_delivery, ipi_delivery_names)
+NAMED_TYPE(BACKING, enum hvtlb_sim_backing, backing_names)
+
+/* A Linux version "MAJOR.MINOR" (2 <= MAJOR <= 99, MINOR <= 99) as
+ * HVTLB_SIM_KVER(), or "any": 0, no version. */
+static int set_KVER(uint32_t *f, const char *v, const struct hvtlb_sim_key *k)
+{
+	unsigned long maj, min;
+	char *end;
+
+	(void)k;
+	if (!v)
+		return -EINVAL;
+	if (!strcmp(v, "any")) {
+		*f = 0;
+		return 0;
+	}
+	if (*v < '0' || *v > '9')
+		return -EINVAL;
+	maj = strtoul(v, &end, 10);
+	if (*end != '.' || end[1] < '0' || end[1] > '9')
+		return -EINVAL;
+	min = strtoul(end + 1, &end, 10);
+	if (*end)
+		return -EINVAL;
+	if (maj < 2 || maj > 99 || min > 99)
+		return -ERANGE;
+	*f = HVTLB_SIM_KVER((uint32_t)maj, (uint32_t)min);
+	return 0;
+}
+
+static int get_KVER(const uint32_t *f, char *buf, size_t len,
+		    const struct hvtlb_sim_key *k)
+{
+	(void)k;
+	if (!*f)
+		return put(buf, len, "any");
+	return put(buf, len, "%u.%u", *f / 100, *f % 100);
+}
+
+static bool ok_KVER(const uint32_t *f, const struct hvtlb_sim_key *k)
+{
+	(void)k;
+	return !*f ||
+	       (*f >= HVTLB_SIM_KVER(2, 0) && *f <= HVTLB_SIM_KVER(99, 99));
+}
 
 /* Validation of a field written directly (hvtlb_sim_config_validate). */
 static bool ok_U64(const uint64_t *f, const struct hvtlb_sim_key *k)
@@ -514,6 +566,13 @@ static bool was_set(const struct hvtlb_sim_config *c, int k)
 	return c->set_keys[k / 64] >> (k % 64) & 1;
 }
 
+bool sim_config_given(const struct hvtlb_sim_config *c, const char *key)
+{
+	int k = find_key(key);
+
+	return k >= 0 && was_set(c, k);
+}
+
 /*
  * A bundle (`strategy` sets the strategy.* knobs, `guest.os` its model's
  * keys): the keys given by name keep their values, so that a bundle may
@@ -603,8 +662,14 @@ static uint32_t decoder_max_vps(const struct hvtlb_sim_config *c)
 int hvtlb_sim_config_validate(const struct hvtlb_sim_config *c,
 			      const char **bad_key)
 {
+	return hvtlb_sim_config_check(c, bad_key, NULL);
+}
+
+int hvtlb_sim_config_check(const struct hvtlb_sim_config *c,
+			   const char **bad_key, const char **reason)
+{
 	enum key_id k;
-	const char *bad = NULL;
+	const char *bad = NULL, *why = NULL;
 
 	if (!c)
 		return -EINVAL;
@@ -661,6 +726,10 @@ int hvtlb_sim_config_validate(const struct hvtlb_sim_config *c,
 		if (per > (1ULL << 26))
 			bad = keys[K_WL_PAGES].name;
 	}
+	if (!bad) /* guest.kernel and machine.backing (gate.c) */
+		bad = sim_gate_refused(c, &why);
+	if (reason)
+		*reason = bad ? why : NULL;
 	if (bad) {
 		if (bad_key)
 			*bad_key = bad;
@@ -737,6 +806,8 @@ const char *hvtlb_sim_key_value(const struct hvtlb_sim_key *k, size_t i)
 	if (!strcmp(k->type, "IPI_DELIVERY"))
 		return i < NAMES(ipi_delivery_names) ? ipi_delivery_names[i]
 						     : NULL;
+	if (!strcmp(k->type, "BACKING"))
+		return i < NAMES(backing_names) ? backing_names[i] : NULL;
 	if (!strcmp(k->type, "KNOB")) {
 		/* A boolean knob reads "true" or "false". */
 		struct hvtlb_strategy_config sc;
@@ -752,6 +823,11 @@ const char *hvtlb_sim_key_value(const struct hvtlb_sim_key *k, size_t i)
 		return NULL;
 	}
 	return i < 2 ? (i ? "true" : "false") : NULL;
+}
+
+const char *hvtlb_sim_backing_name(enum hvtlb_sim_backing b)
+{
+	return (unsigned)b < NAMES(backing_names) ? backing_names[b] : NULL;
 }
 
 const char *hvtlb_sim_fault_name(enum hvtlb_sim_fault f)

@@ -27,6 +27,7 @@
 #include <hvtlb/sim.h>
 
 #include "sim/engine.h"
+#include "sim/gate.h"
 #include "sim/guest.h"
 #include "sim/host.h"
 #include "sim/hypervisor.h"
@@ -451,6 +452,7 @@ int hvtlb_sim_run(const struct hvtlb_sim_config *c,
 		  struct hvtlb_sim_results **out)
 {
 	struct hvtlb_sim_config sub;
+	struct sim_delivery how;
 	struct part *parts;
 	uint32_t n = 1;
 	int rc;
@@ -462,6 +464,7 @@ int hvtlb_sim_run(const struct hvtlb_sim_config *c,
 	if (rc)
 		return rc;
 	sub = *c;
+	sim_gate_apply(&sub, &how);
 	if (c->partition && c->vms > 1) {
 		/* Each VM alone on its share of the pCPUs: independent. */
 		n = c->vms;
@@ -483,9 +486,12 @@ int hvtlb_sim_run(const struct hvtlb_sim_config *c,
 		rc = parts[k].rc;
 	if (!rc) {
 		*out = merge(c, parts, n);
-		if (*out)
+		if (*out) {
 			parts[0].r = NULL;
-		else
+			(*out)->ipi_delivery = how.how;
+			(*out)->ipi_delivery_origin = how.origin;
+			(*out)->ipi_delivery_why = how.why;
+		} else
 			rc = -ENOMEM;
 	}
 	for (uint32_t k = 0; k < n; k++) {

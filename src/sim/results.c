@@ -51,6 +51,15 @@ const char *hvtlb_sim_target_name(enum hvtlb_sim_target_state st)
 	return (unsigned)st < HVTLB_SIM_TARGET_COUNT_ ? target_names[st] : NULL;
 }
 
+static const char *const origin_names[] = { "default", "given", "derived" };
+
+const char *hvtlb_sim_origin_name(enum hvtlb_sim_origin o)
+{
+	return (unsigned)o < sizeof(origin_names) / sizeof(origin_names[0])
+		       ? origin_names[o]
+		       : NULL;
+}
+
 const char *hvtlb_sim_exit_name(enum hvtlb_sim_exit e)
 {
 	return (unsigned)e < HVTLB_SIM_EXIT_COUNT_ ? exit_names[e] : NULL;
@@ -139,6 +148,14 @@ static void put_name(struct writer *w, const char *key, const char *name)
 	fprintf(w->f, "\"%s\"", name ? name : "?");
 }
 
+/* A static string with no character JSON escapes; NULL as "?". */
+static void put_str(struct writer *w, const char *group, const char *key,
+		    const char *v)
+{
+	member(w, group, key);
+	fprintf(w->f, "\"%s\"", v ? v : "?");
+}
+
 /* The S() steps of HVTLB_SIM_COUNTER_MAP. No threads: they never change a
  * result, and a result that named them would differ from machine to
  * machine. */
@@ -182,6 +199,13 @@ static void step_ipi_deliveries(struct writer *w,
 			hvtlb_sim_ipi_delivery_name(
 				(enum hvtlb_sim_ipi_delivery)i),
 			r->ipi_exits[i]);
+	/* The delivery the guest used, and where it came from. */
+	put_str(w, "ipi_delivery", "effective",
+		hvtlb_sim_ipi_delivery_name(r->ipi_delivery));
+	put_str(w, "ipi_delivery", "origin",
+		hvtlb_sim_origin_name(r->ipi_delivery_origin));
+	put_str(w, "ipi_delivery", "why",
+		r->ipi_delivery_why ? r->ipi_delivery_why : "");
 }
 
 static void step_flush_kinds(struct writer *w,

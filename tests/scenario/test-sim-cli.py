@@ -58,6 +58,16 @@ expect_error("impossible machine (too many vCPUs)", "[vm]\nvcpus = 4097\n",
              2, "'vm.vcpus'")
 expect_error("impossible machine (0 pCPUs)", "[machine]\npcpus = 0\n", 2,
              "'machine.pcpus'")
+# guest.kernel and machine.backing: one line, key, value and why
+expect_error("version gate (KVM PV send-IPI)",
+             "[guest]\nkernel = 4.15\n[hypervisor]\nipi_delivery = kvm-pv\n",
+             4, "'hypervisor.ipi_delivery = kvm-pv': guest.kernel predates "
+             "it: KVM PV send-IPI needs Linux 4.19")
+expect_error("backing gate (TDX, kvm-pv)",
+             "strategy = kvm-pv\n[machine]\nbacking = tdx\n", 1,
+             "'strategy = kvm-pv': machine.backing = tdx")
+expect_error("bad guest.kernel", "[guest]\nkernel = 4.x\n", 2,
+             "bad value '4.x' for 'guest.kernel': want any|MAJOR.MINOR")
 expect_error("unknown section", "strategy = ipi\n\n[vmm]\nvcpus = 4\n", 3,
              "unknown section [vmm]")
 expect_error("missing =", "[vm]\nvcpus 4\n", 2, "missing '='")
@@ -159,6 +169,25 @@ check("default.ini table compares ipi and hyperv", rc == 0 and
       re.search(r"^ipi / hyperv: real [0-9.]+x, sys [0-9.]+x "
                 r"\(consumed [0-9.]+x\)$", out, re.M),
       f"rc={rc} {err!r}")
+
+check("no guest.kernel: no delivery row", "IPI delivery" not in out, out)
+# guest.kernel derives the delivery: the table says which and why (a
+# scenario that does not name its delivery: the shipped ones all do)
+with tempfile.TemporaryDirectory() as d:
+    nodelivery = os.path.join(d, "k.ini")
+    with open(nodelivery, "w") as f:
+        f.write("strategy = ipi\n[machine]\npcpus = 4\n[vm]\nvcpus = 8\n"
+                "[hypervisor]\nprofile = kvm\n[workload]\nthreads = 8\n"
+                "iterations = 2\npages = 4\n")
+    rc, out, err = run(nodelivery, "--set", "guest.kernel=4.19")
+check("guest.kernel's derived delivery in the table", rc == 0 and
+      re.search(r"^IPI delivery \(guest.kernel\)\s+kvm-pv$", out, re.M) and
+      "KVM host, Linux >= 4.19" in out, f"rc={rc} {out!r} {err!r}")
+rc, out, err = run(default, "--set", "workload.iterations=2", "--set",
+                   "guest.kernel=4.19", "--set", "hypervisor.profile=kvm",
+                   "--set", "strategy=ipi")
+check("a delivery the scenario names is kept: no derived row",
+      rc == 0 and "IPI delivery" not in out, f"rc={rc} {err!r}")
 
 # --- guest.os applies first: a guest key overrides it wherever it stands --
 def sim_json(text, *extra):

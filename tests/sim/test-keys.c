@@ -166,8 +166,8 @@ static void test_values(void **state)
 					 0);
 			assert_string_equal(buf, val);
 		}
-		if (numeric(k)) {
-			assert_int_equal(n, 0);
+		if (numeric(k) || !strcmp(k->type, "KVER")) {
+			assert_int_equal(n, 0); /* KVER: test-gate.c */
 			continue;
 		}
 		if (!strcmp(k->type, "KNOB") && !n)

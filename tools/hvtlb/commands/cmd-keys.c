@@ -44,6 +44,8 @@ static void accepts(const struct hvtlb_sim_key *k, char *buf, size_t len)
 		snprintf(buf, len, "count");
 	if (!strcmp(k->type, "U64") && k->max >= 1.8e19)
 		snprintf(buf, len, "%.10g..2^64-1", k->min);
+	if (!strcmp(k->type, "KVER"))
+		snprintf(buf, len, "any|MAJOR.MINOR");
 }
 
 static void print_json(const struct hvtlb_sim_config *c, const char *prefix)
@@ -67,7 +69,8 @@ static void print_json(const struct hvtlb_sim_config *c, const char *prefix)
 		json_string(stdout, k->type);
 		printf(",\"default\":");
 		json_string(stdout, def);
-		if (!hvtlb_sim_key_value(k, 0) && strcmp(k->type, "KNOB"))
+		if (!hvtlb_sim_key_value(k, 0) && strcmp(k->type, "KNOB") &&
+		    strcmp(k->type, "KVER"))
 			printf(",\"min\":%.17g,\"max\":%.17g", k->min, k->max);
 		printf(",\"values\":[");
 		for (size_t j = 0; (v = hvtlb_sim_key_value(k, j)); j++) {

@@ -185,6 +185,40 @@ static void print_delivery_rows(const struct sim_batch *b,
 			delivery_exits_name, NULL, marks);
 }
 
+/* The delivery each run's guest used, when guest.kernel derived it (a
+ * table without guest.kernel stays as it was), and why, once per reason. */
+static void print_delivery_origin(const struct sim_batch *b,
+				  const struct ensemble *e)
+{
+	bool derived = false;
+
+	for (size_t i = 0; i < b->nruns; i++)
+		derived |= b->res[i]->ipi_delivery_origin ==
+			   HVTLB_SIM_ORIGIN_DERIVED;
+	if (!derived)
+		return;
+	printf("%-34s", "IPI delivery (guest.kernel)");
+	for (size_t i = 0; i < b->nruns; i++) {
+		const char *n =
+			hvtlb_sim_ipi_delivery_name(b->res[i]->ipi_delivery);
+
+		printf(" %14s", n ? n : "?");
+		if (e)
+			printf("  %-28s", "");
+	}
+	putchar('\n');
+	for (size_t i = 0; i < b->nruns; i++) {
+		const char *why = b->res[i]->ipi_delivery_why;
+		bool seen = false;
+
+		for (size_t j = 0; j < i && why; j++)
+			seen |= b->res[j]->ipi_delivery_why &&
+				!strcmp(b->res[j]->ipi_delivery_why, why);
+		if (why && *why && !seen)
+			printf("  %s\n", why);
+	}
+}
+
 /* Per VM, the shares of the run during which none / some / all of its
  * vCPUs were on a pCPU. */
 static void print_corun(const struct sim_batch *b, const struct ensemble *e)
@@ -470,6 +504,7 @@ void sim_report_table(const struct sim_batch *b, const struct ensemble *e)
 	print_rows(b, e, sent, 1, &marks);
 	print_kind_rows(b, e, OFF(ipis), HVTLB_SIM_IPI_COUNT_, ipi_name,
 			"ipis_", &marks);
+	print_delivery_origin(b, e);
 	print_delivery_rows(b, e, &marks);
 	print_rows(b, e, mid, sizeof(mid) / sizeof(mid[0]), &marks);
 	printf("flushes on vCPUs, by kind\n");

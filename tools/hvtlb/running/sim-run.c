@@ -131,6 +131,8 @@ void sim_key_accepts(const struct hvtlb_sim_key *k, char *buf, size_t len)
 		return;
 	if (!strcmp(k->type, "KNOB"))
 		snprintf(buf, len, "count");
+	else if (!strcmp(k->type, "KVER"))
+		snprintf(buf, len, "any|MAJOR.MINOR");
 	else if (!strcmp(k->type, "DOUBLE"))
 		snprintf(buf, len, "%.10g..%.10g", k->min, k->max);
 	else if (!strcmp(k->type, "U64") && k->max >= 1.8e19)
@@ -278,13 +280,43 @@ static int apply_script(struct sim_batch *b, struct hvtlb_sim_config *cfg)
 	return 0;
 }
 
+/*
+ * A config hvtlb_sim_config_check() refused: the key, its value and, for
+ * a gate, why; at the key's line when the scenario set it.
+ */
+static void report_impossible(struct sim_batch *b,
+			      const struct hvtlb_sim_config *cfg,
+			      const char *bad_key, const char *why)
+{
+	const struct scenario_setting *bad =
+		bad_key ? scenario_find(&b->sc, bad_key) : NULL;
+	char val[128];
+
+	if (bad) {
+		scenario_error_at(&b->sc, bad,
+				  "impossible machine: '%s = %s'%s%s", bad->key,
+				  bad->value, why ? ": " : "", why ? why : "");
+	} else if (why &&
+		   !hvtlb_sim_config_get(cfg, bad_key, val, sizeof(val))) {
+		snprintf(b->sc.err, sizeof(b->sc.err),
+			 "%s: impossible machine: '%s = %s': %s",
+			 b->sc.path ? b->sc.path : "scenario", bad_key, val,
+			 why);
+	} else {
+		snprintf(b->sc.err, sizeof(b->sc.err),
+			 "%s: impossible machine: '%s' (at its default)",
+			 b->sc.path ? b->sc.path : "scenario",
+			 bad_key ? bad_key : "?");
+	}
+}
+
 static int configure_one(struct sim_batch *b, size_t i,
 			 unsigned default_threads)
 {
 	struct hvtlb_sim_config *cfg = &b->cfg[i];
 	struct apply_ctx ctx = { .cfg = cfg, .skip_strategy = 0 };
 	const struct scenario_setting *bad = NULL;
-	const char *bad_key = NULL;
+	const char *bad_key = NULL, *why = NULL;
 	char threads[16];
 	int rc;
 
@@ -310,22 +342,10 @@ static int configure_one(struct sim_batch *b, size_t i,
 	rc = apply_script(b, cfg);
 	if (rc)
 		return rc;
-	rc = hvtlb_sim_config_validate(cfg, &bad_key);
-	if (rc) {
-		bad = bad_key ? scenario_find(&b->sc, bad_key) : NULL;
-		if (bad)
-			scenario_error_at(&b->sc, bad,
-					  "impossible machine: '%s = %s'",
-					  bad->key, bad->value);
-		else
-			snprintf(b->sc.err, sizeof(b->sc.err),
-				 "%s: impossible machine: '%s' (at its "
-				 "default)",
-				 b->sc.path ? b->sc.path : "scenario",
-				 bad_key ? bad_key : "?");
-		return rc;
-	}
-	return 0;
+	rc = hvtlb_sim_config_check(cfg, &bad_key, &why);
+	if (rc)
+		report_impossible(b, cfg, bad_key, why);
+	return rc;
 }
 
 /* Whether setting @p st is a line of the scenario file itself. */
