@@ -3,7 +3,9 @@
  * A set-associative TLB of one or two levels (L1 dTLB + STLB, inclusive).
  * Entries are tagged with (virtual page number, page size, ASID/PCID) and
  * carry the page-table generation they were filled from, for the oracle.
- * A full flush bumps an epoch instead of touching every entry.
+ * A full flush bumps an epoch instead of touching every entry, and a
+ * set's victim word tells a set left with no live entry without reading
+ * the set (set_dead()).
  *
  * Global entries (the G bit of a kernel PTE) are stored without an ASID
  * and match a lookup from any ASID. They live in their own epoch, so a
