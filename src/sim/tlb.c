@@ -3,9 +3,7 @@
  * A set-associative TLB of one or two levels (L1 dTLB + STLB, inclusive).
  * Entries are tagged with (virtual page number, page size, ASID/PCID) and
  * carry the page-table generation they were filled from, for the oracle.
- * A full flush bumps an epoch instead of touching every entry, and a
- * set's victim word tells a set left with no live entry without reading
- * the set (set_dead()).
+ * A full flush bumps an epoch instead of touching every entry.
  *
  * Global entries (the G bit of a kernel PTE) are stored without an ASID
  * and match a lookup from any ASID. They live in their own epoch, so a
@@ -34,25 +32,9 @@
 /* victim[set]: bit 31 is clear when every key of the set is 0 (a filled
  * set sets it, an invalidation that leaves the set empty clears it): a
  * lookup or an INVLPG skips such a set without reading its keys. Most
- * sets of a guest that maps and unmaps a page at a time are empty. Bits
- * 5:0 are the way to evict next (ways are at most 64).
- *
- * Bits 29:6 are the low bits of t->epoch at the set's last fill, and bit
- * 30 is set once a global entry was filled into it. A live non-global
- * entry was filled in the current epoch, and so was every later fill of
- * its set (epochs only grow; when t->epoch wraps, tlb_flush_all() clears
- * every non-global key): a set whose bits differ from the current epoch's, and that cannot
- * hold a live global entry (bit 30 clear, or t->global clear), has no
- * live entry at all (set_dead()). A lookup then misses, and a fill takes
- * way 0 (the first dead one), without reading the set's keys: with a
- * full flush per flush IPI, most sets of an overcommitted run's TLBs are
- * dead, and 160 vCPUs' STLBs (~3 MB) miss the cache where the victim
- * word often does not. Only the cost changes, never a result. */
+ * sets of a guest that maps and unmaps a page at a time are empty. The
+ * low bits are the way to evict next. */
 #define SET_USED (1u << 31)
-#define SET_GLOBAL (1u << 30)
-#define SET_WAY 0x3fu
-#define SET_EPOCH_SHIFT 6
-#define SET_EPOCH (0xffffffu << SET_EPOCH_SHIFT)
 
 /* Levels in use: the STLB has no sets when there is none. */
 static inline uint32_t tlb_nlevels(const struct tlb *t)
@@ -72,19 +54,6 @@ static inline struct tlb_set set_at(const struct tlb_level *l, uint32_t set)
 	uint64_t *k = l->key + (size_t)set * l->ways * 2;
 
 	return (struct tlb_set){ k, (struct tlb_meta *)(k + l->ways) };
-}
-
-/* The epoch bits of a set's victim word filled now. */
-static inline uint32_t set_epoch(const struct tlb *t)
-{
-	return (t->epoch << SET_EPOCH_SHIFT) & SET_EPOCH;
-}
-
-/* No entry of a set with victim word @p v is live (above). */
-static inline bool set_dead(const struct tlb *t, uint32_t v)
-{
-	return !(v & SET_USED) || ((v & SET_EPOCH) != set_epoch(t) &&
-				   !((v & SET_GLOBAL) && t->global));
 }
 
 /* Way @p w of @p s is valid and of its class's current epoch. */
@@ -183,7 +152,7 @@ find(const struct tlb *t, const struct tlb_level *l, uint64_t key, uint64_t vpn)
 	struct tlb_set s = set_at(l, set);
 	uint64_t gkey = key & ~KEY_ASID_MASK;
 
-	if (set_dead(t, l->victim[set]))
+	if (!(l->victim[set] & SET_USED))
 		return NULL;
 	for (uint32_t w = 0; w < l->ways; w++) {
 		if (s.k[w] != key && s.k[w] != gkey)
@@ -232,23 +201,18 @@ static void level_fill(const struct tlb *t, struct tlb_level *l, uint32_t epoch,
 {
 	uint32_t set = set_of(l, vpn);
 	struct tlb_set s = set_at(l, set);
-	uint32_t v = l->victim[set], w;
-	bool dead = set_dead(t, v);
+	uint32_t w;
 
-	/* in a dead set, way 0 is the first dead one */
-	for (w = 0; !dead && w < l->ways; w++) {
+	for (w = 0; w < l->ways; w++) {
 		if ((s.k[w] == key && s.m[w].epoch == epoch) ||
 		    !entry_live(t, s, w))
 			break;
 	}
 	if (w == l->ways) {
-		w = v & SET_WAY;
-		v = (v & ~SET_WAY) | (w + 1) % l->ways;
+		w = l->victim[set] & ~SET_USED;
+		l->victim[set] = (w + 1) % l->ways;
 	}
-	v = (v & ~SET_EPOCH) | set_epoch(t) | SET_USED;
-	if (epoch & EPOCH_GLOBAL)
-		v |= SET_GLOBAL;
-	l->victim[set] = v;
+	l->victim[set] |= SET_USED;
 	s.k[w] = key;
 	s.m[w] = (struct tlb_meta){ gen, epoch };
 }
