@@ -519,6 +519,26 @@ static int get_key(const struct hvtlb_sim_config *c, enum key_id k, char *buf,
 }
 
 /* The first key whose field is out of its range, or K_COUNT. */
+/* A replayed script a library user may have built by hand: steps where
+ * it says so, kinds it names, times a run can hold (an hour a step). */
+static bool script_ok(const struct hvtlb_sim_script *sc)
+{
+	if (!sc || !sc->nthreads || !sc->threads)
+		return false;
+	for (uint32_t k = 0; k < sc->nthreads; k++) {
+		const struct hvtlb_sim_script_thread *th = &sc->threads[k];
+
+		if (th->nsteps && !th->steps)
+			return false;
+		for (uint64_t i = 0; i < th->nsteps; i++)
+			if ((unsigned)th->steps[i].kind >=
+				    HVTLB_SIM_STEP_KIND_COUNT_ ||
+			    th->steps[i].ns > 3600ull * 1000000000ull)
+				return false;
+	}
+	return true;
+}
+
 static enum key_id first_bad_key(const struct hvtlb_sim_config *c)
 {
 #define HVTLB_X_(id, name, type, field, ...)                                   \
@@ -683,8 +703,7 @@ int hvtlb_sim_config_check(const struct hvtlb_sim_config *c,
 		bad = keys[K_WL_PROCESSES].name;
 	/* a trace workload replays its script: none, nothing to run */
 	else if (c->workload == HVTLB_SIM_WORKLOAD_TRACE &&
-		 (!c->wl_script || !c->wl_script->nthreads ||
-		  !c->wl_script->threads))
+		 !script_ok(c->wl_script))
 		bad = keys[K_WL_KIND].name;
 	else if (c->pcpus % c->sockets)
 		bad = keys[K_SOCKETS].name;

@@ -236,7 +236,38 @@ static void test_trace(void **state)
 	cfg_apply(&c, kv);
 	assert_int_equal(hvtlb_sim_config_validate(&c, &bad), -ERANGE);
 	assert_string_equal(bad, "workload.kind");
+	/* a script built by hand is checked before it runs: steps where it
+	 * says so, known kinds, at most an hour a step */
+	{
+		static const struct hvtlb_sim_script_thread nosteps[] = {
+			{ NULL, 3 }
+		};
+		static const struct hvtlb_sim_step badkind[] = {
+			{ HVTLB_SIM_STEP_KIND_COUNT_, 1, 0 }
+		};
+		static const struct hvtlb_sim_step longsleep[] = {
+			{ HVTLB_SIM_STEP_SLEEP, 0, 3600ull * 1000000000ull + 1 }
+		};
+		static const struct hvtlb_sim_script_thread kind[] = {
+			{ badkind, 1 }
+		};
+		static const struct hvtlb_sim_script_thread slp[] = {
+			{ longsleep, 1 }
+		};
+		const struct hvtlb_sim_script bads[] = {
+			{ nosteps, 1 }, { kind, 1 }, { slp, 1 }, { th, 0 }
+		};
+
+		for (size_t b = 0; b < sizeof(bads) / sizeof(bads[0]); b++) {
+			c.wl_script = &bads[b];
+			bad = NULL;
+			assert_int_equal(hvtlb_sim_config_validate(&c, &bad),
+					 -ERANGE);
+			assert_string_equal(bad, "workload.kind");
+		}
+	}
 	c.wl_script = &sc;
+	assert_int_equal(hvtlb_sim_config_validate(&c, &bad), 0);
 	r = run_cfg(&c);
 	assert_int_equal(r->violations, 0);
 	assert_int_equal(r->ops, 6 + 2);
