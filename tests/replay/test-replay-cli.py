@@ -16,25 +16,16 @@ import gzip
 import json
 import os
 import re
-import subprocess
 import sys
 import tempfile
 
+from replaytest import check, done, hvtlb
+
 HVTLB, TRACES = sys.argv[1], sys.argv[2]
-failures = []
-
-
-def check(name, cond, detail=""):
-    print(("ok   " if cond else "FAIL ") + name + ("" if cond else
-                                                  f": {detail}"))
-    if not cond:
-        failures.append(name)
 
 
 def replay(*args):
-    p = subprocess.run([HVTLB, "replay", *args], capture_output=True,
-                       text=True, timeout=60)
-    return p.returncode, p.stdout, p.stderr
+    return hvtlb(HVTLB, "replay", *args)
 
 
 def expected(text):
@@ -200,4 +191,4 @@ check("a missing file: exit 2 with the reason",
       rc == 2 and "No such file" in err, err)
 rc, out, err = replay("--check")
 check("no FILE: exit 2", rc == 2 and "one FILE" in err, err)
-sys.exit(1 if failures else 0)
+done()

@@ -19,25 +19,16 @@ usage: test-trace-dat.py HVTLB TRACES_DIR
 import json
 import os
 import random
-import subprocess
 import sys
 import tempfile
 
+from replaytest import check, done, failures, hvtlb
+
 HVTLB, TRACES = sys.argv[1], sys.argv[2]
-failures = []
-
-
-def check(name, cond, detail=""):
-    print(("ok   " if cond else "FAIL ") + name + ("" if cond else
-                                                  f": {detail}"))
-    if not cond:
-        failures.append(name)
 
 
 def replay(*args):
-    p = subprocess.run([HVTLB, "replay", "--check", *args],
-                       capture_output=True, text=True, timeout=60)
-    return p.returncode, p.stdout, p.stderr
+    return hvtlb(HVTLB, "replay", "--check", *args)
 
 
 dats = sorted(f for f in os.listdir(TRACES) if f.endswith(".dat"))
@@ -79,11 +70,9 @@ for name in dats:
     # same threads, flushes and CPUs (the head line of hvtlb sim).
     heads = []
     for p in (path, twin):
-        s = subprocess.run([HVTLB, "sim", "--trace-in", p, "--set",
-                            "workload.duration_s=0.01"],
-                           capture_output=True, text=True, timeout=120)
-        heads.append(s.stdout.split("\n", 1)[0].split(":", 1)[-1]
-                     if s.returncode == 0 else s.stderr)
+        rc, out, err = hvtlb(HVTLB, "sim", "--trace-in", p, timeout=120)
+        heads.append(out.split("\n", 1)[0].split(":", 1)[-1]
+                     if rc == 0 else err)
     check(f"{name}: sim --trace-in reads it as its twin",
           heads[0] == heads[1] and "recorded on" in heads[0], heads)
     # The text prints microseconds: the span differs by the rounding.
@@ -125,4 +114,4 @@ with tempfile.TemporaryDirectory() as tmp:
     rc, out, err = replay(os.path.join(tmp, "none.dat"))
     check("a missing trace.dat: exit 2", rc == 2 and "No such file" in err,
           err)
-sys.exit(1 if failures else 0)
+done()

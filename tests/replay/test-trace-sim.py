@@ -16,29 +16,20 @@ import json
 import os
 import re
 import shutil
-import subprocess
 import sys
 import tempfile
+
+from replaytest import check, done, hvtlb
 
 HVTLB, TRACES = sys.argv[1], sys.argv[2]
 TRACE = os.path.join(TRACES, "tlb-churn-2t-local.txt.gz")
 # flush requests of its replayed threads (tests/replay/test-replay-cli.py
 # counts them from the text: 199 remote sends, 24 local-only flushes)
 REQUESTS = 223
-failures = []
-
-
-def check(name, cond, detail=""):
-    print(("ok   " if cond else "FAIL ") + name + ("" if cond else
-                                                  f": {detail}"))
-    if not cond:
-        failures.append(name)
 
 
 def sim(*args, cwd=None):
-    p = subprocess.run([HVTLB, "sim", "-q", *args], capture_output=True,
-                       text=True, timeout=240, cwd=cwd)
-    return p.returncode, p.stdout, p.stderr
+    return hvtlb(HVTLB, "sim", "-q", *args, timeout=240, cwd=cwd)
 
 
 def row(out, label):
@@ -161,4 +152,4 @@ for name in sorted(os.listdir(TRACES)):
     check(f"{name}: the answer (ipi / hyperv) leads the table",
           0 <= out.find("the answer, for ") < out.find("ipi / hyperv: real")
           < out.find("\nstrategy "), out[:400])
-sys.exit(1 if failures else 0)
+done()
