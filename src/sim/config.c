@@ -518,7 +518,6 @@ static int get_key(const struct hvtlb_sim_config *c, enum key_id k, char *buf,
 	return -ENOENT;
 }
 
-/* The first key whose field is out of its range, or K_COUNT. */
 /* A replayed script a library user may have built by hand: steps where
  * it says so, kinds it names, times a run can hold (an hour a step). */
 static bool script_ok(const struct hvtlb_sim_script *sc)
@@ -539,6 +538,7 @@ static bool script_ok(const struct hvtlb_sim_script *sc)
 	return true;
 }
 
+/* The first key whose field is out of its range, or K_COUNT. */
 static enum key_id first_bad_key(const struct hvtlb_sim_config *c)
 {
 #define HVTLB_X_(id, name, type, field, ...)                                   \

@@ -159,42 +159,38 @@ const char *sim_gate_refused(const struct hvtlb_sim_config *c, const char **why)
 static void derive(const struct hvtlb_sim_config *c, unsigned v,
 		   struct sim_delivery *d)
 {
+	enum host h = c->bare_metal ? HOST_OTHER : host_of(c);
+
 	d->how = HVTLB_SIM_IPI_DELIVERY_ICR;
 	d->origin = HVTLB_SIM_ORIGIN_DERIVED;
-	if (c->bare_metal) {
+	if (c->bare_metal)
 		d->why = "no hypervisor: x2APIC physical ICR writes";
-	} else if (host_of(c) == HOST_KVM) {
-		if (v < V_KVM_IPI)
-			d->why = "KVM host, Linux before 4.19: x2APIC physical "
-				 "ICR writes";
-		else if (!c->pv_send_ipi)
-			d->why = "KVM host without KVM_FEATURE_PV_SEND_IPI: "
-				 "x2APIC physical ICR writes";
-		else
-			d->how = HVTLB_SIM_IPI_DELIVERY_KVM_PV;
-		if (d->how == HVTLB_SIM_IPI_DELIVERY_KVM_PV)
-			d->why = "KVM host, Linux >= 4.19, "
-				 "KVM_FEATURE_PV_SEND_IPI offered";
-	} else if (host_of(c) == HOST_HYPERV) {
-		if (v < V_HV_IPI)
-			d->why = "Hyper-V host, Linux before 4.18: x2APIC "
-				 "physical ICR writes";
-		else if (c->backing == HVTLB_SIM_BACKING_SNP_SAVIC)
-			d->why = "snp-savic: Secure AVIC, the cluster IPI is "
-				 "not recommended: x2APIC physical ICR writes";
-		else if (!c->cluster_ipi)
-			d->why = "Hyper-V host without "
-				 "HV_X64_CLUSTER_IPI_RECOMMENDED: x2APIC "
-				 "physical ICR writes";
-		else
-			d->how = HVTLB_SIM_IPI_DELIVERY_HYPERV;
-		if (d->how == HVTLB_SIM_IPI_DELIVERY_HYPERV)
-			d->why = "Hyper-V host, Linux >= 4.18, "
-				 "HV_X64_CLUSTER_IPI_RECOMMENDED offered";
-	} else {
+	else if (h == HOST_KVM && v < V_KVM_IPI)
+		d->why = "KVM host, Linux before 4.19: x2APIC physical ICR "
+			 "writes";
+	else if (h == HOST_KVM && !c->pv_send_ipi)
+		d->why = "KVM host without KVM_FEATURE_PV_SEND_IPI: x2APIC "
+			 "physical ICR writes";
+	else if (h == HOST_KVM) {
+		d->how = HVTLB_SIM_IPI_DELIVERY_KVM_PV;
+		d->why = "KVM host, Linux >= 4.19, KVM_FEATURE_PV_SEND_IPI "
+			 "offered";
+	} else if (h == HOST_HYPERV && v < V_HV_IPI)
+		d->why = "Hyper-V host, Linux before 4.18: x2APIC physical ICR "
+			 "writes";
+	else if (h == HOST_HYPERV && c->backing == HVTLB_SIM_BACKING_SNP_SAVIC)
+		d->why = "snp-savic: Secure AVIC, the cluster IPI is not "
+			 "recommended: x2APIC physical ICR writes";
+	else if (h == HOST_HYPERV && !c->cluster_ipi)
+		d->why = "Hyper-V host without HV_X64_CLUSTER_IPI_RECOMMENDED: "
+			 "x2APIC physical ICR writes";
+	else if (h == HOST_HYPERV) {
+		d->how = HVTLB_SIM_IPI_DELIVERY_HYPERV;
+		d->why = "Hyper-V host, Linux >= 4.18, "
+			 "HV_X64_CLUSTER_IPI_RECOMMENDED offered";
+	} else
 		d->why = "a host with neither KVM's nor Hyper-V's send-IPI "
 			 "hypercall modelled: x2APIC physical ICR writes";
-	}
 }
 
 void sim_gate_apply(struct hvtlb_sim_config *c, struct sim_delivery *d)

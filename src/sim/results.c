@@ -142,18 +142,12 @@ static void put_double(struct writer *w, const char *group, const char *key,
 	fprintf(w->f, "%.9g", v);
 }
 
-static void put_name(struct writer *w, const char *key, const char *name)
-{
-	member(w, "", key);
-	fprintf(w->f, "\"%s\"", name ? name : "?");
-}
-
 /* A static string with no character JSON escapes; NULL as "?". */
-static void put_str(struct writer *w, const char *group, const char *key,
-		    const char *v)
+static void put_name(struct writer *w, const char *group, const char *key,
+		     const char *name)
 {
 	member(w, group, key);
-	fprintf(w->f, "\"%s\"", v ? v : "?");
+	fprintf(w->f, "\"%s\"", name ? name : "?");
 }
 
 /* The S() steps of HVTLB_SIM_COUNTER_MAP. No threads: they never change a
@@ -162,8 +156,8 @@ static void put_str(struct writer *w, const char *group, const char *key,
 static void step_head(struct writer *w, const struct hvtlb_sim_results *r)
 {
 	put_u64(w, "", "seed", r->seed);
-	put_name(w, "strategy", hvtlb_strategy_name(r->strategy));
-	put_name(w, "fault", hvtlb_sim_fault_name(r->fault));
+	put_name(w, "", "strategy", hvtlb_strategy_name(r->strategy));
+	put_name(w, "", "fault", hvtlb_sim_fault_name(r->fault));
 	put_double(w, "", "real_s", r->real_s);
 	put_double(w, "", "user_s", r->user_s);
 	put_double(w, "", "sys_s", r->sys_s);
@@ -200,12 +194,12 @@ static void step_ipi_deliveries(struct writer *w,
 				(enum hvtlb_sim_ipi_delivery)i),
 			r->ipi_exits[i]);
 	/* The delivery the guest used, and where it came from. */
-	put_str(w, "ipi_delivery", "effective",
-		hvtlb_sim_ipi_delivery_name(r->ipi_delivery));
-	put_str(w, "ipi_delivery", "origin",
-		hvtlb_sim_origin_name(r->ipi_delivery_origin));
-	put_str(w, "ipi_delivery", "why",
-		r->ipi_delivery_why ? r->ipi_delivery_why : "");
+	put_name(w, "ipi_delivery", "effective",
+		 hvtlb_sim_ipi_delivery_name(r->ipi_delivery));
+	put_name(w, "ipi_delivery", "origin",
+		 hvtlb_sim_origin_name(r->ipi_delivery_origin));
+	put_name(w, "ipi_delivery", "why",
+		 r->ipi_delivery_why ? r->ipi_delivery_why : "");
 }
 
 static void step_flush_kinds(struct writer *w,

@@ -64,21 +64,35 @@ int trace_file_read(const char *path, char **out, size_t *len)
 	return 0;
 }
 
+/* Whether @p path starts like a trace.dat (the text is read otherwise,
+ * so a .dat is not read whole only to be read again by libtracecmd). */
+static bool file_is_dat(const char *path)
+{
+	char head[TRACE_DAT_MAGIC_LEN];
+	FILE *f = fopen(path, "rb");
+	bool dat = f && fread(head, 1, sizeof(head), f) == sizeof(head) &&
+		   trace_dat_is(head, sizeof(head));
+
+	if (f)
+		fclose(f);
+	return dat;
+}
+
 int trace_file_load(const char *path, char **out, size_t *len, char *err,
 		    size_t errlen)
 {
-	int rc = trace_file_read(path, out, len);
+	int rc;
 
-	if (rc) {
-		snprintf(err, errlen, "%s",
-			 rc == -EIO || rc == -EFBIG
-				 ? "cannot read it (or larger than 1 GiB)"
-				 : strerror(-rc));
+	if (!file_is_dat(path)) {
+		rc = trace_file_read(path, out, len);
+		if (rc)
+			snprintf(err, errlen, "%s",
+				 rc == -EIO || rc == -EFBIG
+					 ? "cannot read it (or larger than "
+					   "1 GiB)"
+					 : strerror(-rc));
 		return rc;
 	}
-	if (!trace_dat_is(*out, *len))
-		return 0;
-	free(*out);
 	rc = trace_dat_text(path, TRACE_FILE_MAX_BYTES, out, len, err, errlen);
 	if (rc && rc != -EINVAL && rc != -ENOTSUP && rc != -EFBIG)
 		snprintf(err, errlen, "%s", strerror(-rc));
