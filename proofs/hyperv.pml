@@ -5,12 +5,12 @@
  * Models, in the C:
  *   src/core/strategy-hyperv.c:hyperv_flush, map_vps   the guest names
  *       its targets by VP index (hv_cpu_number_to_vp_number in Linux)
- *   src/sim/hypervisor.c:op_hypercall, vps_of   the host decodes the VP
+ *   src/sim/hypervisor.c:sim_op_hypercall, vps_of   the host decodes the VP
  *       set into vCPUs
  *   src/sim/hypervisor.c:hv_post   push to each target's flush queue,
  *       flush the caller's own TLB, kick the running targets and wait for
  *       their acknowledgement
- *   src/sim/hypervisor.c:hv_on_kick, hv_vcpu_entry, vcpu_service_fq
+ *   src/sim/hypervisor.c:sim_hv_on_kick, sim_hv_vcpu_entry, vcpu_service_fq
  *       a kicked vCPU exits; a vCPU flushes its queue before it enters
  * and KVM's kvm_hv_flush_tlb -> kvm_make_vcpus_request_mask with
  * KVM_REQUEST_WAIT, kvm_vcpu_exiting_guest_mode, vcpu_enter_guest.

@@ -4,8 +4,8 @@
  *
  * Models, in the C (as ipi.pml, which has one initiator):
  *   src/core/flusher.c:core_ipi_shootdown   local flush, send, wait
- *   src/sim/guest-irq.c:handle_ipi, ack_post, guest_on_ack
- *   src/sim/guest-irq.c:ipi_mailbox_free_at   one request slot per
+ *   src/sim/guest-irq.c:handle_ipi, sim_ack_post, sim_guest_on_ack
+ *   src/sim/guest-irq.c:sim_ipi_mailbox_free_at   one request slot per
  *       sender and target (guest.ipi_mailbox): a sender waits for its
  *       slot at the target to be free before it writes the next request
  * and Linux's smp_call_function_many_cond: per-CPU call slots (csd),

@@ -9,8 +9,8 @@
  *   src/core/strategy-ipi.c:ipi_flush       the strategy itself
  *   src/sim/guest-irq.c:handle_ipi          the target's handler: flush,
  *       acknowledge (early: before the flush, or after it)
- *   src/sim/guest-irq.c:ack_post, guest_on_ack   the initiator's wait
- *   src/sim/vcpu-tlb.c:vcpu_flush_all       include_global drops global
+ *   src/sim/guest-irq.c:sim_ack_post, sim_guest_on_ack   the initiator's wait
+ *   src/sim/vcpu-tlb.c:sim_vcpu_flush_all       include_global drops global
  *       entries (the fault global-survives keeps them)
  *   src/sim/backend.c (drop-target: the highest target is not sent)
  * and Linux's flush_tlb_mm_range -> native_flush_tlb_multi ->
@@ -59,7 +59,7 @@ bool ipi_early[N];      /* ...acknowledged before the flush */
 byte acks;              /* acknowledgements the initiator still waits for */
 bool finished;
 
-/* vcpu-tlb.c:vcpu_flush_all/vcpu_flush_range: drop page p's entry; the
+/* vcpu-tlb.c:sim_vcpu_flush_all/sim_vcpu_flush_range: drop page p's entry; the
  * next access reloads it from the page table. A KERN entry is global:
  * the flush includes globals, unless the fault keeps them. */
 #ifdef FAULT_GLOBAL_SURVIVES

@@ -11,7 +11,7 @@
  *       PREEMPTED when the vCPU is put (fetch-or; the fault
  *       HVTLB_KVM_STEAL_FAULT_OVERWRITE stores PREEMPTED instead)
  *   src/runtime/flushq.c:hvtlb_kvm_steal_host_enter, and
- *   src/sim/hypervisor.c:hv_vcpu_entry   at entry, exchange the byte
+ *   src/sim/hypervisor.c:sim_hv_vcpu_entry   at entry, exchange the byte
  *       with 0 and flush if FLUSH_TLB was in it
  *   src/runtime/flushq.c:hvtlb_kvm_steal_guest_defer_flush   the guest's CAS
  * and Linux's kvm_flush_tlb_multi (arch/x86/kernel/kvm.c), KVM's

@@ -11,7 +11,7 @@
  *   src/sim/backend.c:op_lazy_post   a new epoch; each target records the
  *       invalidation, and the first epoch it has not applied (not when
  *       halted: it applies everything at its wake-up context switch)
- *   src/sim/guest-irq.c:lazy_apply   at ticks and context switches
+ *   src/sim/guest-irq.c:sim_lazy_apply   at ticks and context switches
  *   src/sim/guest-mm.c:lazy_epoch_done   the memory (a quarantined slot,
  *       or the range a madvise refaults) is reused only when no vCPU has
  *       an unapplied epoch at or before the flush's
@@ -57,7 +57,7 @@ byte cur_tbl, pwc[N];
 bool freed[FLUSHES + 1];
 bool finished;
 
-/* lazy_apply, or a flush in the IPI handler: drop the entry and the
+/* sim_lazy_apply, or a flush in the IPI handler: drop the entry and the
  * cached walk, reload from the current tables */
 inline apply(t)
 {

@@ -8,18 +8,18 @@
  *   src/core/strategy-vmm-assist.c:vmm_assist_flush   the guest flushes
  *       its own TLB (core_local_flush), then makes the call with the
  *       remote targets (the caller is not one of them)
- *   src/sim/hypervisor.c:op_vmm_flush   the host marks the targets
+ *   src/sim/hypervisor.c:sim_op_vmm_flush   the host marks the targets
  *       (drop-target: the highest one is left out) and calls hv_post
  *   src/sim/hypervisor.c:hv_post (vmm = true)   push to each target's
  *       flush queue; a target that runs guest code gets the host's IPI
  *       (kick) to its pCPU and is counted; one that does not is flushed
  *       before its next entry; then the wait for the count (no-wait:
  *       none, the call returns at once)
- *   src/sim/hypervisor.c:hv_on_kick, vcpu_service_fq   the IPI lands on
+ *   src/sim/hypervisor.c:sim_hv_on_kick, vcpu_service_fq   the IPI lands on
  *       the target's pCPU: if the vCPU runs, it exits and the host
  *       invalidates its TLB there (Shoot4U's INVVPID of the range), then
  *       acknowledges; if not, it acknowledges at once
- *   src/sim/hypervisor.c:hv_vcpu_entry   a vCPU flushes its queue
+ *   src/sim/hypervisor.c:sim_hv_vcpu_entry   a vCPU flushes its queue
  *       before it enters
  * and, for the host's view of whether a vCPU runs guest code, KVM's
  * vcpu->mode protocol as in hyperv.pml (kvm_vcpu_exiting_guest_mode;
@@ -124,7 +124,7 @@ proctype vcpu(byte t)
 {
 end:	do
 	:: mode[t] == OUT && !kick[t] ->
-		/* vcpu_enter_guest / hv_vcpu_entry: service the queue, set
+		/* vcpu_enter_guest / sim_hv_vcpu_entry: service the queue, set
 		 * the mode and check again */
 		if
 		:: req[t] -> atomic { req[t] = false; tlb[t] = pt }
@@ -140,7 +140,7 @@ end:	do
 		assert(tlb[t] >= done); slack[t] = false }
 	:: mode[t] != OUT -> mode[t] = OUT /* a VM exit of its own */
 	:: atomic { kick[t] && mode[t] != OUT -> mode[t] = OUT };
-		/* hv_on_kick: the IPI lands while the vCPU runs: it exits,
+		/* sim_hv_on_kick: the IPI lands while the vCPU runs: it exits,
 		 * the host invalidates its TLB on the pCPU, acknowledges */
 		atomic { if
 			:: req[t] -> req[t] = false; tlb[t] = pt

@@ -23,7 +23,7 @@ void evq_push_seq(struct evq *q, simtime now, simtime t, uint64_t seq,
 {
 	struct event e = { t < now ? now : t, seq, k, obj, arg };
 
-	if (evq_far_reserve(q))
+	if (sim_evq_far_reserve(q))
 		q->far[q->nfar++] = e;
 }
 

@@ -36,9 +36,9 @@ static void op_local_flush(void *user, uint32_t cpu,
 		t->local_skipped = true;
 		return;
 	}
-	vcpu_flush_range(s, v, r, s->mm[t->mm].id, HVTLB_SIM_FLUSH_LOCAL);
+	sim_vcpu_flush_range(s, v, r, s->mm[t->mm].id, HVTLB_SIM_FLUSH_LOCAL);
 	v->mm_gen = s->mm[t->mm].tlb_gen;
-	t_work(t, flush_cost(s, r->all, hvtlb_range_pages(r)), ACCT_SYS);
+	sim_t_work(t, flush_cost(s, r->all, hvtlb_range_pages(r)), ACCT_SYS);
 }
 
 /*
@@ -82,30 +82,31 @@ static void op_send_ipis(void *user, const struct hvtlb_cpumask *targets,
 			  : 0;
 	v->ack_seq++;
 	v->ack_wait = 0;
-	ipi_send_begin(&ip, v, targets, IPI_VECTOR_CALL_FUNCTION);
-	chain = send_begin(v);
+	sim_ipi_send_begin(&ip, v, targets, IPI_VECTOR_CALL_FUNCTION);
+	chain = sim_send_begin(v);
 	/* What the host delivers: the targets, or the set it decoded. */
 	for (uint32_t c = hvtlb_cpumask_next(&ip.to, 0); c < s->c->vcpus;
 	     c = hvtlb_cpumask_next(&ip.to, c + 1)) {
 		struct vcpu *tv = vm_vcpu(s, v, c);
 
-		if (c == drop && oracle_needs(s, tv, t->of))
+		if (c == drop && sim_oracle_needs(s, tv, t->of))
 			fault_hit(s);
 		if (s->c->ipi_mailbox) {
 			/* The sender spins until its slot at tv is free. */
-			simtime free_at = ipi_mailbox_free_at(s, tv, v->gid);
+			simtime free_at =
+				sim_ipi_mailbox_free_at(s, tv, v->gid);
 
 			if (free_at - s->now > spin)
 				spin = free_at - s->now;
 		}
-		simtime sent = ipi_send_next(&ip, c);
+		simtime sent = sim_ipi_send_next(&ip, c);
 		struct ipi_rec q = {
 			.arrive = s->now + spin + sent + deliver,
 			.from = v->gid,
 			.seq = v->ack_seq,
 			.asid = s->mm[t->mm].id,
 			.kind = IPI_FLUSH,
-			.state = (uint8_t)target_posted(s, tv),
+			.state = (uint8_t)sim_target_posted(s, tv),
 			.posted = s->now,
 			.early = early,
 			.drop = c == drop,
@@ -126,15 +127,15 @@ static void op_send_ipis(void *user, const struct hvtlb_cpumask *targets,
 			tv->cappend = nc;
 		}
 		tv->pend[tv->npend++] = q;
-		send_queue(s, v, chain, q.arrive, EV_IPI, tv->gid, 0);
+		sim_send_queue(s, v, chain, q.arrive, EV_IPI, tv->gid, 0);
 		v->ack_wait++;
 	}
-	send_end(s, v, chain);
+	sim_send_end(s, v, chain);
 	s->r->ipis_sent += ip.n;
 	s->r->ipis[HVTLB_SIM_IPI_FLUSH] += ip.n;
-	spent = ipi_send_end(&ip);
+	spent = sim_ipi_send_end(&ip);
 	if (ip.nexits || spin)
-		t_work(t, spin + spent, ACCT_SYS);
+		sim_t_work(t, spin + spent, ACCT_SYS);
 }
 
 /* A target of @p v's last flush IPIs may run guest code before it takes
@@ -154,7 +155,7 @@ static bool ipis_unhandled(struct vcpu *v, const struct hvtlb_cpumask *targets)
 			if (q->from == v->gid && q->seq == v->ack_seq &&
 			    q->kind == IPI_FLUSH && !q->drop &&
 			    (tv->hs == H_RUNNING || q->arrive > s->now) &&
-			    oracle_needs(s, tv, cur_task(v)->of))
+			    sim_oracle_needs(s, tv, cur_task(v)->of))
 				return true;
 		}
 	}
@@ -177,9 +178,9 @@ static void op_wait_acks(void *user, const struct hvtlb_cpumask *targets)
 		return;
 	}
 	v->ipi_wait = true;
-	acct_ack_wait(v->s, t, true);
-	t_spin(t);
-	acct_ack_wait(v->s, t, false);
+	sim_acct_ack_wait(v->s, t, true);
+	sim_t_spin(t);
+	sim_acct_ack_wait(v->s, t, false);
 	v->ipi_wait = false;
 }
 
@@ -259,7 +260,7 @@ static bool op_cmpxchg_preempted(void *user, uint32_t cpu, uint8_t *expected,
 	if (desired & HVTLB_KVM_VCPU_FLUSH_TLB) {
 		v->s->r->deferred_marked++;
 		/* nobody waits for it: it flushes when it next enters */
-		target_acked(v->s, target_posted(v->s, tv), 0);
+		sim_target_acked(v->s, sim_target_posted(v->s, tv), 0);
 	}
 	return true;
 }
@@ -275,9 +276,9 @@ static void op_broadcast_invalidate(void *user,
 		return;
 	/* INVLPGB reaches every vCPU of the VM (its ASID) in hardware. */
 	for (uint32_t i = 0; i < s->c->vcpus; i++)
-		vcpu_flush_range(s, vm_vcpu(s, v, i), r, s->mm[t->mm].id,
-				 HVTLB_SIM_FLUSH_BROADCAST);
-	t_work(t, cyc(s, SIM_COST_invlpgb), ACCT_SYS);
+		sim_vcpu_flush_range(s, vm_vcpu(s, v, i), r, s->mm[t->mm].id,
+				     HVTLB_SIM_FLUSH_BROADCAST);
+	sim_t_work(t, cyc(s, SIM_COST_invlpgb), ACCT_SYS);
 }
 
 static void op_broadcast_sync(void *user)
@@ -286,7 +287,7 @@ static void op_broadcast_sync(void *user)
 	struct task *t = cur_task(v);
 
 	if (t)
-		t_work(t, cyc(v->s, SIM_COST_tlbsync), ACCT_SYS);
+		sim_t_work(t, cyc(v->s, SIM_COST_tlbsync), ACCT_SYS);
 }
 
 static uint64_t op_lazy_post(void *user, const struct hvtlb_cpumask *targets,
@@ -333,13 +334,13 @@ const struct hvtlb_backend_ops sim_backend_ops = {
 	.send_ipis = op_send_ipis,
 	.wait_acks = op_wait_acks,
 	.cpu_state = op_cpu_state,
-	.hypercall = op_hypercall,
+	.hypercall = sim_op_hypercall,
 	.vp_index = op_vp_index,
 	.get_hints = op_get_hints,
 	.read_preempted = op_read_preempted,
 	.cmpxchg_preempted = op_cmpxchg_preempted,
 	.broadcast_invalidate = op_broadcast_invalidate,
 	.broadcast_sync = op_broadcast_sync,
-	.vmm_flush = op_vmm_flush,
+	.vmm_flush = sim_op_vmm_flush,
 	.lazy_post = op_lazy_post,
 };

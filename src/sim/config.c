@@ -606,7 +606,7 @@ static int set_bundle(struct hvtlb_sim_config *c, enum key_id b,
 	int rc = set_key(c, b, value);
 
 	if (!rc && b == K_GUEST_OS)
-		rc = guest_os_apply(c, c->guest_os);
+		rc = sim_guest_os_apply(c, c->guest_os);
 	if (rc) {
 		*c = was;
 		return rc;

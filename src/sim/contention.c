@@ -55,7 +55,7 @@
 enum { MML_LOCK, MML_TLB_GEN, MML_CPUMASK, MML_COUNT };
 enum { VML_ZONE, VML_LRU, VML_COUNT };
 
-/* Per process, sized from its slots (they grow with mm_grow_slots()). */
+/* Per process, sized from its slots (they grow with sim_mm_grow_slots()). */
 struct ct_mm {
 	struct cline *vma; /* per slot: its VMA lock */
 	uint64_t *anon;	   /* per PTE: an anonymous page of the process */
@@ -82,7 +82,7 @@ static size_t anon_words(const struct mm *m, uint32_t nslots)
 	return ((size_t)nslots * m->pages + 63) / 64;
 }
 
-int ct_mm_grow(struct sim *s, uint32_t mm, uint32_t nslots)
+int sim_ct_mm_grow(struct sim *s, uint32_t mm, uint32_t nslots)
 {
 	struct ct_mm *pm;
 	const struct mm *m = &s->mm[mm];
@@ -117,7 +117,7 @@ int ct_mm_grow(struct sim *s, uint32_t mm, uint32_t nslots)
 	return 0;
 }
 
-int contention_setup(struct sim *s)
+int sim_contention_setup(struct sim *s)
 {
 	const struct hvtlb_sim_config *c = s->c;
 	uint32_t words = (c->vcpus + 63) / 64, nvm = s->nmms ? c->vms : 0;
@@ -139,7 +139,7 @@ int contention_setup(struct sim *s)
 	if (!ct->mm || !ct->pm || !ct->vm || !ct->bits || !ct->pcp || !ct->lru)
 		return -ENOMEM;
 	for (uint32_t i = 0; i < s->nmms; i++)
-		if (ct_mm_grow(s, i, s->mm[i].nslots))
+		if (sim_ct_mm_grow(s, i, s->mm[i].nslots))
 			return -ENOMEM;
 	nl = (size_t)s->nmms * MML_COUNT;
 	for (size_t i = 0; i < nl; i++)
@@ -158,7 +158,7 @@ int contention_setup(struct sim *s)
 	return 0;
 }
 
-void contention_teardown(struct sim *s)
+void sim_contention_teardown(struct sim *s)
 {
 	struct contention *ct = s->ct;
 
@@ -240,14 +240,14 @@ static simtime take(struct sim *s, struct cline *l, const struct vcpu *v)
 	return start + xfer;
 }
 
-simtime cl_write(struct sim *s, struct cline *l, const struct vcpu *v)
+simtime sim_cl_write(struct sim *s, struct cline *l, const struct vcpu *v)
 {
 	l->free_at = take(s, l, v);
 	return l->free_at - s->now;
 }
 
-simtime cl_section(struct sim *s, struct cline *l, const struct vcpu *v,
-		   simtime hold)
+simtime sim_cl_section(struct sim *s, struct cline *l, const struct vcpu *v,
+		       simtime hold)
 {
 	simtime got = take(s, l, v);
 
@@ -255,7 +255,7 @@ simtime cl_section(struct sim *s, struct cline *l, const struct vcpu *v,
 	return got - s->now;
 }
 
-simtime cl_read(struct sim *s, struct cline *l, const struct vcpu *v)
+simtime sim_cl_read(struct sim *s, struct cline *l, const struct vcpu *v)
 {
 	uint64_t bit = 1ULL << (v->idx % 64);
 	simtime start = s->now;
@@ -287,28 +287,28 @@ static struct cline *vm_line(struct sim *s, uint32_t vm, unsigned which)
 static void charge(struct task *t, simtime c)
 {
 	if (c)
-		t_work(t, c, ACCT_SYS);
+		sim_t_work(t, c, ACCT_SYS);
 }
 
-void ct_mmap_lock(struct task *t)
+void sim_ct_mmap_lock(struct task *t)
 {
 	struct sim *s = t->s;
 
 	if (s->ct)
-		charge(t, cl_write(s, mm_line(s, t->mm, MML_LOCK),
-				   &s->v[t->vcpu]));
+		charge(t, sim_cl_write(s, mm_line(s, t->mm, MML_LOCK),
+				       &s->v[t->vcpu]));
 }
 
-void ct_vma_lock(struct task *t, uint32_t slot)
+void sim_ct_vma_lock(struct task *t, uint32_t slot)
 {
 	struct sim *s = t->s;
 
 	if (s->ct && slot < s->ct->pm[t->mm].nslots)
-		charge(t, cl_write(s, &s->ct->pm[t->mm].vma[slot],
-				   &s->v[t->vcpu]));
+		charge(t, sim_cl_write(s, &s->ct->pm[t->mm].vma[slot],
+				       &s->v[t->vcpu]));
 }
 
-void ct_flush_begin(struct task *t)
+void sim_ct_flush_begin(struct task *t)
 {
 	struct sim *s = t->s;
 	const struct vcpu *v = &s->v[t->vcpu];
@@ -316,23 +316,23 @@ void ct_flush_begin(struct task *t)
 
 	if (!s->ct)
 		return;
-	c = cl_write(s, mm_line(s, t->mm, MML_TLB_GEN), v);
-	c += cl_read(s, mm_line(s, t->mm, MML_CPUMASK), v);
+	c = sim_cl_write(s, mm_line(s, t->mm, MML_TLB_GEN), v);
+	c += sim_cl_read(s, mm_line(s, t->mm, MML_CPUMASK), v);
 	charge(t, c);
 }
 
-simtime ct_tlb_gen_read(struct sim *s, const struct vcpu *v, uint32_t mm)
+simtime sim_ct_tlb_gen_read(struct sim *s, const struct vcpu *v, uint32_t mm)
 {
 	if (!s->ct || mm >= s->nmms)
 		return 0;
-	return cl_read(s, mm_line(s, mm, MML_TLB_GEN), v);
+	return sim_cl_read(s, mm_line(s, mm, MML_TLB_GEN), v);
 }
 
-simtime ct_cpumask_write(struct sim *s, const struct vcpu *v, uint32_t mm)
+simtime sim_ct_cpumask_write(struct sim *s, const struct vcpu *v, uint32_t mm)
 {
 	if (!s->ct || mm >= s->nmms)
 		return 0;
-	return cl_write(s, mm_line(s, mm, MML_CPUMASK), v);
+	return sim_cl_write(s, mm_line(s, mm, MML_CPUMASK), v);
 }
 
 static simtime pcp_batch(const struct sim *s)
@@ -342,8 +342,8 @@ static simtime pcp_batch(const struct sim *s)
 	return b ? b : 1;
 }
 
-simtime ct_page_alloc(struct sim *s, const struct vcpu *v, uint32_t mm,
-		      uint64_t idx)
+simtime sim_ct_page_alloc(struct sim *s, const struct vcpu *v, uint32_t mm,
+			  uint64_t idx)
 {
 	struct contention *ct = s->ct;
 	simtime c = 0, lb;
@@ -357,24 +357,24 @@ simtime ct_page_alloc(struct sim *s, const struct vcpu *v, uint32_t mm,
 		/* rmqueue_bulk: refill the per-CPU list under zone->lock */
 		simtime b = pcp_batch(s);
 
-		c += cl_section(s, vm_line(s, v->vm, VML_ZONE), v,
-				b * cyc(s, SIM_COST_zone_lock_page));
+		c += sim_cl_section(s, vm_line(s, v->vm, VML_ZONE), v,
+				    b * cyc(s, SIM_COST_zone_lock_page));
 		ct->pcp[v->gid] += (uint32_t)b;
 	}
 	ct->pcp[v->gid]--;
 	lb = (simtime)s->cost[SIM_COST_lru_batch];
 	if (++ct->lru[v->gid] >= (lb ? lb : 1)) {
 		/* the per-CPU add batch is full: onto the LRU */
-		c += cl_section(s, vm_line(s, v->vm, VML_LRU), v,
-				ct->lru[v->gid] *
-					cyc(s, SIM_COST_lru_lock_page));
+		c += sim_cl_section(s, vm_line(s, v->vm, VML_LRU), v,
+				    ct->lru[v->gid] *
+					    cyc(s, SIM_COST_lru_lock_page));
 		ct->lru[v->gid] = 0;
 	}
 	return c;
 }
 
-uint32_t ct_zap_anon(struct sim *s, uint32_t mm, uint64_t base,
-		     const uint32_t *zidx, uint32_t n)
+uint32_t sim_ct_zap_anon(struct sim *s, uint32_t mm, uint64_t base,
+			 const uint32_t *zidx, uint32_t n)
 {
 	struct contention *ct = s->ct;
 	uint32_t k = 0;
@@ -394,7 +394,7 @@ uint32_t ct_zap_anon(struct sim *s, uint32_t mm, uint64_t base,
 	return k;
 }
 
-void ct_lru_drain(struct task *t)
+void sim_ct_lru_drain(struct task *t)
 {
 	struct sim *s = t->s;
 	const struct vcpu *v = &s->v[t->vcpu];
@@ -403,13 +403,13 @@ void ct_lru_drain(struct task *t)
 
 	if (!ct || !ct->lru[v->gid])
 		return;
-	c = cl_section(s, vm_line(s, v->vm, VML_LRU), v,
-		       ct->lru[v->gid] * cyc(s, SIM_COST_lru_lock_page));
+	c = sim_cl_section(s, vm_line(s, v->vm, VML_LRU), v,
+			   ct->lru[v->gid] * cyc(s, SIM_COST_lru_lock_page));
 	ct->lru[v->gid] = 0;
 	charge(t, c);
 }
 
-void ct_pages_free(struct task *t, uint32_t n)
+void sim_ct_pages_free(struct task *t, uint32_t n)
 {
 	struct sim *s = t->s;
 	const struct vcpu *v = &s->v[t->vcpu];
@@ -423,8 +423,8 @@ void ct_pages_free(struct task *t, uint32_t n)
 		uint32_t k =
 			n - done < RELEASE_BATCH ? n - done : RELEASE_BATCH;
 
-		c += cl_section(s, vm_line(s, v->vm, VML_LRU), v,
-				k * cyc(s, SIM_COST_lru_lock_page));
+		c += sim_cl_section(s, vm_line(s, v->vm, VML_LRU), v,
+				    k * cyc(s, SIM_COST_lru_lock_page));
 	}
 	/* free_unref_page_list: onto the per-CPU list, drained in
 	 * batches above its high mark (6 x batch) */
@@ -432,8 +432,8 @@ void ct_pages_free(struct task *t, uint32_t n)
 	high = 6 * b;
 	ct->pcp[v->gid] += n;
 	while (ct->pcp[v->gid] > high) {
-		c += cl_section(s, vm_line(s, v->vm, VML_ZONE), v,
-				b * cyc(s, SIM_COST_zone_lock_page));
+		c += sim_cl_section(s, vm_line(s, v->vm, VML_ZONE), v,
+				    b * cyc(s, SIM_COST_zone_lock_page));
 		ct->pcp[v->gid] -= (uint32_t)b;
 	}
 	charge(t, c);

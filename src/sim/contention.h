@@ -33,11 +33,11 @@ struct cline {
 };
 
 /* Sets up s->ct when machine.contention is on (0 or -ENOMEM). */
-int contention_setup(struct sim *s);
-void contention_teardown(struct sim *s);
+int sim_contention_setup(struct sim *s);
+void sim_contention_teardown(struct sim *s);
 /* Process @p mm now has @p nslots slots: its per-slot lines and per-PTE
  * bits follow (0 or -ENOMEM, the old arrays left intact). */
-int ct_mm_grow(struct sim *s, uint32_t mm, uint32_t nslots);
+int sim_ct_mm_grow(struct sim *s, uint32_t mm, uint32_t nslots);
 
 /* The primitives: the cycles the access costs @p v beyond an uncontended
  * one, from now. A write (an atomic read-modify-write): waits for the
@@ -45,37 +45,37 @@ int ct_mm_grow(struct sim *s, uint32_t mm, uint32_t nslots);
  * read it since. A read: waits for the queued writes, pays a transfer
  * unless @p v holds a copy. A section (a spinlock taken, held @p hold
  * cycles, released): a write that keeps the line @p hold cycles more. */
-simtime cl_write(struct sim *s, struct cline *l, const struct vcpu *v);
-simtime cl_read(struct sim *s, struct cline *l, const struct vcpu *v);
-simtime cl_section(struct sim *s, struct cline *l, const struct vcpu *v,
-		   simtime hold);
+simtime sim_cl_write(struct sim *s, struct cline *l, const struct vcpu *v);
+simtime sim_cl_read(struct sim *s, struct cline *l, const struct vcpu *v);
+simtime sim_cl_section(struct sim *s, struct cline *l, const struct vcpu *v,
+		       simtime hold);
 
 /* The hooks. Those that take a task charge the wait to it (sys) before
  * they return; the others return it for the caller to add. */
 /* The mmap lock word (rwsem count): one atomic per lock or unlock. */
-void ct_mmap_lock(struct task *t);
+void sim_ct_mmap_lock(struct task *t);
 /* The per-VMA lock of slot @p slot (guest.fault_vma_lock): one atomic. */
-void ct_vma_lock(struct task *t, uint32_t slot);
+void sim_ct_vma_lock(struct task *t, uint32_t slot);
 /* flush_tlb_mm_range() of the task's mm: the tlb_gen increment and the
  * read of mm_cpumask. */
-void ct_flush_begin(struct task *t);
+void sim_ct_flush_begin(struct task *t);
 /* A CPU reads mm @p mm's tlb_gen (flush handler, switch_mm). */
-simtime ct_tlb_gen_read(struct sim *s, const struct vcpu *v, uint32_t mm);
+simtime sim_ct_tlb_gen_read(struct sim *s, const struct vcpu *v, uint32_t mm);
 /* A CPU sets or clears its bit of mm @p mm's cpumask. */
-simtime ct_cpumask_write(struct sim *s, const struct vcpu *v, uint32_t mm);
+simtime sim_ct_cpumask_write(struct sim *s, const struct vcpu *v, uint32_t mm);
 /* An anonymous page allocated in a fault (PTE @p idx of mm @p mm): the
  * per-CPU free list (zone lock when empty) and the LRU add batch (LRU lock
  * when full). */
-simtime ct_page_alloc(struct sim *s, const struct vcpu *v, uint32_t mm,
-		      uint64_t idx);
+simtime sim_ct_page_alloc(struct sim *s, const struct vcpu *v, uint32_t mm,
+			  uint64_t idx);
 /* Of the @p n pages @p zidx of the slot at PTE @p base of mm @p mm just
  * zapped, how many were anonymous pages of the process (to be freed). */
-uint32_t ct_zap_anon(struct sim *s, uint32_t mm, uint64_t base,
-		     const uint32_t *zidx, uint32_t n);
+uint32_t sim_ct_zap_anon(struct sim *s, uint32_t mm, uint64_t base,
+			 const uint32_t *zidx, uint32_t n);
 /* lru_add_drain() at the start of a zap. */
-void ct_lru_drain(struct task *t);
+void sim_ct_lru_drain(struct task *t);
 /* @p n anonymous pages freed after a zap's flush (release_pages, then
  * the per-CPU free list). */
-void ct_pages_free(struct task *t, uint32_t n);
+void sim_ct_pages_free(struct task *t, uint32_t n);
 
 #endif

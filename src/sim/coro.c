@@ -35,7 +35,7 @@ static void tsan_switch(struct coro *from, struct coro *to)
 	__tsan_switch_to_fiber(to->tsan_fiber, 0);
 }
 
-void coro_finish(struct coro *c)
+void sim_coro_finish(struct coro *c)
 {
 	if (c->tsan_fiber)
 		__tsan_destroy_fiber(c->tsan_fiber);
@@ -53,7 +53,7 @@ static void tsan_switch(struct coro *from, struct coro *to)
 	(void)to;
 }
 
-void coro_finish(struct coro *c)
+void sim_coro_finish(struct coro *c)
 {
 	(void)c;
 }
@@ -123,8 +123,8 @@ __asm__(".text\n"
 	"\tud2\n"
 	".size hvtlb_sim_coro_start_, .-hvtlb_sim_coro_start_\n");
 
-void coro_make(struct coro *c, void *stack, size_t size, void (*fn)(void *),
-	       void *arg)
+void sim_coro_make(struct coro *c, void *stack, size_t size, void (*fn)(void *),
+		   void *arg)
 {
 	uintptr_t top = ((uintptr_t)stack + size) & ~(uintptr_t)15;
 	uint64_t *sp = (uint64_t *)(top - 72);
@@ -141,7 +141,7 @@ void coro_make(struct coro *c, void *stack, size_t size, void (*fn)(void *),
 	tsan_make(c);
 }
 
-void coro_switch(struct coro *from, struct coro *to)
+void sim_coro_switch(struct coro *from, struct coro *to)
 {
 	tsan_switch(from, to);
 	hvtlb_sim_coro_switch_(&from->sp, to->sp);
@@ -158,8 +158,8 @@ static void coro_tramp(unsigned lo, unsigned hi, unsigned flo, unsigned fhi)
 	fn(arg);
 }
 
-void coro_make(struct coro *c, void *stack, size_t size, void (*fn)(void *),
-	       void *arg)
+void sim_coro_make(struct coro *c, void *stack, size_t size, void (*fn)(void *),
+		   void *arg)
 {
 	asan_fresh_stack(stack, size);
 	getcontext(&c->uc);
@@ -173,7 +173,7 @@ void coro_make(struct coro *c, void *stack, size_t size, void (*fn)(void *),
 	tsan_make(c);
 }
 
-void coro_switch(struct coro *from, struct coro *to)
+void sim_coro_switch(struct coro *from, struct coro *to)
 {
 	tsan_switch(from, to);
 	swapcontext(&from->uc, &to->uc);

@@ -18,18 +18,18 @@ struct coro {
 #endif
 	/* Under ThreadSanitizer, the coroutine's fiber (tsan_interface.h):
 	 * without it TSan loses track of the thread after the first stack
-	 * switch and misses races. NULL for a context that coro_make() did
+	 * switch and misses races. NULL for a context that sim_coro_make() did
 	 * not prepare (the engine's own): set at its first switch away. */
 	void *tsan_fiber;
 };
 
 /* Prepares @p c to run fn(arg) on [stack, stack + size) at its first
- * coro_switch(). fn must never return. */
-void coro_make(struct coro *c, void *stack, size_t size, void (*fn)(void *),
-	       void *arg);
+ * sim_coro_switch(). fn must never return. */
+void sim_coro_make(struct coro *c, void *stack, size_t size, void (*fn)(void *),
+		   void *arg);
 /* Saves the current context in @p from and resumes @p to. */
-void coro_switch(struct coro *from, struct coro *to);
-/* Frees what coro_make() set up beyond the stack (the caller's). */
-void coro_finish(struct coro *c);
+void sim_coro_switch(struct coro *from, struct coro *to);
+/* Frees what sim_coro_make() set up beyond the stack (the caller's). */
+void sim_coro_finish(struct coro *c);
 
 #endif

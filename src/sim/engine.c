@@ -36,7 +36,7 @@
 #include "sim/stats.h"
 #include "sim/workload.h"
 
-void slog(struct sim *s, enum hvtlb_sim_log_level lv, const char *fmt, ...)
+void sim_slog(struct sim *s, enum hvtlb_sim_log_level lv, const char *fmt, ...)
 {
 	char buf[256];
 	va_list ap;
@@ -54,46 +54,46 @@ static void dispatch(struct sim *s, const struct event *e)
 {
 	switch ((enum ev_kind)e->kind) {
 	case EV_RUN:
-		host_on_run(s, e);
+		sim_host_on_run(s, e);
 		return;
 	case EV_SLICE:
-		host_on_slice(s, e);
+		sim_host_on_slice(s, e);
 		return;
 	case EV_IPI:
-		guest_on_ipi(s, e);
+		sim_guest_on_ipi(s, e);
 		return;
 	case EV_KICK:
-		hv_on_kick(s, e);
+		sim_hv_on_kick(s, e);
 		return;
 	case EV_WAKE:
-		host_on_wake(s, e);
+		sim_host_on_wake(s, e);
 		return;
 	case EV_TIMER:
-		guest_on_timer(s, e);
+		sim_guest_on_timer(s, e);
 		return;
 	case EV_TICK:
-		guest_on_tick(s, e);
+		sim_guest_on_tick(s, e);
 		return;
 	case EV_ACK:
-		guest_on_ack(s, e);
+		sim_guest_on_ack(s, e);
 		return;
 	case EV_PLE:
-		host_on_ple(s, e);
+		sim_host_on_ple(s, e);
 		return;
 	case EV_SPIN_END:
-		lock_on_spin_end(s, e);
+		sim_lock_on_spin_end(s, e);
 		return;
 	case EV_IDLE_POLL:
-		guest_on_idle_poll(s, e);
+		sim_guest_on_idle_poll(s, e);
 		return;
 	case EV_LONG_SPIN:
-		host_on_long_spin(s, e);
+		sim_host_on_long_spin(s, e);
 		return;
 	case EV_SPAWN:
-		guest_on_spawn(s, e);
+		sim_guest_on_spawn(s, e);
 		return;
 	case EV_BALANCE:
-		host_on_balance(s, e);
+		sim_host_on_balance(s, e);
 		return;
 	}
 }
@@ -147,7 +147,7 @@ static bool finish_corun(struct sim *s)
 		const simtime *t = &s->vm_corun[3 * vm];
 		double all;
 
-		vm_corun_step(s, vm, 0);
+		sim_vm_corun_step(s, vm, 0);
 		all = (double)(t[0] + t[1] + t[2]);
 		if (all <= 0) {
 			r->corun[vm].none = 1;
@@ -165,9 +165,9 @@ static bool finish_corun(struct sim *s)
 static void run_events(struct sim *s)
 {
 	/* Each VM's workload creates its threads one after another, from
-	 * time 0 (workload_spawn_at()); each wakes a vCPU as it starts. */
+	 * time 0 (sim_workload_spawn_at()); each wakes a vCPU as it starts. */
 	for (uint32_t i = 0; i < s->ntasks; i++)
-		ev_push(s, workload_spawn_at(s, &s->t[i]), EV_SPAWN, i, 0);
+		ev_push(s, sim_workload_spawn_at(s, &s->t[i]), EV_SPAWN, i, 0);
 	while (evq_pending(&s->q) && s->tasks_left && !s->failed) {
 		struct event e = evq_pop(&s->q);
 
@@ -178,35 +178,36 @@ static void run_events(struct sim *s)
 		s->now = e.t;
 		s->r->events++;
 		if (e.kind > EV_KIND_MASK)
-			send_popped(s, &e);
+			sim_send_popped(s, &e);
 		dispatch(s, &e);
 		s->failed |= s->q.failed;
 	}
 	/* Tracing: the vCPUs still on a pCPU close their VCPU_RUN. */
 	for (uint32_t i = 0; TRACING(s) && i < s->nvcpus; i++)
 		if (s->v[i].hs == H_RUNNING)
-			trace_emit(s, HVTLB_SIM_TRACE_VCPU_RUN, &s->v[i],
-				   TR_NONE, s->v[i].run_start, 2, 0);
+			sim_trace_emit(s, HVTLB_SIM_TRACE_VCPU_RUN, &s->v[i],
+				       TR_NONE, s->v[i].run_start, 2, 0);
 }
 
 /* The lazy strategy's waits and slot pools, at DEBUG level (the tests
  * read them). */
 static void log_lazy(struct sim *s)
 {
-	uint32_t start = workload_reserved_slots(s->c);
+	uint32_t start = sim_workload_reserved_slots(s->c);
 
-	slog(s, HVTLB_SIM_LOG_DEBUG,
-	     "lazy: %llu ticks waited for a free slot, %llu for an epoch in "
-	     "madvise",
-	     (unsigned long long)s->slot_waits,
-	     (unsigned long long)s->epoch_waits);
+	sim_slog(
+		s, HVTLB_SIM_LOG_DEBUG,
+		"lazy: %llu ticks waited for a free slot, %llu for an epoch in "
+		"madvise",
+		(unsigned long long)s->slot_waits,
+		(unsigned long long)s->epoch_waits);
 	for (uint32_t i = 0; i < s->nmms; i++) {
 		const struct mm *m = &s->mm[i];
 
 		if (m->nslots != m->rbase + start)
-			slog(s, HVTLB_SIM_LOG_DEBUG,
-			     "lazy: process %u grew from %u to %u slots", m->id,
-			     m->rbase + start, m->nslots);
+			sim_slog(s, HVTLB_SIM_LOG_DEBUG,
+				 "lazy: process %u grew from %u to %u slots",
+				 m->id, m->rbase + start, m->nslots);
 	}
 }
 
@@ -245,14 +246,14 @@ static int run_part(struct part *pt)
 		log_lazy(s);
 	if (s->failed) {
 		rc = s->fail_rc ? s->fail_rc : -EPROTO;
-		slog(s, HVTLB_SIM_LOG_ERROR, "simulation failed");
+		sim_slog(s, HVTLB_SIM_LOG_ERROR, "simulation failed");
 		goto out;
 	}
 	if (s->timed_out || s->tasks_left) {
 		rc = -ETIME;
-		slog(s, HVTLB_SIM_LOG_ERROR,
-		     "stopped at %.6f s virtual with %u tasks left",
-		     cyc_to_s(s, s->now), s->tasks_left);
+		sim_slog(s, HVTLB_SIM_LOG_ERROR,
+			 "stopped at %.6f s virtual with %u tasks left",
+			 cyc_to_s(s, s->now), s->tasks_left);
 		goto out;
 	}
 	if (!finish_corun(s)) {
@@ -377,7 +378,7 @@ static void merge_into_first(const struct hvtlb_sim_config *c,
  * and encoded request, and with the lazy strategy its lazy records. */
 static size_t mem_per_vcpu(const struct hvtlb_sim_config *c)
 {
-	size_t vb = sizeof(struct vcpu) + tlb_bytes(c) +
+	size_t vb = sizeof(struct vcpu) + sim_tlb_bytes(c) +
 		    sizeof(struct hvtlb_encoded) + 64;
 
 	if (c->strategy.kind == HVTLB_STRATEGY_LAZY)
@@ -423,17 +424,19 @@ static struct hvtlb_sim_results *merge(const struct hvtlb_sim_config *c,
 	r->user_s = (double)user / (mhz * 1e6);
 	r->sys_s = (double)sys / (mhz * 1e6);
 	r->sys_consumed_s = (double)sys_cons / (mhz * 1e6);
-	r->latency_us_p50 = (double)hist_quantile(hist, lat_max, 0.50) / mhz;
-	r->latency_us_p99 = (double)hist_quantile(hist, lat_max, 0.99) / mhz;
+	r->latency_us_p50 =
+		(double)sim_hist_quantile(hist, lat_max, 0.50) / mhz;
+	r->latency_us_p99 =
+		(double)sim_hist_quantile(hist, lat_max, 0.99) / mhz;
 	r->latency_us_max = (double)lat_max / mhz;
 	for (int i = 0; i < HVTLB_SIM_TARGET_COUNT_; i++) {
 		const uint64_t *h = parts[0].thist + (size_t)i * HIST_BUCKETS;
 		simtime mx = parts[0].tmax[i];
 
 		r->targets[i].ack_us_p50 =
-			(double)hist_quantile(h, mx, 0.50) / mhz;
+			(double)sim_hist_quantile(h, mx, 0.50) / mhz;
 		r->targets[i].ack_us_p99 =
-			(double)hist_quantile(h, mx, 0.99) / mhz;
+			(double)sim_hist_quantile(h, mx, 0.99) / mhz;
 	}
 	r->ack_wait_share =
 		user_cons + sys_cons

@@ -57,7 +57,7 @@ static struct event heap_pop(struct event *h, size_t n)
 	return top;
 }
 
-bool evq_far_reserve(struct evq *q)
+bool sim_evq_far_reserve(struct evq *q)
 {
 	if (q->nfar == q->far_cap) {
 		size_t n = q->far_cap ? q->far_cap * 2 : 1024;
@@ -76,11 +76,11 @@ bool evq_far_reserve(struct evq *q)
 /* Queues @p e in the heap. */
 static void far_push(struct evq *q, const struct event *e)
 {
-	if (evq_far_reserve(q))
+	if (sim_evq_far_reserve(q))
 		heap_push(q->far, q->nfar++, e);
 }
 
-void evq_insert(struct evq *q, const struct event *e)
+void sim_evq_insert(struct evq *q, const struct event *e)
 {
 	size_t i;
 
@@ -107,7 +107,7 @@ void evq_insert(struct evq *q, const struct event *e)
 	memmove(q->ev, &q->ev[EVQ_NEAR / 2], q->n * sizeof(*e));
 }
 
-void evq_refill(struct evq *q)
+void sim_evq_refill(struct evq *q)
 {
 	size_t m = q->nfar < EVQ_NEAR / 2 ? q->nfar : EVQ_NEAR / 2;
 
@@ -116,7 +116,7 @@ void evq_refill(struct evq *q)
 	q->n = m;
 }
 
-void evq_finish(struct evq *q)
+void sim_evq_finish(struct evq *q)
 {
 	free(q->ev);
 	free(q->far);

@@ -81,12 +81,12 @@ static inline bool ev_less(const struct event *a, const struct event *b)
 /* The slower halves of evq_push_seq() and evq_pop() (event.c): queue
  * @p e in the array or the heap; move the heap's earliest to the empty
  * array. */
-void evq_insert(struct evq *q, const struct event *e);
-void evq_refill(struct evq *q);
+void sim_evq_insert(struct evq *q, const struct event *e);
+void sim_evq_refill(struct evq *q);
 
 /* Room for one more event in q->far (grown by doubling); false, with
  * q->failed set, when memory runs out. */
-bool evq_far_reserve(struct evq *q);
+bool sim_evq_far_reserve(struct evq *q);
 
 #ifndef HVTLB_SIM_EVQ_NAIVE
 /* Queues an event at @p t (not before @p now) under a key taken earlier
@@ -100,16 +100,16 @@ static inline void evq_push_seq(struct evq *q, simtime now, simtime t,
 
 	if (q->held) {
 		if (ev_less(&e, &q->hold)) {
-			evq_insert(q, &q->hold);
+			sim_evq_insert(q, &q->hold);
 			q->hold = e;
 		} else {
-			evq_insert(q, &e);
+			sim_evq_insert(q, &e);
 		}
 	} else if (!q->n || ev_less(&e, &q->ev[q->n - 1])) {
 		q->hold = e;
 		q->held = true;
 	} else {
-		evq_insert(q, &e);
+		sim_evq_insert(q, &e);
 	}
 }
 
@@ -136,7 +136,7 @@ static inline struct event evq_pop(struct evq *q)
 	struct event e = q->ev[--q->n];
 
 	if (!q->n && q->nfar)
-		evq_refill(q);
+		sim_evq_refill(q);
 	return e;
 }
 
@@ -156,7 +156,7 @@ static inline void evq_push(struct evq *q, simtime now, simtime t,
 	evq_push_seq(q, now, t, q->seq++, k, obj, arg);
 }
 
-void evq_finish(struct evq *q);
+void sim_evq_finish(struct evq *q);
 
 /* The engine's shorthands: the queue of struct sim @p s at its now. */
 #define ev_push(s, t, k, obj, arg) evq_push(&(s)->q, (s)->now, t, k, obj, arg)

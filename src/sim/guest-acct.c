@@ -29,7 +29,7 @@ static simtime charged(const struct sim *s, simtime since)
 	return ((s->now + tk - 1) / tk - (since + tk - 1) / tk) * tk;
 }
 
-void acct_close(struct sim *s, struct task *t)
+void sim_acct_close(struct sim *s, struct task *t)
 {
 	if (!t->acct_paused) {
 		simtime d = charged(s, t->acct_since);
@@ -53,21 +53,21 @@ void acct_close(struct sim *s, struct task *t)
 	t->cons_since = s->now;
 }
 
-void acct_ack_wait(struct sim *s, struct task *t, bool on)
+void sim_acct_ack_wait(struct sim *s, struct task *t, bool on)
 {
-	acct_close(s, t);
+	sim_acct_close(s, t);
 	t->in_ack_wait = on;
 }
 
-void acct_set(struct sim *s, struct task *t, enum acct a)
+void sim_acct_set(struct sim *s, struct task *t, enum acct a)
 {
-	acct_close(s, t);
+	sim_acct_close(s, t);
 	if (TRACING(s))
-		trace_mode(s, t, a);
+		sim_trace_mode(s, t, a);
 	t->acct = a;
 }
 
-void acct_start(struct sim *s, struct task *t)
+void sim_acct_start(struct sim *s, struct task *t)
 {
 	t->acct_since = s->now;
 	t->cons_since = s->now;
@@ -75,15 +75,15 @@ void acct_start(struct sim *s, struct task *t)
 	t->off_cpu = false;
 }
 
-void acct_off_cpu(struct sim *s, struct task *t)
+void sim_acct_off_cpu(struct sim *s, struct task *t)
 {
-	acct_close(s, t);
+	sim_acct_close(s, t);
 	t->off_cpu = true;
 	if (s->c->steal_accounting)
 		t->acct_paused = true;
 }
 
-void acct_on_cpu(struct sim *s, struct task *t)
+void sim_acct_on_cpu(struct sim *s, struct task *t)
 {
 	t->cons_since = s->now;
 	t->off_cpu = false;

@@ -27,7 +27,7 @@
 static bool mbox_live(const struct sim *s, const struct vcpu *v,
 		      const struct mbox_rec *m)
 {
-	/* A handler cut short by a deschedule ended there (vcpu_steal's
+	/* A handler cut short by a deschedule ended there (sim_vcpu_steal's
 	 * time does not survive one). */
 	return m->done > s->now && v->hs == H_RUNNING && v->run_start <= m->at;
 }
@@ -55,8 +55,8 @@ static void mbox_note(struct sim *s, struct vcpu *v, uint32_t from,
 	v->mbox[v->nmbox++] = (struct mbox_rec){ from, s->now, done };
 }
 
-simtime ipi_mailbox_free_at(struct sim *s, const struct vcpu *target,
-			    uint32_t from)
+simtime sim_ipi_mailbox_free_at(struct sim *s, const struct vcpu *target,
+				uint32_t from)
 {
 	for (uint32_t i = 0; i < target->nmbox; i++) {
 		const struct mbox_rec *m = &target->mbox[i];
@@ -73,9 +73,9 @@ static void handle_ipi(struct sim *s, struct vcpu *v, const struct ipi_rec *q)
 
 	s->r->ipis_delivered++;
 	if (!s->c->ipiv)
-		count_exit(s, v, HVTLB_SIM_EXIT_INTERRUPT, 1);
+		sim_count_exit(s, v, HVTLB_SIM_EXIT_INTERRUPT, 1);
 	if (q->kind == IPI_RESCHED) {
-		vcpu_steal(s, v, h);
+		sim_vcpu_steal(s, v, h);
 		return;
 	}
 	TRACE(s, HVTLB_SIM_TRACE_IPI, v, TR_NONE, s->now, s->v[q->from].idx,
@@ -87,29 +87,29 @@ static void handle_ipi(struct sim *s, struct vcpu *v, const struct ipi_rec *q)
 		    s->c->lazy_leave) {
 			/* Linux < 4.19: a lazy CPU leaves the mm. */
 			hvtlb_cpumask_clear(&m->cpumask, v->idx);
-			h += ct_cpumask_write(s, v, q->asid - 1);
+			h += sim_ct_cpumask_write(s, v, q->asid - 1);
 			v->loaded_mm = NONE_ID;
 			oracle_left_mm(s, v);
 			v->lazy = false;
 			/* The CR3 write keeps globals; a kernel flush
 			 * (include_global) drops them all the same. */
-			vcpu_flush_all(s, v, HVTLB_SIM_FLUSH_IPI,
-				       q->r.include_global);
+			sim_vcpu_flush_all(s, v, HVTLB_SIM_FLUSH_IPI,
+					   q->r.include_global);
 			h += flush_cost(s, true, 0);
 		} else if (q->no_gen &&
 			   s->c->fault == HVTLB_SIM_FAULT_GEN_ZERO_SKIP) {
 			/* flush_tlb_func() took it for an old flush */
 			struct task *it = cur_task(&s->v[q->from]);
 
-			if (it && oracle_needs(s, v, it->of))
+			if (it && sim_oracle_needs(s, v, it->of))
 				fault_hit(s);
 		} else {
-			vcpu_flush_range(s, v, &q->r, q->asid,
-					 HVTLB_SIM_FLUSH_IPI);
+			sim_vcpu_flush_range(s, v, &q->r, q->asid,
+					     HVTLB_SIM_FLUSH_IPI);
 			h += flush_cost(s, q->r.all, hvtlb_range_pages(&q->r));
 			if (v->loaded_mm == q->asid - 1) {
 				/* flush_tlb_func() reads the mm's tlb_gen */
-				h += ct_tlb_gen_read(s, v, q->asid - 1);
+				h += sim_ct_tlb_gen_read(s, v, q->asid - 1);
 				/* Up to date with the mm, unless lazy: a lazy
 				 * CPU may have been skipped by flushes this one
 				 * does not cover, and catches up when it
@@ -119,16 +119,17 @@ static void handle_ipi(struct sim *s, struct vcpu *v, const struct ipi_rec *q)
 			}
 		}
 	}
-	end = vcpu_steal(s, v, h);
+	end = sim_vcpu_steal(s, v, h);
 	if (s->c->ipi_mailbox)
 		mbox_note(s, v, q->from, end);
 	if (q->early)
 		end = end - h + cyc(s, SIM_COST_ipi_target) / 2;
-	target_acked(s, (enum hvtlb_sim_target_state)q->state, end - q->posted);
-	ack_post(s, q->from, q->seq, end);
+	sim_target_acked(s, (enum hvtlb_sim_target_state)q->state,
+			 end - q->posted);
+	sim_ack_post(s, q->from, q->seq, end);
 }
 
-void vcpu_take_ipis(struct sim *s, struct vcpu *v)
+void sim_vcpu_take_ipis(struct sim *s, struct vcpu *v)
 {
 	uint32_t keep = 0;
 
@@ -141,13 +142,13 @@ void vcpu_take_ipis(struct sim *s, struct vcpu *v)
 	v->npend = keep;
 }
 
-void lazy_apply(struct sim *s, struct vcpu *v)
+void sim_lazy_apply(struct sim *s, struct vcpu *v)
 {
 	if (!v->nlz && !v->lz_all)
 		return;
 	if (v->lz_all) {
 		/* An overflow of ranges too: conservative, globals go. */
-		vcpu_flush_all(s, v, HVTLB_SIM_FLUSH_LAZY, true);
+		sim_vcpu_flush_all(s, v, HVTLB_SIM_FLUSH_LAZY, true);
 	} else {
 		for (uint32_t i = 0; i < v->nlz; i++) {
 			struct hvtlb_flush_range r = {
@@ -156,8 +157,8 @@ void lazy_apply(struct sim *s, struct vcpu *v)
 				.stride_shift = v->lz[i].shift,
 			};
 
-			vcpu_flush_range(s, v, &r, v->lz[i].asid,
-					 HVTLB_SIM_FLUSH_LAZY);
+			sim_vcpu_flush_range(s, v, &r, v->lz[i].asid,
+					     HVTLB_SIM_FLUSH_LAZY);
 		}
 	}
 	v->nlz = 0;
@@ -166,14 +167,14 @@ void lazy_apply(struct sim *s, struct vcpu *v)
 }
 
 /* EV_IPI: an IPI reaches a vCPU; a halted one wakes to take it. */
-void guest_on_ipi(struct sim *s, const struct event *e)
+void sim_guest_on_ipi(struct sim *s, const struct event *e)
 {
 	struct vcpu *v = &s->v[e->obj];
 
 	if (v->hs == H_RUNNING)
-		vcpu_take_ipis(s, v);
+		sim_vcpu_take_ipis(s, v);
 	else if (v->hs == H_HALTED)
-		vcpu_wake(s, v, 0);
+		sim_vcpu_wake(s, v, 0);
 }
 
 /*
@@ -183,7 +184,7 @@ void guest_on_ipi(struct sim *s, const struct event *e)
  * target has posted: under the key (time, sequence) its own event would
  * have had, so it is popped exactly where that event was.
  */
-void ack_post(struct sim *s, uint32_t from, uint32_t seq, simtime at)
+void sim_ack_post(struct sim *s, uint32_t from, uint32_t seq, simtime at)
 {
 	struct vcpu *v = &s->v[from];
 	uint64_t key = s->q.seq++;
@@ -208,7 +209,7 @@ void ack_post(struct sim *s, uint32_t from, uint32_t seq, simtime at)
 }
 
 /* EV_ACK: the last acknowledgement reaches an initiator. */
-void guest_on_ack(struct sim *s, const struct event *e)
+void sim_guest_on_ack(struct sim *s, const struct event *e)
 {
 	struct vcpu *v = &s->v[e->obj];
 
@@ -218,6 +219,6 @@ void guest_on_ack(struct sim *s, const struct event *e)
 	if (!v->spin_hold && v->act == ACT_SPIN && v->hs == H_RUNNING) {
 		v->act = ACT_WORK;
 		v->work = 0;
-		vcpu_arm_run(s, v);
+		sim_vcpu_arm_run(s, v);
 	}
 }

@@ -43,7 +43,7 @@ static void spin_release(struct sim *s, struct vcpu *v)
 	if (!v->ack_wait && v->act == ACT_SPIN && v->hs == H_RUNNING) {
 		v->act = ACT_WORK;
 		v->work = 0;
-		vcpu_arm_run(s, v);
+		sim_vcpu_arm_run(s, v);
 	}
 }
 
@@ -72,7 +72,7 @@ static void lock_spin(struct task *t, simtime *budget)
 	v->spin_hold = 1;
 	m->spinners[m->nspin++] = v->gid;
 	ev_push(s, s->now + *budget, EV_SPIN_END, v->gid, ++v->spin_token);
-	t_spin(t);
+	sim_t_spin(t);
 	for (uint32_t i = 0; i < m->nspin; i++) {
 		if (m->spinners[i] == v->gid) {
 			m->spinners[i] = m->spinners[--m->nspin];
@@ -82,14 +82,14 @@ static void lock_spin(struct task *t, simtime *budget)
 	*budget = s->now - t0 >= *budget ? 0 : *budget - (s->now - t0);
 }
 
-void lock_write(struct task *t)
+void sim_lock_write(struct task *t)
 {
 	struct sim *s = t->s;
 	struct mm *m = &s->mm[t->mm];
 	simtime budget = s->lock_spin;
 	bool queued = false;
 
-	ct_mmap_lock(t);
+	sim_ct_mmap_lock(t);
 	while (m->writer != NONE_ID || m->readers) {
 		lock_spin(t, &budget);
 		if (m->writer == NONE_ID && !m->readers)
@@ -104,7 +104,7 @@ void lock_write(struct task *t)
 			queued = true;
 			wq_push(m, t->id | WQ_WRITER);
 		}
-		t_block(t);
+		sim_t_block(t);
 		if (t->granted) {
 			t->granted = false; /* handed over, wwait updated */
 			return;
@@ -119,20 +119,20 @@ void lock_write(struct task *t)
 }
 
 /* Readers queue behind a queued writer (no writer starvation). */
-void lock_read(struct task *t)
+void sim_lock_read(struct task *t)
 {
 	struct sim *s = t->s;
 	struct mm *m = &s->mm[t->mm];
 	simtime budget = s->lock_spin;
 
-	ct_mmap_lock(t);
+	sim_ct_mmap_lock(t);
 	while (m->writer != NONE_ID || m->wwait) {
 		lock_spin(t, &budget);
 		if (m->writer == NONE_ID && !m->wwait)
 			break;
 		budget = s->lock_spin; /* spin again next time */
 		wq_push(m, t->id);
-		t_block(t);
+		sim_t_block(t);
 		if (t->granted) {
 			t->granted = false;
 			return;
@@ -173,7 +173,7 @@ static void lock_wake_waiters(struct task *t)
 			s->t[w].granted = true;
 		}
 		t->debt += cyc(s, SIM_COST_lock_handoff);
-		task_wake(s, &s->t[w & ~WQ_WRITER], t);
+		sim_task_wake(s, &s->t[w & ~WQ_WRITER], t);
 		if (w & WQ_WRITER)
 			break;
 		first = false;
@@ -186,21 +186,21 @@ static void release_spinners(struct sim *s, struct mm *m)
 		spin_release(s, &s->v[m->spinners[--m->nspin]]);
 }
 
-void unlock_write(struct task *t)
+void sim_unlock_write(struct task *t)
 {
 	struct mm *m = &t->s->mm[t->mm];
 
-	ct_mmap_lock(t);
+	sim_ct_mmap_lock(t);
 	m->writer = NONE_ID;
 	release_spinners(t->s, m);
 	lock_wake_waiters(t);
 }
 
-void unlock_read(struct task *t)
+void sim_unlock_read(struct task *t)
 {
 	struct mm *m = &t->s->mm[t->mm];
 
-	ct_mmap_lock(t);
+	sim_ct_mmap_lock(t);
 	if (--m->readers == 0) {
 		release_spinners(t->s, m);
 		lock_wake_waiters(t);
@@ -208,7 +208,7 @@ void unlock_read(struct task *t)
 }
 
 /* EV_SPIN_END: a lock spinner's budget is over. */
-void lock_on_spin_end(struct sim *s, const struct event *e)
+void sim_lock_on_spin_end(struct sim *s, const struct event *e)
 {
 	struct vcpu *v = &s->v[e->obj];
 

@@ -87,14 +87,14 @@ static bool t_access(struct task *t, uint64_t va, simtime *user, simtime *sys,
 
 	if (!mm_pte_index(m, va, &idx))
 		return true;
-	vcpu_tlb_ready(s, v);
+	sim_vcpu_tlb_ready(s, v);
 	if (!v->tlb_ready)
 		return true;
 	va &= ~((1ULL << m->shift) - 1);
-	key = tlb_key(va, m->shift, m->id);
+	key = sim_tlb_key(va, m->shift, m->id);
 	vpn = va >> m->shift;
 	*user += cyc(s, SIM_COST_touch);
-	lv = tlb_lookup(&v->tlb, key, vpn, &gen);
+	lv = sim_tlb_lookup(&v->tlb, key, vpn, &gen);
 	if (lv) {
 		if (lv == 1)
 			s->r->tlb_l1_hits++;
@@ -118,16 +118,16 @@ static bool t_access(struct task *t, uint64_t va, simtime *user, simtime *sys,
 		if (fk == FK_WRITE && !s->c->wl_file_backed) {
 			*sys += (simtime)(s->cost[SIM_COST_zero_page] *
 					  (double)(1ULL << (m->shift - 12)));
-			*sys += ct_page_alloc(s, v, t->mm, idx);
+			*sys += sim_ct_page_alloc(s, v, t->mm, idx);
 		} else if (fk == FK_COW) {
 			*sys += (simtime)(s->cost[SIM_COST_copy_page] *
 					  (double)(1ULL << (m->shift - 12)));
-			*sys += ct_page_alloc(s, v, t->mm, idx);
+			*sys += sim_ct_page_alloc(s, v, t->mm, idx);
 		}
 		m->pte[idx].gen++;
 		mm_list_present(m, idx);
 	}
-	tlb_fill(&v->tlb, key, vpn, m->pte[idx].gen, false);
+	sim_tlb_fill(&v->tlb, key, vpn, m->pte[idx].gen, false);
 	m->fillers[idx / m->pages] |= filler_bit(v->idx);
 	return true;
 }
@@ -157,25 +157,25 @@ static enum fault_lock_kind fault_lock(struct task *t, uint32_t slot)
 
 	if (s->c->fault_vma_lock && slot != NONE_ID &&
 	    (s->mm[t->mm].live[slot] || (s->c->wl_shared && slot == 0))) {
-		ct_vma_lock(t, slot);
+		sim_ct_vma_lock(t, slot);
 		return FL_VMA;
 	}
 	if (s->c->fault_exclusive) {
-		lock_write(t);
+		sim_lock_write(t);
 		return FL_WRITE;
 	}
-	lock_read(t);
+	sim_lock_read(t);
 	return FL_READ;
 }
 
 static void fault_unlock(struct task *t, uint32_t slot, enum fault_lock_kind k)
 {
 	if (k == FL_VMA)
-		ct_vma_lock(t, slot);
+		sim_ct_vma_lock(t, slot);
 	else if (k == FL_WRITE)
-		unlock_write(t);
+		sim_unlock_write(t);
 	else
-		unlock_read(t);
+		sim_unlock_read(t);
 }
 
 static void t_fault(struct task *t, uint64_t va, simtime *user,
@@ -186,7 +186,7 @@ static void t_fault(struct task *t, uint64_t va, simtime *user,
 	enum fault_lock_kind k = fault_lock(t, slot);
 
 	t_access(t, va, &fu, &fs, true, fk);
-	t_work(t, fs, ACCT_SYS);
+	sim_t_work(t, fs, ACCT_SYS);
 	fault_unlock(t, slot, k);
 	*user += fu;
 }
@@ -196,20 +196,20 @@ static void touch_va(struct task *t, uint64_t va, simtime *user, simtime *sys,
 {
 	if (t_access(t, va, user, sys, false, fk))
 		return;
-	t_work(t, *sys, ACCT_SYS);
-	t_work(t, *user, ACCT_USER);
+	sim_t_work(t, *sys, ACCT_SYS);
+	sim_t_work(t, *user, ACCT_USER);
 	*sys = *user = 0;
 	t_fault(t, va, user, fk);
 }
 
 /* An access from user space. A fault runs under the mmap lock, read
  * side, for its own duration (the work before it is charged first). */
-void t_touch(struct task *t, uint64_t va, simtime *user, simtime *sys)
+void sim_t_touch(struct task *t, uint64_t va, simtime *user, simtime *sys)
 {
 	touch_va(t, va, user, sys, FK_WRITE);
 }
 
-void t_read_anon(struct task *t, uint64_t va, simtime *user, simtime *sys)
+void sim_t_read_anon(struct task *t, uint64_t va, simtime *user, simtime *sys)
 {
 	touch_va(t, va, user, sys, FK_READ_ZERO);
 }
@@ -257,8 +257,8 @@ static void quarantine_done(struct task *t, struct mm *m, const struct qslot *q)
 	of.n = t->nz;
 	/* at reuse: every CPU that was not lazy at the munmap applied it */
 	oracle_request(t->s, &of);
-	oracle_flush_done(t->s, &of);
-	mark_zapped_flushed(t, m, q->slot);
+	sim_oracle_flush_done(t->s, &of);
+	sim_mark_zapped_flushed(t, m, q->slot);
 }
 
 /* Growing the pool failed with @p rc: the run fails, with why. */
@@ -267,15 +267,17 @@ static void slot_pool_failed(struct sim *s, const struct task *t, int rc)
 	const struct mm *m = &s->mm[t->mm];
 
 	if (rc == -ENOSPC)
-		slog(s, HVTLB_SIM_LOG_ERROR,
-		     "process %u: mmap needs a mapping beyond the %u a process "
-		     "may hold (vm.max_map_count, or the user address space), "
-		     "all mapped or waiting for their lazy flush",
-		     m->id, m->nslots);
+		sim_slog(s, HVTLB_SIM_LOG_ERROR,
+			 "process %u: mmap needs a mapping beyond the %u a "
+			 "process "
+			 "may hold (vm.max_map_count, or the user address "
+			 "space), "
+			 "all mapped or waiting for their lazy flush",
+			 m->id, m->nslots);
 	else
-		slog(s, HVTLB_SIM_LOG_ERROR,
-		     "process %u: no memory to grow its %u slots", m->id,
-		     m->nslots);
+		sim_slog(s, HVTLB_SIM_LOG_ERROR,
+			 "process %u: no memory to grow its %u slots", m->id,
+			 m->nslots);
 	s->fail_rc = rc;
 	s->failed = true;
 }
@@ -307,7 +309,7 @@ static uint32_t alloc_slot(struct task *t)
 		if (m->nfree)
 			return m->free_stack[--m->nfree];
 		if (s->c->strategy.kind == HVTLB_STRATEGY_LAZY) {
-			int rc = mm_grow_slots(s, t->mm);
+			int rc = sim_mm_grow_slots(s, t->mm);
 
 			if (!rc)
 				continue;
@@ -315,26 +317,26 @@ static uint32_t alloc_slot(struct task *t)
 			return NONE_ID;
 		}
 		s->slot_waits++;
-		unlock_write(t);
-		sleep_timer(s, t, s->tick);
-		lock_write(t);
+		sim_unlock_write(t);
+		sim_sleep_timer(s, t, s->tick);
+		sim_lock_write(t);
 	}
 }
 
-void do_mmap(struct task *t, uint32_t *slot)
+void sim_do_mmap(struct task *t, uint32_t *slot)
 {
 	struct sim *s = t->s;
 
 	t->debt += cyc(s, SIM_COST_syscall);
-	lock_write(t);
+	sim_lock_write(t);
 	*slot = alloc_slot(t);
 	/* The run failed: this task must not go on with no slot (the engine
 	 * stops before it would be woken). */
 	while (*slot == NONE_ID)
-		t_block(t);
+		sim_t_block(t);
 	s->mm[t->mm].live[*slot] = 1;
-	t_work(t, cyc(s, SIM_COST_mmap), ACCT_SYS);
-	unlock_write(t);
+	sim_t_work(t, cyc(s, SIM_COST_mmap), ACCT_SYS);
+	sim_unlock_write(t);
 }
 
 /* The flush is complete when hvtlb_flush() returns, except a lazy one:
@@ -345,8 +347,8 @@ static bool flush_deferred(const struct sim *s,
 	return s->c->strategy.kind == HVTLB_STRATEGY_LAZY && out->reuse_epoch;
 }
 
-bool shootdown(struct task *t, const struct hvtlb_flush_request *req,
-	       struct hvtlb_flush_outcome *out, struct oracle_flush *of)
+bool sim_shootdown(struct task *t, const struct hvtlb_flush_request *req,
+		   struct hvtlb_flush_outcome *out, struct oracle_flush *of)
 {
 	struct sim *s = t->s;
 	struct vcpu *v = &s->v[t->vcpu];
@@ -371,18 +373,18 @@ bool shootdown(struct task *t, const struct hvtlb_flush_request *req,
 	t->of = NULL;
 	if (t->local_skipped) {
 		t->local_skipped = false;
-		if (oracle_needs(s, v, of))
+		if (sim_oracle_needs(s, v, of))
 			fault_hit(s);
 	}
 	/* Reported complete to the initiator: the oracle's moment (page
 	 * tables are freed right after, even when the rest is lazy). */
 	if (!flush_deferred(s, out) || of->freed)
-		oracle_flush_done(s, of);
+		sim_oracle_flush_done(s, of);
 	if (t->debt)
-		t_work(t, 0, ACCT_SYS);
-	hist_add(s, s->now - t0);
+		sim_t_work(t, 0, ACCT_SYS);
+	sim_hist_add(s, s->now - t0);
 	if (TRACING(s))
-		trace_shootdown(s, t, t0, req, out);
+		sim_trace_shootdown(s, t, t0, req, out);
 	return true;
 }
 
@@ -404,7 +406,7 @@ static bool lazy_freed_skips(struct sim *s, const struct vcpu *v,
 			continue;
 		if ((latr ||
 		     (s->c->strategy.lazy_skip && st == HVTLB_CPU_LAZY)) &&
-		    oracle_needs(s, vm_vcpu(s, v, c), of))
+		    sim_oracle_needs(s, vm_vcpu(s, v, c), of))
 			return true;
 	}
 	return false;
@@ -467,7 +469,7 @@ static bool zap_flushed(struct task *t, struct mm *m, uint32_t slot,
 	struct sim *s = t->s;
 
 	/* tlb_finish_mmu(): the pages go after the flush */
-	ct_pages_free(t, anon);
+	sim_ct_pages_free(t, anon);
 	if (flush_deferred(s, out) && free_slot) {
 		/* Complete when every CPU passed the epoch: the slot is
 		 * quarantined until then (alloc_slot). */
@@ -487,11 +489,11 @@ static bool zap_flushed(struct task *t, struct mm *m, uint32_t slot,
 		 * returns only when every CPU applied it. */
 		while (!lazy_epoch_done(s, t->vm, out->reuse_epoch)) {
 			s->epoch_waits++;
-			sleep_timer(s, t, s->tick);
+			sim_sleep_timer(s, t, s->tick);
 		}
-		oracle_flush_done(s, of);
+		sim_oracle_flush_done(s, of);
 	}
-	mark_zapped_flushed(t, m, slot);
+	sim_mark_zapped_flushed(t, m, slot);
 	return true;
 }
 
@@ -524,7 +526,7 @@ static bool zap_flush(struct task *t, struct vcpu *v, struct mm *m,
 	 * time, so the flush covers lazy CPUs too. */
 	of->freed = req.freed_tables;
 	/* flush_tlb_mm_range(): tlb_gen, then mm_cpumask */
-	ct_flush_begin(t);
+	sim_ct_flush_begin(t);
 	m->tlb_gen++;
 	req.targets = m->cpumask;
 	hvtlb_cpumask_set(&req.targets, v->idx);
@@ -536,7 +538,7 @@ static bool zap_flush(struct task *t, struct vcpu *v, struct mm *m,
 		req.freed_tables = false;
 	}
 	t->no_gen = how == ZAP_RECLAIM;
-	bool ok = shootdown(t, &req, &out, of);
+	bool ok = sim_shootdown(t, &req, &out, of);
 
 	t->no_gen = false;
 	if (!ok)
@@ -559,7 +561,7 @@ static void zap_and_flush(struct task *t, uint32_t slot, uint32_t first,
 
 	/* zap_page_range() and unmap_region() start with lru_add_drain() */
 	if (how != ZAP_COW)
-		ct_lru_drain(t);
+		sim_ct_lru_drain(t);
 	v = &s->v[t->vcpu];
 	zap_ptes(t, m, slot, first, n, whole);
 	struct oracle_flush of = {
@@ -578,62 +580,64 @@ static void zap_and_flush(struct task *t, uint32_t slot, uint32_t first,
 	 * is zapped: the set is cleared only with the whole slot. */
 	if (whole)
 		m->fillers[slot] = 0;
-	anon = ct_zap_anon(s, t->mm, base, t->zidx, t->nz);
+	anon = sim_ct_zap_anon(s, t->mm, base, t->zidx, t->nz);
 	/* A copy-on-write fault's own cost is the fault's (t_access). */
 	if (how != ZAP_COW)
-		t_work(t,
-		       cyc(s, free_slot ? SIM_COST_munmap : SIM_COST_madvise) +
-			       (simtime)(s->cost[SIM_COST_unmap_per_page] *
-					 (double)t->nz),
-		       ACCT_SYS);
+		sim_t_work(
+			t,
+			cyc(s, free_slot ? SIM_COST_munmap : SIM_COST_madvise) +
+				(simtime)(s->cost[SIM_COST_unmap_per_page] *
+					  (double)t->nz),
+			ACCT_SYS);
 	if (t->nz && !zap_flush(t, v, m, slot, first, n, how, &of, anon))
 		return;
 	if (free_slot)
 		m->free_stack[m->nfree++] = slot;
 }
 
-void do_munmap(struct task *t, uint32_t slot)
+void sim_do_munmap(struct task *t, uint32_t slot)
 {
 	struct sim *s = t->s;
 
 	t->debt += cyc(s, SIM_COST_syscall);
-	lock_write(t);
+	sim_lock_write(t);
 	s->mm[t->mm].live[slot] = 0;
 	zap_and_flush(t, slot, 0, s->mm[t->mm].pages, ZAP_MUNMAP);
-	unlock_write(t);
+	sim_unlock_write(t);
 }
 
-void do_madvise(struct task *t, uint32_t slot)
+void sim_do_madvise(struct task *t, uint32_t slot)
 {
 	struct sim *s = t->s;
 
 	t->debt += cyc(s, SIM_COST_syscall);
-	lock_read(t);
+	sim_lock_read(t);
 	zap_and_flush(t, slot, 0, s->mm[t->mm].pages, ZAP_MADVISE);
-	unlock_read(t);
+	sim_unlock_read(t);
 }
 
 /* Page reclaim unmaps the slot's pages (under the page-table lock, not
  * the mmap lock's write side: taken here as a reader, like madvise) with
  * one batched flush. Charged as a madvise: the same zap. */
-void do_reclaim(struct task *t, uint32_t slot)
+void sim_do_reclaim(struct task *t, uint32_t slot)
 {
-	lock_read(t);
+	sim_lock_read(t);
 	zap_and_flush(t, slot, 0, t->s->mm[t->mm].pages, ZAP_RECLAIM);
-	unlock_read(t);
+	sim_unlock_read(t);
 }
 
-void do_madvise_range(struct task *t, uint32_t slot, uint32_t first, uint32_t n)
+void sim_do_madvise_range(struct task *t, uint32_t slot, uint32_t first,
+			  uint32_t n)
 {
 	struct sim *s = t->s;
 
 	t->debt += cyc(s, SIM_COST_syscall);
-	lock_read(t);
+	sim_lock_read(t);
 	zap_and_flush(t, slot, first, n, ZAP_MADVISE);
-	unlock_read(t);
+	sim_unlock_read(t);
 }
 
-void t_cow_write(struct task *t, uint32_t slot, uint32_t page)
+void sim_t_cow_write(struct task *t, uint32_t slot, uint32_t page)
 {
 	struct sim *s = t->s;
 	struct mm *m = &s->mm[t->mm];
@@ -652,16 +656,16 @@ void t_cow_write(struct task *t, uint32_t slot, uint32_t page)
 
 		zap_and_flush(t, slot, page, 1, ZAP_COW);
 		t_access(t, va, &user, &sys, true, FK_COW);
-		t_work(t, sys, ACCT_SYS);
+		sim_t_work(t, sys, ACCT_SYS);
 		sys = 0;
 		fault_unlock(t, slot, k);
 	}
-	t_work(t, sys, ACCT_SYS);
-	t_work(t, user, ACCT_USER);
+	sim_t_work(t, sys, ACCT_SYS);
+	sim_t_work(t, user, ACCT_USER);
 }
 
-void t_read_around(struct task *t, uint32_t slot, uint32_t page,
-		   uint32_t window)
+void sim_t_read_around(struct task *t, uint32_t slot, uint32_t page,
+		       uint32_t window)
 {
 	struct sim *s = t->s;
 	struct mm *m = &s->mm[t->mm];
@@ -672,12 +676,12 @@ void t_read_around(struct task *t, uint32_t slot, uint32_t page,
 	enum fault_lock_kind k;
 
 	if (t_access(t, va, &user, &sys, false, FK_FILE_READ)) {
-		t_work(t, sys, ACCT_SYS);
-		t_work(t, user, ACCT_USER);
+		sim_t_work(t, sys, ACCT_SYS);
+		sim_t_work(t, user, ACCT_USER);
 		return;
 	}
-	t_work(t, sys, ACCT_SYS);
-	t_work(t, user, ACCT_USER);
+	sim_t_work(t, sys, ACCT_SYS);
+	sim_t_work(t, user, ACCT_USER);
 	user = sys = 0;
 	k = fault_lock(t, slot);
 	t_access(t, va, &user, &sys, true, FK_FILE_READ);
@@ -691,7 +695,7 @@ void t_read_around(struct task *t, uint32_t slot, uint32_t page,
 		around++;
 	}
 	sys += (simtime)(s->cost[SIM_COST_unmap_per_page] * (double)around);
-	t_work(t, sys, ACCT_SYS);
+	sim_t_work(t, sys, ACCT_SYS);
 	fault_unlock(t, slot, k);
-	t_work(t, user, ACCT_USER);
+	sim_t_work(t, user, ACCT_USER);
 }

@@ -25,7 +25,7 @@ static const struct guest_os_key keys[] = {
 	{ NULL, NULL },
 };
 
-const struct guest_os guest_os_LINUX = {
+const struct guest_os sim_guest_os_LINUX = {
 	.name = "linux",
 	.keys = keys,
 };

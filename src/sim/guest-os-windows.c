@@ -46,7 +46,7 @@ static const struct guest_os_key keys[] = {
 	{ NULL, NULL },
 };
 
-const struct guest_os guest_os_WINDOWS = {
+const struct guest_os sim_guest_os_WINDOWS = {
 	.name = "windows",
 	.keys = keys,
 };

@@ -8,7 +8,7 @@
  * previous one, and the Linux model's values are the keys' defaults.
  *
  * A new model is its row in HVTLB_SIM_GUEST_OS_MAP (sim.h), its file
- * (guest-os-NAME.c, defining guest_os_<NAME>, NAME exactly as in the
+ * (guest-os-NAME.c, defining sim_guest_os_<NAME>, NAME exactly as in the
  * row) and its line in meson.build: the rows make the extern list below
  * and the table of guest-os.c, and a row without its definition does not
  * link.
@@ -29,15 +29,15 @@ struct guest_os {
 	const struct guest_os_key *keys;
 };
 
-#define GUEST_OS_X_(n, s) extern const struct guest_os guest_os_##n;
+#define GUEST_OS_X_(n, s) extern const struct guest_os sim_guest_os_##n;
 HVTLB_SIM_GUEST_OS_MAP(GUEST_OS_X_)
 #undef GUEST_OS_X_
 
 /* The model registered for @p os, or NULL. */
-const struct guest_os *guest_os_get(enum hvtlb_sim_guest_os os);
+const struct guest_os *sim_guest_os_get(enum hvtlb_sim_guest_os os);
 
 /* Sets every key of @p os's bundle in @p c. Returns 0 or the first
  * hvtlb_sim_config_set() error (a bug in the bundle). */
-int guest_os_apply(struct hvtlb_sim_config *c, enum hvtlb_sim_guest_os os);
+int sim_guest_os_apply(struct hvtlb_sim_config *c, enum hvtlb_sim_guest_os os);
 
 #endif

@@ -3,7 +3,7 @@
  * Guest threads (tasks) on vCPUs: the guest scheduler's run queue per
  * vCPU, switching address spaces (lazy TLB mode when idle), the tick that
  * preempts user work, timers and wake-up placement (the accounting of
- * user and sys time is guest-acct.c's). A task is a coroutine: t_work() and friends yield to
+ * user and sys time is guest-acct.c's). A task is a coroutine: sim_t_work() and friends yield to
  * the engine, which resumes the task when its vCPU has executed that
  * much.
  */
@@ -19,7 +19,7 @@
 #include "sim/vcpu-tlb.h"
 #include "sim/workload.h"
 
-void arm_tick(struct sim *s, struct vcpu *v)
+void sim_arm_tick(struct sim *s, struct vcpu *v)
 {
 	if (v->tick_armed)
 		return;
@@ -27,7 +27,7 @@ void arm_tick(struct sim *s, struct vcpu *v)
 	ev_push(s, s->now + s->tick, EV_TICK, v->gid, 0);
 }
 
-void task_enqueue(struct sim *s, struct vcpu *v, struct task *t)
+void sim_task_enqueue(struct sim *s, struct vcpu *v, struct task *t)
 {
 	t->st = T_RUNNABLE;
 	t->next = NONE_ID;
@@ -38,7 +38,7 @@ void task_enqueue(struct sim *s, struct vcpu *v, struct task *t)
 	v->rq_tail = t->id;
 	v->rq_n++;
 	if (v->cur != NONE_ID)
-		arm_tick(s, v);
+		sim_arm_tick(s, v);
 }
 
 static struct task *task_dequeue(struct sim *s, struct vcpu *v)
@@ -63,14 +63,15 @@ static simtime switch_mm(struct sim *s, struct vcpu *v, struct task *t)
 			hvtlb_cpumask_clear(&s->mm[v->loaded_mm].cpumask,
 					    v->idx);
 			oracle_left_mm(s, v);
-			h += ct_cpumask_write(s, v, v->loaded_mm);
+			h += sim_ct_cpumask_write(s, v, v->loaded_mm);
 		}
 		/* Without PCID the CR3 write flushes; with it, the
 		 * per-ASID generation is not tracked here, so a switch
 		 * between address spaces flushes too (conservative).
 		 * Either way global entries stay, as on a CR3 write. */
 		if (v->loaded_mm != NONE_ID) {
-			vcpu_flush_all(s, v, HVTLB_SIM_FLUSH_SWITCH_MM, false);
+			sim_vcpu_flush_all(s, v, HVTLB_SIM_FLUSH_SWITCH_MM,
+					   false);
 			h += flush_cost(s, true, 0);
 		} else if (v->left_mm) {
 			/* From the idle process's address space: its TLB
@@ -80,14 +81,15 @@ static simtime switch_mm(struct sim *s, struct vcpu *v, struct task *t)
 		}
 		v->loaded_mm = t->mm;
 		v->mm_gen = m->tlb_gen;
-		h += ct_tlb_gen_read(s, v, t->mm);
+		h += sim_ct_tlb_gen_read(s, v, t->mm);
 		v->left_mm = false;
 	} else if (v->lazy && s->c->tlb_gen) {
 		/* Back from lazy mode: the mm's tlb_gen says whether it
 		 * missed flushes; if so, catch up. */
-		h += ct_tlb_gen_read(s, v, t->mm);
+		h += sim_ct_tlb_gen_read(s, v, t->mm);
 		if (v->mm_gen < m->tlb_gen) {
-			vcpu_flush_all(s, v, HVTLB_SIM_FLUSH_SWITCH_MM, false);
+			sim_vcpu_flush_all(s, v, HVTLB_SIM_FLUSH_SWITCH_MM,
+					   false);
 			h += flush_cost(s, true, 0);
 			v->mm_gen = m->tlb_gen;
 		}
@@ -95,7 +97,7 @@ static simtime switch_mm(struct sim *s, struct vcpu *v, struct task *t)
 	v->lazy = false;
 	if (!hvtlb_cpumask_test(&m->cpumask, v->idx)) {
 		hvtlb_cpumask_set(&m->cpumask, v->idx);
-		h += ct_cpumask_write(s, v, t->mm);
+		h += sim_ct_cpumask_write(s, v, t->mm);
 	}
 	return h;
 }
@@ -106,11 +108,11 @@ static void guest_halt(struct sim *s, struct vcpu *v)
 	/* A halted vCPU must not hold lazy invalidations back (backend.c
 	 * op_lazy_post): one that polled may have received some. */
 	if (s->c->strategy.kind == HVTLB_STRATEGY_LAZY)
-		lazy_apply(s, v);
+		sim_lazy_apply(s, v);
 	v->polling = false;
 	v->idle_halted = true;
-	count_exit(s, v, HVTLB_SIM_EXIT_HLT, 1);
-	vcpu_deschedule(s, v, false);
+	sim_count_exit(s, v, HVTLB_SIM_EXIT_HLT, 1);
+	sim_vcpu_deschedule(s, v, false);
 }
 
 /*
@@ -118,7 +120,7 @@ static void guest_halt(struct sim *s, struct vcpu *v)
  * in the guest until there is work, keeping the pCPU. haltpoll (the
  * cpuidle-haltpoll driver and governor, Linux >= 5.4): poll up to the
  * vCPU's limit, then HLT; the limit starts at 0 and adapts to how long
- * the vCPU stayed halted (guest_idle_exit()).
+ * the vCPU stayed halted (sim_guest_idle_exit()).
  */
 static void guest_idle(struct sim *s, struct vcpu *v)
 {
@@ -146,7 +148,7 @@ static void guest_idle(struct sim *s, struct vcpu *v)
  * polling until the limit it started with (the guest's clock ran on
  * meanwhile), unless a thread was made runnable on it. False: it has
  * work, schedule. */
-bool guest_idle_continue(struct sim *s, struct vcpu *v)
+bool sim_guest_idle_continue(struct sim *s, struct vcpu *v)
 {
 	if (!v->polling || v->rq_n)
 		return false;
@@ -162,7 +164,7 @@ bool guest_idle_continue(struct sim *s, struct vcpu *v)
 /* haltpoll's adjust_poll_limit(), with the governor's defaults: grow
  * (x2, from 50 us) when the vCPU stayed halted longer than its limit but
  * at most guest.halt_poll_us, shrink (/2) when it stayed longer. */
-void guest_idle_exit(struct sim *s, struct vcpu *v)
+void sim_guest_idle_exit(struct sim *s, struct vcpu *v)
 {
 	simtime max = us_to_cyc(s, s->c->guest_halt_poll_us), block;
 
@@ -186,7 +188,7 @@ void guest_idle_exit(struct sim *s, struct vcpu *v)
 }
 
 /* EV_IDLE_POLL: a polling idle vCPU reached its limit: HLT. */
-void guest_on_idle_poll(struct sim *s, const struct event *e)
+void sim_guest_on_idle_poll(struct sim *s, const struct event *e)
 {
 	struct vcpu *v = &s->v[e->obj];
 
@@ -210,7 +212,7 @@ static void idle_leave_mm(struct sim *s, struct vcpu *v)
 		return;
 	hvtlb_cpumask_clear(&s->mm[v->loaded_mm].cpumask, v->idx);
 	oracle_left_mm(s, v);
-	vcpu_flush_all(s, v, HVTLB_SIM_FLUSH_SWITCH_MM, false);
+	sim_vcpu_flush_all(s, v, HVTLB_SIM_FLUSH_SWITCH_MM, false);
 	v->loaded_mm = NONE_ID;
 	v->left_mm = true;
 }
@@ -221,7 +223,7 @@ static void guest_schedule(struct sim *s, struct vcpu *v)
 	struct task *t = task_dequeue(s, v);
 
 	if (s->c->strategy.kind == HVTLB_STRATEGY_LAZY)
-		lazy_apply(s, v); /* LATR: at every context switch */
+		sim_lazy_apply(s, v); /* LATR: at every context switch */
 	if (!t) {
 		/* Idle: lazy TLB mode (or leave the mm), then the idle
 		 * loop. */
@@ -238,8 +240,8 @@ static void guest_schedule(struct sim *s, struct vcpu *v)
 	v->cur = t->id;
 	t->st = T_RUNNING;
 	v->cur_since = s->now;
-	acct_start(s, t);
-	acct_set(s, t, ACCT_SYS);
+	sim_acct_start(s, t);
+	sim_acct_set(s, t, ACCT_SYS);
 	v->act = ACT_WORK;
 	v->work = cyc(s, SIM_COST_ctx_switch) + switch_mm(s, v, t);
 	oracle_resume(s, v); /* what it owes is flushed by now */
@@ -247,18 +249,18 @@ static void guest_schedule(struct sim *s, struct vcpu *v)
 		/* Resume preempted user work after the switch. */
 		v->work += t->saved_work;
 		t->saved_work = 0;
-		acct_set(s, t, ACCT_USER);
+		sim_acct_set(s, t, ACCT_USER);
 		t->in_user_seg = true;
 	}
 	if (v->rq_n)
-		arm_tick(s, v);
-	vcpu_arm_run(s, v);
+		sim_arm_tick(s, v);
+	sim_vcpu_arm_run(s, v);
 }
 
 static void task_resume(struct sim *s, struct task *t);
 
 /* The current task's segment is over. */
-void vcpu_segment_done(struct sim *s, struct vcpu *v)
+void sim_vcpu_segment_done(struct sim *s, struct vcpu *v)
 {
 	v->act = ACT_NONE;
 	if (v->cur == NONE_ID) {
@@ -270,7 +272,7 @@ void vcpu_segment_done(struct sim *s, struct vcpu *v)
 
 static void task_yield(struct task *t)
 {
-	coro_switch(&t->ctx, &t->s->main_ctx);
+	sim_coro_switch(&t->ctx, &t->s->main_ctx);
 }
 
 /*
@@ -289,21 +291,21 @@ static bool run_ahead(struct sim *s, struct vcpu *v)
 	if (end >= evq_next_time(&s->q) || end > s->limit || s->failed ||
 	    s->q.failed || v->hs != H_RUNNING)
 		return false;
-	/* vcpu_arm_run() and the push */
+	/* sim_vcpu_arm_run() and the push */
 	v->seg_end = end;
 	v->run_token++;
 	s->q.seq++;
 	/* the pop: run_events() */
 	s->now = end;
 	s->r->events++;
-	/* host_on_run(), vcpu_segment_done() */
+	/* sim_host_on_run(), sim_vcpu_segment_done() */
 	v->armed = false;
 	v->act = ACT_NONE;
 	return true;
 }
 
 /* Runs @p cycles on the task's vCPU, accounted as @p a. */
-void t_work(struct task *t, simtime cycles, enum acct a)
+void sim_t_work(struct task *t, simtime cycles, enum acct a)
 {
 	struct sim *s = t->s;
 	struct vcpu *v = &s->v[t->vcpu];
@@ -312,7 +314,7 @@ void t_work(struct task *t, simtime cycles, enum acct a)
 	t->debt = 0;
 	if (!cycles)
 		return;
-	acct_set(s, t, a);
+	sim_acct_set(s, t, a);
 	t->in_user_seg = a == ACCT_USER;
 	v->act = ACT_WORK;
 	v->work = cycles;
@@ -322,28 +324,28 @@ void t_work(struct task *t, simtime cycles, enum acct a)
 }
 
 /* Spins (in sys) until the vCPU's pending acknowledgements are in. */
-void t_spin(struct task *t)
+void sim_t_spin(struct task *t)
 {
 	struct sim *s = t->s;
 	struct vcpu *v = &s->v[t->vcpu];
 
 	if (t->debt)
-		t_work(t, 0, ACCT_SYS);
+		sim_t_work(t, 0, ACCT_SYS);
 	if (!v->ack_wait && !v->spin_hold)
 		return;
-	acct_set(s, t, ACCT_SYS);
+	sim_acct_set(s, t, ACCT_SYS);
 	v->act = ACT_SPIN;
 	task_yield(t);
 }
 
-/* Blocks until task_wake(). */
-void t_block(struct task *t)
+/* Blocks until sim_task_wake(). */
+void sim_t_block(struct task *t)
 {
 	struct sim *s = t->s;
 
 	/* No yield before T_BLOCKED: a wakeup in between would be lost.
-	 * Any debt is paid by the next t_work. */
-	acct_set(s, t, ACCT_NONE);
+	 * Any debt is paid by the next sim_t_work. */
+	sim_acct_set(s, t, ACCT_NONE);
 	t->st = T_BLOCKED;
 	s->v[t->vcpu].act = ACT_NONE;
 	task_yield(t);
@@ -366,7 +368,7 @@ static struct vcpu *pick_vcpu(struct sim *s, struct task *t)
 
 	if (!s->c->migrate || vcpu_idle(prev))
 		return prev;
-	guest_group(s, t->mm % s->c->wl_processes, &base, &n);
+	sim_guest_group(s, t->mm % s->c->wl_processes, &base, &n);
 	for (uint32_t k = 1; k < (n < 64 ? n : 64); k++) {
 		struct vcpu *c = &s->v[t->vm * s->c->vcpus + base +
 				       (prev->idx - base + k) % n];
@@ -377,8 +379,8 @@ static struct vcpu *pick_vcpu(struct sim *s, struct task *t)
 	return prev;
 }
 
-void guest_group(const struct sim *s, uint32_t process, uint32_t *base,
-		 uint32_t *n)
+void sim_guest_group(const struct sim *s, uint32_t process, uint32_t *base,
+		     uint32_t *n)
 {
 	uint32_t g = s->c->group_size, groups;
 
@@ -402,17 +404,18 @@ static void send_resched(struct sim *s, struct task *waker, struct vcpu *v)
 
 	memset(&one, 0, sizeof(one));
 	hvtlb_cpumask_set(&one, v->idx);
-	ipi_send_begin(&ip, &s->v[waker->vcpu], &one, IPI_VECTOR_RESCHEDULE);
+	sim_ipi_send_begin(&ip, &s->v[waker->vcpu], &one,
+			   IPI_VECTOR_RESCHEDULE);
 	for (uint32_t c = hvtlb_cpumask_next(&ip.to, 0); c < s->c->vcpus;
 	     c = hvtlb_cpumask_next(&ip.to, c + 1))
-		ipi_send_next(&ip, c);
+		sim_ipi_send_next(&ip, c);
 	s->r->ipis_sent++;
 	s->r->ipis[HVTLB_SIM_IPI_RESCHED]++;
 	s->r->ipis_delivered++;
-	waker->debt += ipi_send_end(&ip);
+	waker->debt += sim_ipi_send_end(&ip);
 }
 
-void task_wake(struct sim *s, struct task *t, struct task *waker)
+void sim_task_wake(struct sim *s, struct task *t, struct task *waker)
 {
 	struct vcpu *v;
 
@@ -420,7 +423,7 @@ void task_wake(struct sim *s, struct task *t, struct task *waker)
 		return;
 	v = pick_vcpu(s, t);
 	t->vcpu = v->gid;
-	task_enqueue(s, v, t);
+	sim_task_enqueue(s, v, t);
 	if (v->cur != NONE_ID || v->hs == H_WAKING)
 		return;
 	if (v->polling && v->hs == H_RUNNING) {
@@ -429,7 +432,7 @@ void task_wake(struct sim *s, struct task *t, struct task *waker)
 		v->poll_token++;
 		v->act = ACT_WORK;
 		v->work = 0;
-		vcpu_arm_run(s, v);
+		sim_vcpu_arm_run(s, v);
 		return;
 	}
 	if (v->hs == H_HALTED) {
@@ -437,12 +440,12 @@ void task_wake(struct sim *s, struct task *t, struct task *waker)
 
 		if (waker && waker->vcpu != t->vcpu)
 			send_resched(s, waker, v);
-		vcpu_wake(s, v, at);
+		sim_vcpu_wake(s, v, at);
 	}
 	/* H_READY with no current task: it schedules when it enters. */
 }
 
-void sleep_timer(struct sim *s, struct task *t, simtime cycles)
+void sim_sleep_timer(struct sim *s, struct task *t, simtime cycles)
 {
 	struct vcpu *v = &s->v[t->vcpu];
 
@@ -451,14 +454,14 @@ void sleep_timer(struct sim *s, struct task *t, simtime cycles)
 	if (v->timer_at <= s->now || s->now + cycles < v->timer_at)
 		v->timer_at = s->now + cycles;
 	ev_push(s, s->now + cycles, EV_TIMER, t->id, ++t->wait_token);
-	t_block(t);
+	sim_t_block(t);
 }
 
-void task_entry(void *arg)
+void sim_task_entry(void *arg)
 {
 	struct task *t = arg;
 
-	workload_run(t);
+	sim_workload_run(t);
 	t->st = T_DONE;
 	for (;;)
 		task_yield(t);
@@ -471,29 +474,29 @@ static void task_resume(struct sim *s, struct task *t)
 
 	s->running = t;
 	t->st = T_RUNNING;
-	coro_switch(&s->main_ctx, &t->ctx);
+	sim_coro_switch(&s->main_ctx, &t->ctx);
 	s->running = NULL;
 	if (t->st == T_DONE) {
-		acct_set(s, t, ACCT_NONE);
+		sim_acct_set(s, t, ACCT_NONE);
 		t->done_at = s->now;
 		s->tasks_left--;
 		v->cur = NONE_ID;
 		v->act = ACT_WORK;
 		v->work = 0;
-		vcpu_arm_run(s, v);
+		sim_vcpu_arm_run(s, v);
 		return;
 	}
 	if (t->st == T_BLOCKED) {
 		v->cur = NONE_ID;
 		v->act = ACT_WORK;
 		v->work = 0;
-		vcpu_arm_run(s, v);
+		sim_vcpu_arm_run(s, v);
 		return;
 	}
-	vcpu_continue(s, v);
+	sim_vcpu_continue(s, v);
 }
 
-simtime workload_spawn_at(struct sim *s, const struct task *t)
+simtime sim_workload_spawn_at(struct sim *s, const struct task *t)
 {
 	return us_to_cyc(s, s->cost[SIM_COST_thread_create_us] *
 				    (double)(t->id % s->c->wl_threads));
@@ -501,24 +504,24 @@ simtime workload_spawn_at(struct sim *s, const struct task *t)
 
 /* EV_SPAWN: the workload's main thread created task e->obj, which the
  * guest places as it places a woken thread (wake_up_new_task). */
-void guest_on_spawn(struct sim *s, const struct event *e)
+void sim_guest_on_spawn(struct sim *s, const struct event *e)
 {
-	task_wake(s, &s->t[e->obj], NULL);
+	sim_task_wake(s, &s->t[e->obj], NULL);
 }
 
 /* EV_TIMER: a sleeping task's timer. */
-void guest_on_timer(struct sim *s, const struct event *e)
+void sim_guest_on_timer(struct sim *s, const struct event *e)
 {
 	struct task *t = &s->t[e->obj];
 
 	if (e->arg != t->wait_token || t->st != T_BLOCKED)
 		return;
-	task_wake(s, t, NULL);
+	sim_task_wake(s, t, NULL);
 }
 
 /* EV_TICK: the guest timer tick of a vCPU: lazy invalidations (LATR) and
  * the preemption of user work that used up its slice. */
-void guest_on_tick(struct sim *s, const struct event *e)
+void sim_guest_on_tick(struct sim *s, const struct event *e)
 {
 	struct vcpu *v = &s->v[e->obj];
 	bool lazy = s->c->strategy.kind == HVTLB_STRATEGY_LAZY;
@@ -527,7 +530,7 @@ void guest_on_tick(struct sim *s, const struct event *e)
 	if (v->hs != H_RUNNING)
 		return;
 	if (lazy)
-		lazy_apply(s, v);
+		sim_lazy_apply(s, v);
 	if (v->cur != NONE_ID && v->rq_n && v->act == ACT_WORK &&
 	    s->t[v->cur].in_user_seg &&
 	    s->now - v->cur_since >= s->guest_slice) {
@@ -537,11 +540,11 @@ void guest_on_tick(struct sim *s, const struct event *e)
 		t->saved_work = v->seg_end > s->now ? v->seg_end - s->now : 0;
 		v->run_token++;
 		v->armed = false;
-		acct_set(s, t, ACCT_NONE);
+		sim_acct_set(s, t, ACCT_NONE);
 		v->cur = NONE_ID;
-		task_enqueue(s, v, t);
+		sim_task_enqueue(s, v, t);
 		guest_schedule(s, v);
 	}
 	if (lazy || v->rq_n)
-		arm_tick(s, v);
+		sim_arm_tick(s, v);
 }

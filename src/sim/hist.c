@@ -29,12 +29,12 @@ static uint64_t hist_middle(unsigned b)
 	return lo + ((1ULL << shift) >> 1);
 }
 
-void hist_record(uint64_t *hist, uint64_t v)
+void sim_hist_record(uint64_t *hist, uint64_t v)
 {
 	hist[hist_bucket(v)]++;
 }
 
-uint64_t hist_quantile(const uint64_t *hist, uint64_t max, double q)
+uint64_t sim_hist_quantile(const uint64_t *hist, uint64_t max, double q)
 {
 	uint64_t total = 0, want, acc = 0;
 

@@ -17,10 +17,10 @@
 #define HIST_BUCKETS (64u * HIST_SUB)
 
 /* Counts one value @p v in @p hist (HIST_BUCKETS counters). */
-void hist_record(uint64_t *hist, uint64_t v);
+void sim_hist_record(uint64_t *hist, uint64_t v);
 
 /* The nearest-rank @p q quantile (0 < q <= 1) of the values in @p hist, at
  * most @p max (the largest value recorded); 0 for an empty histogram. */
-uint64_t hist_quantile(const uint64_t *hist, uint64_t max, double q);
+uint64_t sim_hist_quantile(const uint64_t *hist, uint64_t max, double q);
 
 #endif

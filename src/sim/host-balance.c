@@ -52,7 +52,7 @@
 static bool pcpu_is_idle(const struct sim *s, const struct pcpu *p)
 {
 	return p->cur == NONE_ID && !p->rq_n && !p->waking &&
-	       !pcpu_polling(s, p);
+	       !sim_pcpu_polling(s, p);
 }
 
 static uint32_t nr_running(const struct pcpu *p)
@@ -74,7 +74,7 @@ static void llc_span(const struct sim *s, uint32_t i, uint32_t *lo, uint32_t *n)
 	*n = b - a;
 }
 
-void balance_wake(struct sim *s, struct vcpu *v)
+void sim_balance_wake(struct sim *s, struct vcpu *v)
 {
 	uint32_t prev = v->pcpu, lo, n;
 
@@ -85,13 +85,13 @@ void balance_wake(struct sim *s, struct vcpu *v)
 		uint32_t c = lo + (prev - lo + k) % n;
 
 		if (pcpu_is_idle(s, &s->p[c])) {
-			vcpu_migrate(s, v, &s->p[c]);
+			sim_vcpu_migrate(s, v, &s->p[c]);
 			return;
 		}
 	}
 }
 
-void balance_woke_idle(struct sim *s, struct pcpu *p)
+void sim_balance_woke_idle(struct sim *s, struct pcpu *p)
 {
 	simtime max = 2 * s->mig_cost, d;
 
@@ -151,11 +151,11 @@ static bool pull(struct sim *s, struct pcpu *p, uint32_t lo, uint32_t n,
 	v = coldest(s, busiest);
 	if (!v)
 		return false;
-	vcpu_migrate(s, v, p);
+	sim_vcpu_migrate(s, v, p);
 	return true;
 }
 
-bool balance_newidle(struct sim *s, struct pcpu *p)
+bool sim_balance_newidle(struct sim *s, struct pcpu *p)
 {
 	uint32_t lo, n;
 
@@ -186,7 +186,7 @@ static simtime interval(struct sim *s, uint32_t level, bool busy)
 	return us_to_cyc(s, 1000.0 * n * (busy ? BUSY_FACTOR : 1));
 }
 
-void balance_setup(struct sim *s)
+void sim_balance_setup(struct sim *s)
 {
 	uint32_t lo, n;
 
@@ -211,14 +211,14 @@ void balance_setup(struct sim *s)
 	}
 }
 
-void host_on_balance(struct sim *s, const struct event *e)
+void sim_host_on_balance(struct sim *s, const struct event *e)
 {
 	struct pcpu *p = &s->p[e->obj];
 	uint32_t level = (uint32_t)e->arg, lo = 0, n = s->npcpus;
 
 	if (level == BALANCE_NEWIDLE) {
 		if (pcpu_is_idle(s, p))
-			balance_newidle(s, p);
+			sim_balance_newidle(s, p);
 		return;
 	}
 	if (!level)
@@ -228,14 +228,14 @@ void host_on_balance(struct sim *s, const struct event *e)
 		e->obj, level);
 }
 
-void balance_idle(struct sim *s, struct pcpu *p)
+void sim_balance_idle(struct sim *s, struct pcpu *p)
 {
-	if (pcpu_polling(s, p)) {
+	if (sim_pcpu_polling(s, p)) {
 		/* KVM polls first; schedule() and idle_balance() come at
 		 * the end of the poll */
 		ev_push(s, s->v[p->last].halted_at + s->halt_poll + 1,
 			EV_BALANCE, (uint32_t)(p - s->p), BALANCE_NEWIDLE);
 		return;
 	}
-	balance_newidle(s, p);
+	sim_balance_newidle(s, p);
 }

@@ -33,7 +33,7 @@
  * - yield_task_fair (skip buddy) and yield_to_task_fair (next buddy) for
  *   KVM's directed yield (host-ple.c).
  *
- * host_cfs_entry (hypervisor.cfs_tick = false) is the engine's older
+ * sim_host_cfs_entry (hypervisor.cfs_tick = false) is the engine's older
  * model, kept for comparison: the slice is fixed when a vCPU enters, a
  * vCPU that yielded is never picked while another waits, no buddies.
  */
@@ -186,7 +186,7 @@ static uint32_t cfs_pop(struct sim *s, struct pcpu *p)
 	clear_buddies(p, vid);
 	while (rq_at(p, k) != vid)
 		k++;
-	pcpu_take(p, k);
+	sim_pcpu_take(p, k);
 	return vid;
 }
 
@@ -278,14 +278,14 @@ static bool cfs_tick_woken(struct sim *s, struct pcpu *p, struct vcpu *v)
 			: 0;
 	if (v->vruntime < floor)
 		v->vruntime = floor;
-	pcpu_push(s, p, v->gid, false);
+	sim_pcpu_push(s, p, v->gid, false);
 	if (!c || wakeup_preempt(s, vcpu_vruntime(s, c), v->vruntime) != 1)
 		return false;
 	p->next_buddy = v->gid;
 	if (p->rq_n + 1 >= CFS_NR_LATENCY)
 		p->last_buddy = c->gid;
-	count_exit(s, c, HVTLB_SIM_EXIT_PREEMPTION, 1);
-	vcpu_deschedule(s, c, true);
+	sim_count_exit(s, c, HVTLB_SIM_EXIT_PREEMPTION, 1);
+	sim_vcpu_deschedule(s, c, true);
 	return true;
 }
 
@@ -309,7 +309,7 @@ static bool cfs_tick_resched(struct sim *s, const struct pcpu *p)
 	return p->cur != NONE_ID && cfs_choose(s, p, &s->v[p->cur]) != p->cur;
 }
 
-const struct host_policy host_cfs = {
+const struct host_policy sim_host_cfs = {
 	.name = "cfs",
 	.init = cfs_tick_init,
 	.pop = cfs_pop,
@@ -382,11 +382,11 @@ static bool cfs_woken(struct sim *s, struct pcpu *p, struct vcpu *v)
 
 	if (v->vruntime < floor)
 		v->vruntime = floor;
-	pcpu_push(s, p, v->gid, false);
+	sim_pcpu_push(s, p, v->gid, false);
 	if (p->cur != NONE_ID && vcpu_vruntime(s, &s->v[p->cur]) >
 					 v->vruntime + s->cfs_wakeup_gran) {
-		count_exit(s, &s->v[p->cur], HVTLB_SIM_EXIT_PREEMPTION, 1);
-		vcpu_deschedule(s, &s->v[p->cur], true);
+		sim_count_exit(s, &s->v[p->cur], HVTLB_SIM_EXIT_PREEMPTION, 1);
+		sim_vcpu_deschedule(s, &s->v[p->cur], true);
 		return true;
 	}
 	return false;
@@ -405,7 +405,7 @@ static bool cfs_resched(struct sim *s, const struct pcpu *p)
 	return p->cur != NONE_ID && p->rq_n;
 }
 
-const struct host_policy host_cfs_entry = {
+const struct host_policy sim_host_cfs_entry = {
 	.name = "cfs-entry",
 	.init = cfs_init,
 	.pick = cfs_pick,

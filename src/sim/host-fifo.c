@@ -19,7 +19,7 @@ static simtime fifo_slice_end(struct sim *s, const struct pcpu *p)
 static bool fifo_woken(struct sim *s, struct pcpu *p, struct vcpu *v)
 {
 	(void)s;
-	pcpu_push(s, p, v->gid, true); /* sleeper credit */
+	sim_pcpu_push(s, p, v->gid, true); /* sleeper credit */
 	return false;
 }
 
@@ -29,7 +29,7 @@ static bool fifo_resched(struct sim *s, const struct pcpu *p)
 	return p->cur != NONE_ID && p->rq_n;
 }
 
-const struct host_policy host_fifo = {
+const struct host_policy sim_host_fifo = {
 	.name = "fifo",
 	.slice_end = fifo_slice_end,
 	.woken = fifo_woken,

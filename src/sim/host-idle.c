@@ -35,7 +35,7 @@ static bool host_polls(const struct sim *s)
 	       s->c->guest_idle != HVTLB_SIM_GUEST_IDLE_HALTPOLL;
 }
 
-bool pcpu_polling(const struct sim *s, const struct pcpu *p)
+bool sim_pcpu_polling(const struct sim *s, const struct pcpu *p)
 {
 	const struct vcpu *v;
 
@@ -53,7 +53,7 @@ static unsigned to_us(const struct sim *s, simtime c)
 	return us >= (double)UINT32_MAX ? UINT32_MAX : (unsigned)us;
 }
 
-void host_idle_setup(struct sim *s)
+void sim_host_idle_setup(struct sim *s)
 {
 	static const enum sim_cost declared[] = {
 		SIM_COST_cstate_c1_declared_exit_us,
@@ -92,9 +92,9 @@ void host_idle_setup(struct sim *s)
 	s->ncstates = 5;
 	s->idle_timer = us_to_cyc(s, s->cost[SIM_COST_idle_timer_us]);
 	for (uint32_t i = 0; i < s->npcpus; i++) {
-		menu_init(&s->p[i].gov);
+		sim_menu_init(&s->p[i].gov);
 		s->p[i].idle_state = -1;
-		pcpu_idle_enter(s, &s->p[i]);
+		sim_pcpu_idle_enter(s, &s->p[i]);
 	}
 }
 
@@ -117,7 +117,7 @@ static unsigned next_timer_us(const struct sim *s, const struct pcpu *p,
 	return to_us(s, next - at);
 }
 
-void pcpu_idle_enter(struct sim *s, struct pcpu *p)
+void sim_pcpu_idle_enter(struct sim *s, struct pcpu *p)
 {
 	simtime at = s->now;
 
@@ -127,8 +127,9 @@ void pcpu_idle_enter(struct sim *s, struct pcpu *p)
 	if (host_polls(s) && p->last != NONE_ID)
 		at += s->halt_poll;
 	p->idle_entry = at;
-	p->idle_state = (int)menu_select(&p->gov, s->cstates, s->ncstates,
-					 next_timer_us(s, p, at), UINT32_MAX);
+	p->idle_state =
+		(int)sim_menu_select(&p->gov, s->cstates, s->ncstates,
+				     next_timer_us(s, p, at), UINT32_MAX);
 }
 
 /* A wake-up reaches idle @p p now: the cycles until it can run a vCPU. */
@@ -146,8 +147,8 @@ static simtime pcpu_idle_exit(struct sim *s, struct pcpu *p)
 	}
 	st = (unsigned)p->idle_state;
 	exit = s->cstate_exit_cyc[st];
-	menu_update(&p->gov, s->cstates, st,
-		    to_us(s, s->now - p->idle_entry + exit));
+	sim_menu_update(&p->gov, s->cstates, st,
+			to_us(s, s->now - p->idle_entry + exit));
 	p->idle_state = -1;
 	p->awake_at = s->now + exit;
 	return exit;
@@ -188,7 +189,7 @@ static simtime wake_latency(struct sim *s, const struct vcpu *v)
 
 /* Wakes a halted vCPU @p delay cycles from now (plus the host's wake
  * latency). */
-void vcpu_wake(struct sim *s, struct vcpu *v, simtime delay)
+void sim_vcpu_wake(struct sim *s, struct vcpu *v, simtime delay)
 {
 	struct pcpu *p;
 
@@ -198,9 +199,9 @@ void vcpu_wake(struct sim *s, struct vcpu *v, simtime delay)
 	 * the others are placed now, and the pCPU they go to ends its idle
 	 * period (ttwu_do_wakeup's avg_idle) */
 	if (s->c->balance && !poll_catches(s, v))
-		balance_wake(s, v);
+		sim_balance_wake(s, v);
 	p = &s->p[v->pcpu];
-	balance_woke_idle(s, p);
+	sim_balance_woke_idle(s, p);
 	v->hs = H_WAKING;
 	/* arg: when the wake-up was asked for (read by tracing only) */
 	ev_push(s, s->now + delay + wake_latency(s, v), EV_WAKE, v->gid,

@@ -12,7 +12,7 @@
  *   grows at every exit (ple_window_grow: x2, at most ple_window_max)
  *   and shrinks when the vCPU is scheduled in (ple_window_shrink: 0, back
  *   to ple_window) - __grow_ple_window(), __shrink_ple_window().
- * - kvm_vcpu_on_spin(): round-robin over the VM's vCPUs from the one
+ * - sim_kvm_vcpu_on_spin(): round-robin over the VM's vCPUs from the one
  *   after the last boosted, two passes, at most three failed yields
  *   (-ESRCH). A candidate is preempted (descheduled while runnable,
  *   vcpu->preempted), not the spinner, not blocked in halt, preempted in
@@ -50,7 +50,7 @@
 /* kvm_arch_vcpu_in_kernel(), from the guest's side: no thread (the idle
  * loop or the scheduler), a thread in sys, or an interrupt being
  * handled. */
-bool vcpu_in_kernel(const struct sim *s, const struct vcpu *v)
+bool sim_vcpu_in_kernel(const struct sim *s, const struct vcpu *v)
 {
 	const struct task *t = v->cur != NONE_ID ? &s->t[v->cur] : NULL;
 
@@ -92,9 +92,9 @@ static simtime ple_shrink(struct sim *s, simtime w)
 	return w > base ? w : base;
 }
 
-void ple_sched_in(struct sim *s, struct vcpu *v)
+void sim_ple_sched_in(struct sim *s, struct vcpu *v)
 {
-	/* kvm_vcpu_on_spin() ends once the spinner runs again. */
+	/* sim_kvm_vcpu_on_spin() ends once the spinner runs again. */
 	if (v->in_spin_loop) {
 		v->in_spin_loop = false;
 		v->dy_eligible = false;
@@ -103,7 +103,7 @@ void ple_sched_in(struct sim *s, struct vcpu *v)
 		s, v->ple_window ? v->ple_window : cyc(s, SIM_COST_ple_window));
 }
 
-void arm_ple(struct sim *s, struct vcpu *v)
+void sim_arm_ple(struct sim *s, struct vcpu *v)
 {
 	simtime start;
 
@@ -117,7 +117,7 @@ void arm_ple(struct sim *s, struct vcpu *v)
 			++v->ple_token);
 		return;
 	}
-	if (!in_pause_loop(v) || !vcpu_in_kernel(s, v))
+	if (!in_pause_loop(v) || !sim_vcpu_in_kernel(s, v))
 		return;
 	start = v->busy_until > s->now ? v->busy_until : s->now;
 	v->ple_armed = true;
@@ -135,7 +135,7 @@ static bool dy_pending_irq(const struct sim *s, const struct vcpu *v)
 	return false;
 }
 
-/* kvm_vcpu_on_spin()'s filter for candidate @p v of spinner @p me;
+/* sim_kvm_vcpu_on_spin()'s filter for candidate @p v of spinner @p me;
  * looking at an in-spin-loop candidate flips its dy_eligible. */
 static bool dy_candidate(struct sim *s, const struct vcpu *me, struct vcpu *v)
 {
@@ -174,13 +174,14 @@ static int yield_to(struct sim *s, struct vcpu *me, struct vcpu *t)
 		s->sched->yield(s, rq);
 	if (s->sched->boost && rq != prq && prq->cur != NONE_ID &&
 	    s->sched->resched(s, prq)) {
-		count_exit(s, &s->v[prq->cur], HVTLB_SIM_EXIT_PREEMPTION, 1);
-		vcpu_deschedule(s, &s->v[prq->cur], true);
+		sim_count_exit(s, &s->v[prq->cur], HVTLB_SIM_EXIT_PREEMPTION,
+			       1);
+		sim_vcpu_deschedule(s, &s->v[prq->cur], true);
 	}
 	return 1;
 }
 
-/* kvm_vcpu_on_spin(@p me, yield_to_kernel_mode = true); true if @p me
+/* sim_kvm_vcpu_on_spin(@p me, yield_to_kernel_mode = true); true if @p me
  * gave up its pCPU. */
 static bool vcpu_on_spin(struct sim *s, struct vcpu *me)
 {
@@ -207,7 +208,7 @@ static bool vcpu_on_spin(struct sim *s, struct vcpu *me)
 	}
 	if (yielded > 0 && s->sched->resched(s, &s->p[me->pcpu])) {
 		/* schedule(): it waits, still in its spin loop */
-		vcpu_deschedule(s, me, true);
+		sim_vcpu_deschedule(s, me, true);
 		return true;
 	}
 	me->in_spin_loop = false;
@@ -223,25 +224,25 @@ static bool spin_fixed(struct sim *s, struct vcpu *v)
 {
 	if (!s->p[v->pcpu].rq_n ||
 	    (!s->c->ple_boost_ready && !s->vm_preempted[v->vm])) {
-		vcpu_steal(s, v, cyc(s, SIM_COST_vmexit));
+		sim_vcpu_steal(s, v, cyc(s, SIM_COST_vmexit));
 		return false;
 	}
 	if (s->sched->yield)
 		s->sched->yield(s, &s->p[v->pcpu]); /* another runs first */
-	vcpu_deschedule(s, v, true);
+	sim_vcpu_deschedule(s, v, true);
 	return true;
 }
 
-bool kvm_vcpu_on_spin(struct sim *s, struct vcpu *v)
+bool sim_kvm_vcpu_on_spin(struct sim *s, struct vcpu *v)
 {
 	if (!s->c->directed_yield)
 		return spin_fixed(s, v);
-	vcpu_steal(s, v, cyc(s, SIM_COST_vmexit));
+	sim_vcpu_steal(s, v, cyc(s, SIM_COST_vmexit));
 	return vcpu_on_spin(s, v);
 }
 
 /* EV_PLE: a spinning vCPU reached its pause-loop window. */
-void host_on_ple(struct sim *s, const struct event *e)
+void sim_host_on_ple(struct sim *s, const struct event *e)
 {
 	struct vcpu *v = &s->v[e->obj];
 
@@ -253,7 +254,7 @@ void host_on_ple(struct sim *s, const struct event *e)
 	if (!s->c->directed_yield) {
 		if (v->act != ACT_SPIN || !s->p[v->pcpu].rq_n)
 			return;
-		count_exit(s, v, HVTLB_SIM_EXIT_PLE, 1);
+		sim_count_exit(s, v, HVTLB_SIM_EXIT_PLE, 1);
 		/* No re-arm when it keeps its pCPU: no candidate can appear
 		 * while it runs; a new wake-up re-arms. */
 		spin_fixed(s, v);
@@ -261,9 +262,9 @@ void host_on_ple(struct sim *s, const struct event *e)
 	}
 	if (!in_pause_loop(v))
 		return;
-	/* handle_pause(): grow the window, then kvm_vcpu_on_spin() */
-	count_exit(s, v, HVTLB_SIM_EXIT_PLE, 1);
+	/* handle_pause(): grow the window, then sim_kvm_vcpu_on_spin() */
+	sim_count_exit(s, v, HVTLB_SIM_EXIT_PLE, 1);
 	v->ple_window = ple_grow(s, v->ple_window);
-	kvm_vcpu_on_spin(s, v);
-	arm_ple(s, v); /* still spinning: the next window */
+	sim_kvm_vcpu_on_spin(s, v);
+	sim_arm_ple(s, v); /* still spinning: the next window */
 }

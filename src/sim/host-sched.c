@@ -34,7 +34,7 @@ static bool rq_grow(struct pcpu *p)
 	return true;
 }
 
-void pcpu_push(struct sim *s, struct pcpu *p, uint32_t vid, bool head)
+void sim_pcpu_push(struct sim *s, struct pcpu *p, uint32_t vid, bool head)
 {
 	if (p->rq_n == p->rq_cap && !rq_grow(p)) {
 		s->fail_rc = -ENOMEM;
@@ -50,7 +50,7 @@ void pcpu_push(struct sim *s, struct pcpu *p, uint32_t vid, bool head)
 	p->rq_n++;
 }
 
-void pcpu_take(struct pcpu *p, uint32_t k)
+void sim_pcpu_take(struct pcpu *p, uint32_t k)
 {
 	/* Shift the ones before it up by one, keeping their order. */
 	for (; k > 0; k--)
@@ -78,14 +78,14 @@ static uint32_t pcpu_pop(struct sim *s, struct pcpu *p)
 
 /*
  * Schedules the segment end of a running vCPU doing ACT_WORK. Interrupts
- * and exits (vcpu_steal) push the end of an armed segment later, often
+ * and exits (sim_vcpu_steal) push the end of an armed segment later, often
  * dozens of times per segment: rather than queue one more EV_RUN each time
  * and leave the old one to be popped for nothing, the new end waits for
  * the queued one (which fires first) and is queued then, under the key
  * (time, sequence) it was given here, so events pop in exactly the same
  * order.
  */
-void vcpu_arm_run(struct sim *s, struct vcpu *v)
+void sim_vcpu_arm_run(struct sim *s, struct vcpu *v)
 {
 	simtime start = v->busy_until > s->now ? v->busy_until : s->now;
 	bool live = v->armed;
@@ -106,7 +106,7 @@ void vcpu_arm_run(struct sim *s, struct vcpu *v)
 }
 
 /* Adds @p h cycles of interrupt/exit handling to a running vCPU. */
-simtime vcpu_steal(struct sim *s, struct vcpu *v, simtime h)
+simtime sim_vcpu_steal(struct sim *s, struct vcpu *v, simtime h)
 {
 	simtime start = v->busy_until > s->now ? v->busy_until : s->now;
 
@@ -114,7 +114,7 @@ simtime vcpu_steal(struct sim *s, struct vcpu *v, simtime h)
 	if (v->hs == H_RUNNING && v->act == ACT_WORK && v->armed) {
 		/* The segment started before: only its rest moves. */
 		v->work = v->seg_end > start ? v->seg_end - start : 0;
-		vcpu_arm_run(s, v);
+		sim_vcpu_arm_run(s, v);
 	}
 	return v->busy_until;
 }
@@ -158,7 +158,7 @@ static bool slice_fired(struct sim *s, struct pcpu *p, uint64_t token)
 	return false;
 }
 
-void vm_corun_step(struct sim *s, uint32_t vm, int delta)
+void sim_vm_corun_step(struct sim *s, uint32_t vm, int delta)
 {
 	uint32_t n = s->vm_running[vm];
 	unsigned k = !n ? 0 : n == s->c->vcpus ? 2 : 1;
@@ -174,41 +174,41 @@ static void vcpu_enter(struct sim *s, struct vcpu *v)
 	simtime h = 0;
 
 	p->cur = v->gid;
-	vm_corun_step(s, v->vm, 1);
+	sim_vm_corun_step(s, v->vm, 1);
 	s->vm_ready[v->vm]--;
 	if (v->preempted) {
 		v->preempted = false;
 		s->vm_preempted[v->vm]--;
 	}
-	ple_sched_in(s, v);
+	sim_ple_sched_in(s, v);
 	if (p->last != v->gid && p->last != NONE_ID)
 		h += cyc(s, SIM_COST_vcpu_switch);
 	p->last = v->gid;
 	if (v->migrated) {
 		/* vmx_vcpu_load() on a new pCPU: KVM_REQ_TLB_FLUSH */
 		v->migrated = false;
-		vcpu_flush_all(s, v, HVTLB_SIM_FLUSH_MIGRATE, true);
+		sim_vcpu_flush_all(s, v, HVTLB_SIM_FLUSH_MIGRATE, true);
 		h += cyc(s, SIM_COST_flush_full);
 	}
 	v->hs = H_RUNNING;
 	v->run_start = s->now;
 	slice_arm(s, p, s->sched->slice_end(s, p));
 	if (v->cur != NONE_ID)
-		acct_on_cpu(s, &s->t[v->cur]);
-	h += hv_vcpu_entry(s, v);
+		sim_acct_on_cpu(s, &s->t[v->cur]);
+	h += sim_hv_vcpu_entry(s, v);
 	if (h)
-		vcpu_steal(s, v, h);
-	vcpu_take_ipis(s, v);
+		sim_vcpu_steal(s, v, h);
+	sim_vcpu_take_ipis(s, v);
 	/* Back in guest mode, in its thread: what it owes is flushed by now
 	 * (an idle vCPU is checked when it switches a thread in). */
 	if (v->cur != NONE_ID)
 		oracle_resume(s, v);
 	if (s->c->strategy.kind == HVTLB_STRATEGY_LAZY)
-		arm_tick(s, v);
-	vcpu_continue(s, v);
+		sim_arm_tick(s, v);
+	sim_vcpu_continue(s, v);
 }
 
-void pcpu_schedule(struct sim *s, struct pcpu *p)
+void sim_pcpu_schedule(struct sim *s, struct pcpu *p)
 {
 	struct vcpu *v;
 
@@ -221,14 +221,14 @@ void pcpu_schedule(struct sim *s, struct pcpu *p)
 }
 
 /* Takes @p v off its pCPU (it stays runnable when @p ready). */
-void vcpu_deschedule(struct sim *s, struct vcpu *v, bool ready)
+void sim_vcpu_deschedule(struct sim *s, struct vcpu *v, bool ready)
 {
 	struct pcpu *p = &s->p[v->pcpu];
 
 	TRACE(s, HVTLB_SIM_TRACE_VCPU_RUN, v, TR_NONE, v->run_start, !!ready,
 	      0);
 	if (ready) /* kvm_arch_vcpu_put() of a preempted vCPU */
-		v->preempted_in_kernel = vcpu_in_kernel(s, v);
+		v->preempted_in_kernel = sim_vcpu_in_kernel(s, v);
 	if (v->act == ACT_WORK && v->armed) {
 		v->work = v->seg_end > s->now ? v->seg_end - s->now : 0;
 		v->run_token++;
@@ -241,11 +241,11 @@ void vcpu_deschedule(struct sim *s, struct vcpu *v, bool ready)
 	v->long_spin_armed = false;
 	v->long_spin_token++;
 	if (v->cur != NONE_ID)
-		acct_off_cpu(s, &s->t[v->cur]);
+		sim_acct_off_cpu(s, &s->t[v->cur]);
 	if (s->sched->ran)
 		s->sched->ran(s, p, v, ready);
 	p->cur = NONE_ID;
-	vm_corun_step(s, v->vm, -1);
+	sim_vm_corun_step(s, v->vm, -1);
 	v->desched_at = s->now;
 	if (ready) {
 		v->hs = H_READY;
@@ -253,18 +253,18 @@ void vcpu_deschedule(struct sim *s, struct vcpu *v, bool ready)
 		s->vm_preempted[v->vm]++;
 		s->vm_ready[v->vm]++;
 		v->steal |= HVTLB_KVM_VCPU_PREEMPTED;
-		pcpu_push(s, p, v->gid, false);
+		sim_pcpu_push(s, p, v->gid, false);
 	} else {
 		v->hs = H_HALTED;
 		v->halted_at = s->now;
 		TRACE(s, HVTLB_SIM_TRACE_HALT, v, TR_NONE, s->now, 0, 0);
 	}
-	pcpu_schedule(s, p);
+	sim_pcpu_schedule(s, p);
 	if (p->cur == NONE_ID && s->c->balance)
-		balance_idle(s, p);
+		sim_balance_idle(s, p);
 	if (p->cur == NONE_ID) {
 		p->idle_since = s->now;
-		pcpu_idle_enter(s, p);
+		sim_pcpu_idle_enter(s, p);
 	}
 }
 
@@ -276,10 +276,10 @@ static void queue_grew(struct sim *s, struct pcpu *q)
 		return;
 	if (s->sched->reslice)
 		slice_arm(s, q, s->sched->slice_end(s, q));
-	arm_ple(s, &s->v[q->cur]);
+	sim_arm_ple(s, &s->v[q->cur]);
 }
 
-void vcpu_migrate(struct sim *s, struct vcpu *v, struct pcpu *to)
+void sim_vcpu_migrate(struct sim *s, struct vcpu *v, struct pcpu *to)
 {
 	struct pcpu *from = &s->p[v->pcpu];
 	int64_t rel;
@@ -294,7 +294,7 @@ void vcpu_migrate(struct sim *s, struct vcpu *v, struct pcpu *to)
 
 		while (from->rq[(from->rq_head + k) % from->rq_cap] != v->gid)
 			k++;
-		pcpu_take(from, k);
+		sim_pcpu_take(from, k);
 		if (from->next_buddy == v->gid)
 			from->next_buddy = NONE_ID;
 		if (from->last_buddy == v->gid)
@@ -314,55 +314,55 @@ void vcpu_migrate(struct sim *s, struct vcpu *v, struct pcpu *to)
 	s->r->vcpu_migrations++;
 	if (v->hs != H_READY)
 		return; /* a wake-up: it is queued when its EV_WAKE comes */
-	pcpu_push(s, to, v->gid, false);
+	sim_pcpu_push(s, to, v->gid, false);
 	if (to->cur == NONE_ID) {
 		to->idle_state = -1; /* it never went idle, or wakes now */
 		to->awake_at = s->now;
-		pcpu_schedule(s, to);
+		sim_pcpu_schedule(s, to);
 	} else {
 		queue_grew(s, to);
 	}
 }
 
 /* What a running vCPU does next, given v->act. */
-void vcpu_continue(struct sim *s, struct vcpu *v)
+void sim_vcpu_continue(struct sim *s, struct vcpu *v)
 {
 	if (v->hs != H_RUNNING)
 		return;
 	switch (v->act) {
 	case ACT_WORK:
-		vcpu_arm_run(s, v);
+		sim_vcpu_arm_run(s, v);
 		break;
 	case ACT_SPIN:
 		if (!v->ack_wait && !v->spin_hold) {
 			v->act = ACT_WORK;
 			v->work = 0;
-			vcpu_arm_run(s, v);
+			sim_vcpu_arm_run(s, v);
 		} else {
-			arm_ple(s, v);
-			arm_long_spin(s, v);
+			sim_arm_ple(s, v);
+			sim_arm_long_spin(s, v);
 		}
 		break;
 	case ACT_IDLE:
 	case ACT_NONE:
-		if (guest_idle_continue(s, v))
+		if (sim_guest_idle_continue(s, v))
 			return;
 		/* Woken from halt: run the guest scheduler. */
-		guest_idle_exit(s, v);
+		sim_guest_idle_exit(s, v);
 		v->act = ACT_WORK;
 		v->work = 0;
-		vcpu_arm_run(s, v);
+		sim_vcpu_arm_run(s, v);
 		break;
 	}
 }
 
 /* EV_RUN: the segment of work a running vCPU was doing is over. */
-void host_on_run(struct sim *s, const struct event *e)
+void sim_host_on_run(struct sim *s, const struct event *e)
 {
 	struct vcpu *v = &s->v[e->obj];
 
 	if (v->deferred && v->armed && e->arg == v->runq_token) {
-		/* The segment's end moved: queue it now (vcpu_arm_run). */
+		/* The segment's end moved: queue it now (sim_vcpu_arm_run). */
 		ev_push_seq(s, v->seg_end, v->defer_seq, EV_RUN, v->gid,
 			    v->run_token);
 		v->runq_token = v->run_token;
@@ -373,11 +373,11 @@ void host_on_run(struct sim *s, const struct event *e)
 	if (e->arg != v->run_token || v->hs != H_RUNNING || v->act != ACT_WORK)
 		return;
 	v->armed = false;
-	vcpu_segment_done(s, v);
+	sim_vcpu_segment_done(s, v);
 }
 
 /* EV_SLICE: the pCPU's time slice is over. */
-void host_on_slice(struct sim *s, const struct event *e)
+void sim_host_on_slice(struct sim *s, const struct event *e)
 {
 	struct pcpu *p = &s->p[e->obj];
 
@@ -389,12 +389,12 @@ void host_on_slice(struct sim *s, const struct event *e)
 	}
 	if (s->sched->expired)
 		s->sched->expired(s, p);
-	count_exit(s, &s->v[p->cur], HVTLB_SIM_EXIT_PREEMPTION, 1);
-	vcpu_deschedule(s, &s->v[p->cur], true);
+	sim_count_exit(s, &s->v[p->cur], HVTLB_SIM_EXIT_PREEMPTION, 1);
+	sim_vcpu_deschedule(s, &s->v[p->cur], true);
 }
 
 /* EV_WAKE: a halted vCPU becomes runnable on its pCPU. */
-void host_on_wake(struct sim *s, const struct event *e)
+void sim_host_on_wake(struct sim *s, const struct event *e)
 {
 	struct vcpu *v = &s->v[e->obj];
 	struct pcpu *p = &s->p[v->pcpu];
@@ -408,5 +408,5 @@ void host_on_wake(struct sim *s, const struct event *e)
 	if (s->sched->woken(s, p, v))
 		return;
 	queue_grew(s, p);
-	pcpu_schedule(s, p);
+	sim_pcpu_schedule(s, p);
 }

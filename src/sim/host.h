@@ -55,81 +55,81 @@ struct host_policy {
 	void (*update_curr)(struct sim *s, struct pcpu *p);
 };
 
-extern const struct host_policy host_fifo;
-extern const struct host_policy host_cfs;
-extern const struct host_policy host_cfs_entry;
+extern const struct host_policy sim_host_fifo;
+extern const struct host_policy sim_host_cfs;
+extern const struct host_policy sim_host_cfs_entry;
 
 /* host-sched.c */
 /* Queues @p vid on @p p's run queue, at its head or its tail (the run
  * fails with -ENOMEM if the queue cannot grow). */
-void pcpu_push(struct sim *s, struct pcpu *p, uint32_t vid, bool head);
+void sim_pcpu_push(struct sim *s, struct pcpu *p, uint32_t vid, bool head);
 /* Takes the @p k-th of @p p's run queue out, keeping the others' order. */
-void pcpu_take(struct pcpu *p, uint32_t k);
+void sim_pcpu_take(struct pcpu *p, uint32_t k);
 /* The number of VM @p vm's vCPUs on a pCPU changes by @p delta now
  * (0: only book the time so far; results.corun). */
-void vm_corun_step(struct sim *s, uint32_t vm, int delta);
+void sim_vm_corun_step(struct sim *s, uint32_t vm, int delta);
 /* Runs the next vCPU of @p p's run queue if nothing runs there. */
-void pcpu_schedule(struct sim *s, struct pcpu *p);
+void sim_pcpu_schedule(struct sim *s, struct pcpu *p);
 /* Moves @p v, waiting in a run queue or being woken, to @p to
  * (hypervisor.balance); its TLB is flushed when it next enters. */
-void vcpu_migrate(struct sim *s, struct vcpu *v, struct pcpu *to);
+void sim_vcpu_migrate(struct sim *s, struct vcpu *v, struct pcpu *to);
 /* Schedules the segment end of a running vCPU doing ACT_WORK. */
-void vcpu_arm_run(struct sim *s, struct vcpu *v);
+void sim_vcpu_arm_run(struct sim *s, struct vcpu *v);
 /* Adds @p h cycles of interrupt/exit handling to a running vCPU; returns
  * when they end. */
-simtime vcpu_steal(struct sim *s, struct vcpu *v, simtime h);
+simtime sim_vcpu_steal(struct sim *s, struct vcpu *v, simtime h);
 /* Takes @p v off its pCPU (it stays runnable when @p ready). */
-void vcpu_deschedule(struct sim *s, struct vcpu *v, bool ready);
+void sim_vcpu_deschedule(struct sim *s, struct vcpu *v, bool ready);
 /* What a running vCPU does next, given v->act. */
-void vcpu_continue(struct sim *s, struct vcpu *v);
-void host_on_run(struct sim *s, const struct event *e);
-void host_on_slice(struct sim *s, const struct event *e);
-void host_on_wake(struct sim *s, const struct event *e);
+void sim_vcpu_continue(struct sim *s, struct vcpu *v);
+void sim_host_on_run(struct sim *s, const struct event *e);
+void sim_host_on_slice(struct sim *s, const struct event *e);
+void sim_host_on_wake(struct sim *s, const struct event *e);
 
 /* host-idle.c */
 /* Wakes a halted vCPU @p delay cycles from now (plus the host's wake
  * latency). */
-void vcpu_wake(struct sim *s, struct vcpu *v, simtime delay);
+void sim_vcpu_wake(struct sim *s, struct vcpu *v, simtime delay);
 /* @p p ran out of vCPUs now: the governor picks its idle state. */
-void pcpu_idle_enter(struct sim *s, struct pcpu *p);
+void sim_pcpu_idle_enter(struct sim *s, struct pcpu *p);
 /* Builds the idle-state table from the costs; every pCPU idle at 0. */
-void host_idle_setup(struct sim *s);
+void sim_host_idle_setup(struct sim *s);
 
 /* True if the vCPU that last ran on idle @p p halted there and KVM still
  * polls for it (its thread has not left the pCPU). */
-bool pcpu_polling(const struct sim *s, const struct pcpu *p);
+bool sim_pcpu_polling(const struct sim *s, const struct pcpu *p);
 
 /* host-balance.c (hypervisor.balance) */
 /* Wake-up placement of halted @p v (select_idle_sibling): moves it to an
  * idle pCPU when its previous one is not idle. */
-void balance_wake(struct sim *s, struct vcpu *v);
+void sim_balance_wake(struct sim *s, struct vcpu *v);
 /* A wake-up reaches @p p: the end of its idle period (avg_idle). */
-void balance_woke_idle(struct sim *s, struct pcpu *p);
+void sim_balance_woke_idle(struct sim *s, struct pcpu *p);
 /* @p p ran out of vCPUs: the new-idle balance, now or after the halt
  * poll. */
-void balance_idle(struct sim *s, struct pcpu *p);
-bool balance_newidle(struct sim *s, struct pcpu *p);
+void sim_balance_idle(struct sim *s, struct pcpu *p);
+bool sim_balance_newidle(struct sim *s, struct pcpu *p);
 /* Costs, avg_idle, and the first periodic balance of each pCPU. */
-void balance_setup(struct sim *s);
-void host_on_balance(struct sim *s, const struct event *e);
+void sim_balance_setup(struct sim *s);
+void sim_host_on_balance(struct sim *s, const struct event *e);
 
 /* host-ple.c */
 /* Arms the pause-loop exit of a vCPU that starts spinning. */
-void arm_ple(struct sim *s, struct vcpu *v);
+void sim_arm_ple(struct sim *s, struct vcpu *v);
 /* True if @p v's guest is in kernel mode (CPL 0) now. */
-bool vcpu_in_kernel(const struct sim *s, const struct vcpu *v);
+bool sim_vcpu_in_kernel(const struct sim *s, const struct vcpu *v);
 /* @p v is scheduled in: its PLE window shrinks, a spin loop it yielded
  * from is over. */
-void ple_sched_in(struct sim *s, struct vcpu *v);
-void host_on_ple(struct sim *s, const struct event *e);
+void sim_ple_sched_in(struct sim *s, struct vcpu *v);
+void sim_host_on_ple(struct sim *s, const struct event *e);
 /* KVM's kvm_vcpu_on_spin for @p v after a spin exit (a pause-loop exit, a
  * long-spin notification): yields its pCPU to a candidate vCPU of the VM
  * if there is one (true), else charges the exit and lets it spin on. */
-bool kvm_vcpu_on_spin(struct sim *s, struct vcpu *v);
+bool sim_kvm_vcpu_on_spin(struct sim *s, struct vcpu *v);
 
 /* long-spin.c */
 /* Arms the long-spin notification of @p v, spinning in a flush wait. */
-void arm_long_spin(struct sim *s, struct vcpu *v);
-void host_on_long_spin(struct sim *s, const struct event *e);
+void sim_arm_long_spin(struct sim *s, struct vcpu *v);
+void sim_host_on_long_spin(struct sim *s, const struct event *e);
 
 #endif

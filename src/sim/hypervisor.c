@@ -35,7 +35,7 @@ static simtime vcpu_service_fq(struct sim *s, struct vcpu *v)
 	global = v->fq_global;
 	v->fq_global = false;
 	if (b.all) {
-		vcpu_flush_all(s, v, HVTLB_SIM_FLUSH_HYPERVISOR, global);
+		sim_vcpu_flush_all(s, v, HVTLB_SIM_FLUSH_HYPERVISOR, global);
 		return flush_cost(s, true, 0);
 	}
 	for (size_t i = 0; i < b.n; i++) {
@@ -46,7 +46,7 @@ static simtime vcpu_service_fq(struct sim *s, struct vcpu *v)
 			.stride_shift = sh,
 		};
 
-		vcpu_flush_range(s, v, &r, ~0u, HVTLB_SIM_FLUSH_HYPERVISOR);
+		sim_vcpu_flush_range(s, v, &r, ~0u, HVTLB_SIM_FLUSH_HYPERVISOR);
 		h += flush_cost(s, false, b.ranges[i].pages);
 	}
 	return h;
@@ -55,7 +55,7 @@ static simtime vcpu_service_fq(struct sim *s, struct vcpu *v)
 /* Work the hypervisor does for @p v before it enters: KVM exchanges the
  * preempted byte with 0 and flushes if asked to, then the flush queue.
  * Returns its cycles. */
-simtime hv_vcpu_entry(struct sim *s, struct vcpu *v)
+simtime sim_hv_vcpu_entry(struct sim *s, struct vcpu *v)
 {
 	simtime h = 0;
 	unsigned old = v->steal;
@@ -65,7 +65,8 @@ simtime hv_vcpu_entry(struct sim *s, struct vcpu *v)
 	if (old & HVTLB_KVM_VCPU_FLUSH_TLB) {
 		if (s->c->fault != HVTLB_SIM_FAULT_LOSE_DEFERRED) {
 			/* KVM flushes the whole guest context. */
-			vcpu_flush_all(s, v, HVTLB_SIM_FLUSH_DEFERRED, true);
+			sim_vcpu_flush_all(s, v, HVTLB_SIM_FLUSH_DEFERRED,
+					   true);
 			h += flush_cost(s, true, 0);
 		} else {
 			lost = true;
@@ -74,7 +75,7 @@ simtime hv_vcpu_entry(struct sim *s, struct vcpu *v)
 	h += vcpu_service_fq(s, v);
 	/* Still holds what a completed flush covered: the lost one was
 	 * needed. */
-	if (lost && oracle_holds_stale(s, v))
+	if (lost && sim_oracle_holds_stale(s, v))
 		fault_hit(s);
 	return h;
 }
@@ -90,7 +91,8 @@ static bool kicks_unserviced(struct sim *s, struct vcpu *v, const uint8_t *vps)
 		struct vcpu *tv = vm_vcpu(s, v, i);
 
 		if (vps[i] && tv != v && tv->hs == H_RUNNING &&
-		    hvtlb_flushq_pending(&tv->fq) && oracle_needs(s, tv, t->of))
+		    hvtlb_flushq_pending(&tv->fq) &&
+		    sim_oracle_needs(s, tv, t->of))
 			return true;
 	}
 	return false;
@@ -113,7 +115,7 @@ static void hv_post(struct sim *s, struct vcpu *v, const uint8_t *vps,
 	simtime kick = cyc(s, SIM_COST_kick), self = 0;
 	uint32_t ntargets = 0;
 	enum hvtlb_sim_target_state st;
-	bool chain = send_begin(v);
+	bool chain = sim_send_begin(v);
 
 	v->ack_seq++;
 	v->ack_wait = 0;
@@ -136,9 +138,9 @@ static void hv_post(struct sim *s, struct vcpu *v, const uint8_t *vps,
 			self = vcpu_service_fq(s, v);
 			continue;
 		}
-		st = target_posted(s, tv);
+		st = sim_target_posted(s, tv);
 		if (tv->hs == H_RUNNING) {
-			send_queue(
+			sim_send_queue(
 				s, v, chain, s->now + kick, EV_KICK, tv->gid,
 				((uint64_t)v->gid << 32) | v->ack_seq |
 					((uint64_t)vmm << KICK_VMM) |
@@ -147,11 +149,11 @@ static void hv_post(struct sim *s, struct vcpu *v, const uint8_t *vps,
 			v->ack_wait++;
 		} else {
 			/* Not running: serviced before its next entry. */
-			target_acked(s, st, 0);
+			sim_target_acked(s, st, 0);
 		}
 	}
-	send_end(s, v, chain);
-	t_work(cur_task(v), per_target * ntargets + self, ACCT_SYS);
+	sim_send_end(s, v, chain);
+	sim_t_work(cur_task(v), per_target * ntargets + self, ACCT_SYS);
 	if (s->c->fault == HVTLB_SIM_FAULT_NO_WAIT ||
 	    (s->c->fault == HVTLB_SIM_FAULT_HOST_NO_WAIT && !vmm)) {
 		if (kicks_unserviced(s, v, vps))
@@ -160,9 +162,9 @@ static void hv_post(struct sim *s, struct vcpu *v, const uint8_t *vps,
 		v->ack_wait = 0;
 		return;
 	}
-	acct_ack_wait(s, cur_task(v), true);
-	t_spin(cur_task(v));
-	acct_ack_wait(s, cur_task(v), false);
+	sim_acct_ack_wait(s, cur_task(v), true);
+	sim_t_spin(cur_task(v));
+	sim_acct_ack_wait(s, cur_task(v), false);
 }
 
 /*
@@ -208,7 +210,8 @@ static void count_vp_confusion(struct sim *s, struct vcpu *v,
 	hvtlb_vp_iter_init(&vi, d);
 	while (hvtlb_vp_iter_next(&vi, &meant)) {
 		if (meant < s->c->vcpus && meant != v->idx && !vps[meant] &&
-		    oracle_needs(s, vm_vcpu(s, v, meant), cur_task(v)->of)) {
+		    sim_oracle_needs(s, vm_vcpu(s, v, meant),
+				     cur_task(v)->of)) {
 			fault_hit(s);
 			return;
 		}
@@ -236,8 +239,8 @@ static uint64_t host_decode(const struct sim *s, const struct vcpu *v,
 	return hvtlb_decode(&host, control, &in, d);
 }
 
-uint64_t op_hypercall(void *user, uint64_t control, const void *input,
-		      size_t len)
+uint64_t sim_op_hypercall(void *user, uint64_t control, const void *input,
+			  size_t len)
 {
 	struct vcpu *v = user;
 	struct sim *s = v->s;
@@ -252,8 +255,8 @@ uint64_t op_hypercall(void *user, uint64_t control, const void *input,
 	if (!t)
 		return hvtlb_result_pack(HVTLB_STATUS_INVALID_PARAMETER, 0);
 	s->r->hypercalls++;
-	count_exit(s, v, HVTLB_SIM_EXIT_HYPERCALL, 1);
-	t_work(t, cyc(s, SIM_COST_hypercall), ACCT_SYS);
+	sim_count_exit(s, v, HVTLB_SIM_EXIT_HYPERCALL, 1);
+	sim_t_work(t, cyc(s, SIM_COST_hypercall), ACCT_SYS);
 	res = host_decode(s, v, control, input, len, &d);
 	if (hvtlb_result_status(res) != HVTLB_STATUS_SUCCESS ||
 	    !hvtlb_call_is_flush(d.call))
@@ -282,7 +285,7 @@ uint64_t op_hypercall(void *user, uint64_t control, const void *input,
 		count_vp_confusion(s, v, &d, vps);
 	if (s->c->fault == HVTLB_SIM_FAULT_DROP_TARGET && last != NONE_ID) {
 		vps[last] = 0;
-		if (oracle_needs(s, vm_vcpu(s, v, last), t->of))
+		if (sim_oracle_needs(s, vm_vcpu(s, v, last), t->of))
 			fault_hit(s);
 	}
 	hv_post(s, v, vps, ranges, n, all, global,
@@ -290,9 +293,9 @@ uint64_t op_hypercall(void *user, uint64_t control, const void *input,
 	return res;
 }
 
-hvtlb_status hv_ipi_call(struct sim *s, struct vcpu *v, uint64_t control,
-			 const void *input, size_t len,
-			 struct hvtlb_cpumask *to)
+hvtlb_status sim_hv_ipi_call(struct sim *s, struct vcpu *v, uint64_t control,
+			     const void *input, size_t len,
+			     struct hvtlb_cpumask *to)
 {
 	struct hvtlb_decoded d;
 	struct hvtlb_vpmask mask;
@@ -317,8 +320,8 @@ hvtlb_status hv_ipi_call(struct sim *s, struct vcpu *v, uint64_t control,
 	return HVTLB_STATUS_SUCCESS;
 }
 
-int op_vmm_flush(void *user, const struct hvtlb_cpumask *targets,
-		 const struct hvtlb_flush_range *r)
+int sim_op_vmm_flush(void *user, const struct hvtlb_cpumask *targets,
+		     const struct hvtlb_flush_range *r)
 {
 	struct vcpu *v = user;
 	struct sim *s = v->s;
@@ -330,12 +333,12 @@ int op_vmm_flush(void *user, const struct hvtlb_cpumask *targets,
 	if (!t)
 		return -EINVAL;
 	s->r->hypercalls++;
-	count_exit(s, v, HVTLB_SIM_EXIT_HYPERCALL, 1);
-	t_work(t, cyc(s, SIM_COST_hypercall), ACCT_SYS);
+	sim_count_exit(s, v, HVTLB_SIM_EXIT_HYPERCALL, 1);
+	sim_t_work(t, cyc(s, SIM_COST_hypercall), ACCT_SYS);
 	if (s->c->fault == HVTLB_SIM_FAULT_DROP_TARGET) {
 		drop = last_cpu(targets);
 		if (drop < s->c->vcpus &&
-		    oracle_needs(s, vm_vcpu(s, v, drop), t->of))
+		    sim_oracle_needs(s, vm_vcpu(s, v, drop), t->of))
 			fault_hit(s);
 	}
 	memset(vps, 0, s->c->vcpus);
@@ -356,7 +359,7 @@ int op_vmm_flush(void *user, const struct hvtlb_cpumask *targets,
 
 /* EV_KICK: the hypervisor's kick reaches a vCPU: if it runs, it exits
  * and flushes what its queue holds; either way it acknowledges. */
-void hv_on_kick(struct sim *s, const struct event *e)
+void sim_hv_on_kick(struct sim *s, const struct event *e)
 {
 	struct vcpu *v = &s->v[e->obj];
 	uint32_t from = (uint32_t)(e->arg >> 32) & KICK_FROM_MASK;
@@ -371,11 +374,11 @@ void hv_on_kick(struct sim *s, const struct event *e)
 	if (v->hs == H_RUNNING) {
 		simtime h = cyc(s, SIM_COST_vmexit);
 
-		count_exit(s, v, HVTLB_SIM_EXIT_KICK, 1);
+		sim_count_exit(s, v, HVTLB_SIM_EXIT_KICK, 1);
 		h += (e->arg >> KICK_VMM) & 1 ? cyc(s, SIM_COST_vmm_target) : 0;
 		h += vcpu_service_fq(s, v);
-		at = vcpu_steal(s, v, h);
+		at = sim_vcpu_steal(s, v, h);
 	}
-	target_acked(s, st, at - (s->now - cyc(s, SIM_COST_kick)));
-	ack_post(s, from, seq, at);
+	sim_target_acked(s, st, at - (s->now - cyc(s, SIM_COST_kick)));
+	sim_ack_post(s, from, seq, at);
 }

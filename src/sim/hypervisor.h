@@ -16,19 +16,19 @@ struct vcpu;
 
 /* Work before @p v enters its pCPU (deferred flush, flush queue); returns
  * its cycles. */
-simtime hv_vcpu_entry(struct sim *s, struct vcpu *v);
+simtime sim_hv_vcpu_entry(struct sim *s, struct vcpu *v);
 /* The backend ops the hypervisor implements (@p user: the calling vCPU). */
-uint64_t op_hypercall(void *user, uint64_t control, const void *input,
-		      size_t len);
-int op_vmm_flush(void *user, const struct hvtlb_cpumask *targets,
-		 const struct hvtlb_flush_range *r);
-void hv_on_kick(struct sim *s, const struct event *e);
+uint64_t sim_op_hypercall(void *user, uint64_t control, const void *input,
+			  size_t len);
+int sim_op_vmm_flush(void *user, const struct hvtlb_cpumask *targets,
+		     const struct hvtlb_flush_range *r);
+void sim_hv_on_kick(struct sim *s, const struct event *e);
 /* The host's side of a send-IPI hypercall of @p v: decodes it under
  * hypervisor.profile and, on success, stores in @p to the CPUs of v's VM
  * it names (VP indexes mapped back through hypervisor.vp_index_offset).
  * Returns the TLFS status. */
-hvtlb_status hv_ipi_call(struct sim *s, struct vcpu *v, uint64_t control,
-			 const void *input, size_t len,
-			 struct hvtlb_cpumask *to);
+hvtlb_status sim_hv_ipi_call(struct sim *s, struct vcpu *v, uint64_t control,
+			     const void *input, size_t len,
+			     struct hvtlb_cpumask *to);
 
 #endif

@@ -28,7 +28,7 @@
 #define DECAY 8u
 #define MAX_INTERESTING 50000u
 
-void menu_init(struct menu_gov *g)
+void sim_menu_init(struct menu_gov *g)
 {
 	*g = (struct menu_gov){ 0 };
 	for (unsigned i = 0; i < MENU_BUCKETS; i++)
@@ -69,7 +69,7 @@ static inline uint64_t div_small(uint64_t a, unsigned b)
  * sum(x^2) - 2 avg sum(x) + n avg^2, which is the same number in 64-bit
  * unsigned arithmetic (equal modulo 2^64, as the kernel's sum is).
  */
-unsigned menu_typical_us(const struct menu_gov *g)
+unsigned sim_menu_typical_us(const struct menu_gov *g)
 {
 	const unsigned *x = g->sorted;
 	uint64_t sum = 0, squares = 0;
@@ -102,9 +102,9 @@ unsigned menu_typical_us(const struct menu_gov *g)
 	}
 }
 
-unsigned menu_select(struct menu_gov *g, const struct idle_state *st,
-		     unsigned n, unsigned next_timer_us,
-		     unsigned latency_req_us)
+unsigned sim_menu_select(struct menu_gov *g, const struct idle_state *st,
+			 unsigned n, unsigned next_timer_us,
+			 unsigned latency_req_us)
 {
 	unsigned predicted, expected, first = 0, idx = 0;
 	uint64_t scaled;
@@ -117,7 +117,7 @@ unsigned menu_select(struct menu_gov *g, const struct idle_state *st,
 	scaled = (uint64_t)next_timer_us * g->correction[g->bucket];
 	predicted = (unsigned)((scaled + RESOLUTION * DECAY / 2) /
 			       (RESOLUTION * DECAY));
-	expected = menu_typical_us(g);
+	expected = sim_menu_typical_us(g);
 	if (expected > next_timer_us)
 		expected = next_timer_us;
 	if (n > 1 && st[0].polling) {
@@ -160,8 +160,8 @@ static void sorted_replace(unsigned *x, unsigned old, unsigned new)
 	x[i] = new;
 }
 
-void menu_update(struct menu_gov *g, const struct idle_state *st, unsigned idx,
-		 unsigned residency_us)
+void sim_menu_update(struct menu_gov *g, const struct idle_state *st,
+		     unsigned idx, unsigned residency_us)
 {
 	unsigned measured = residency_us, factor;
 

@@ -30,34 +30,34 @@ struct menu_gov {
 	unsigned correction[MENU_BUCKETS];
 	unsigned intervals[MENU_INTERVALS];
 	unsigned ptr;
-	/* the same intervals in ascending order, for menu_typical_us() */
+	/* the same intervals in ascending order, for sim_menu_typical_us() */
 	unsigned sorted[MENU_INTERVALS];
 };
 
 /* menu_enable_device: unity correction factors, no history. */
-void menu_init(struct menu_gov *g);
+void sim_menu_init(struct menu_gov *g);
 
 /*
- * menu_select: the state to enter, of the @p n states @p st (shallowest
+ * sim_menu_select: the state to enter, of the @p n states @p st (shallowest
  * first, state 0 polling), with the next timer event @p next_timer_us
  * away and at most @p latency_req_us of exit latency allowed (PM QoS).
  */
-unsigned menu_select(struct menu_gov *g, const struct idle_state *st,
-		     unsigned n, unsigned next_timer_us,
-		     unsigned latency_req_us);
+unsigned sim_menu_select(struct menu_gov *g, const struct idle_state *st,
+			 unsigned n, unsigned next_timer_us,
+			 unsigned latency_req_us);
 
 /*
  * get_typical_interval(): the average of the recent idle intervals when
  * they repeat (the largest dropped as outliers, down to six), else
  * UINT32_MAX.
  */
-unsigned menu_typical_us(const struct menu_gov *g);
+unsigned sim_menu_typical_us(const struct menu_gov *g);
 
 /*
- * menu_update: the CPU stayed @p residency_us in state @p idx (from entry
+ * sim_menu_update: the CPU stayed @p residency_us in state @p idx (from entry
  * to the end of its exit, as cpuidle measures it).
  */
-void menu_update(struct menu_gov *g, const struct idle_state *st, unsigned idx,
-		 unsigned residency_us);
+void sim_menu_update(struct menu_gov *g, const struct idle_state *st,
+		     unsigned idx, unsigned residency_us);
 
 #endif

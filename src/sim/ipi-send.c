@@ -70,12 +70,12 @@ static bool hv_send(struct ipi_send *p, uint32_t vector)
 		return false;
 	p->exits[HVTLB_SIM_IPI_DELIVERY_HYPERV]++;
 	p->spent += cyc(s, SIM_COST_hypercall);
-	return hv_ipi_call(s, p->v, e.control, e.input, e.len, &p->to) ==
+	return sim_hv_ipi_call(s, p->v, e.control, e.input, e.len, &p->to) ==
 	       HVTLB_STATUS_SUCCESS;
 }
 
-void ipi_send_begin(struct ipi_send *p, struct vcpu *v,
-		    const struct hvtlb_cpumask *targets, uint32_t vector)
+void sim_ipi_send_begin(struct ipi_send *p, struct vcpu *v,
+			const struct hvtlb_cpumask *targets, uint32_t vector)
 {
 	struct sim *s = v->s;
 	uint32_t n = 0;
@@ -122,7 +122,7 @@ static bool new_exit(struct ipi_send *p, uint32_t cpu)
 	}
 }
 
-simtime ipi_send_next(struct ipi_send *p, uint32_t cpu)
+simtime sim_ipi_send_next(struct ipi_send *p, uint32_t cpu)
 {
 	struct sim *s = p->s;
 	bool hypercall = p->how == HVTLB_SIM_IPI_DELIVERY_KVM_PV ||
@@ -145,7 +145,7 @@ simtime ipi_send_next(struct ipi_send *p, uint32_t cpu)
 	return p->spent;
 }
 
-simtime ipi_send_end(struct ipi_send *p)
+simtime sim_ipi_send_end(struct ipi_send *p)
 {
 	struct sim *s = p->s;
 	uint64_t total = 0;
@@ -158,7 +158,7 @@ simtime ipi_send_end(struct ipi_send *p)
 		total += p->exits[i];
 	}
 	if (total)
-		count_exit(s, p->v, HVTLB_SIM_EXIT_IPI_SEND, total);
+		sim_count_exit(s, p->v, HVTLB_SIM_EXIT_IPI_SEND, total);
 	p->nexits = total;
 	return p->spent;
 }

@@ -17,7 +17,7 @@ struct vcpu;
 #define IPI_VECTOR_RESCHEDULE 0xfdu
 
 /*
- * One send, from ipi_send_begin() to ipi_send_end(): ipi_send_next() for
+ * One send, from sim_ipi_send_begin() to sim_ipi_send_end(): sim_ipi_send_next() for
  * each CPU of .to in ascending order. .to is what the host delivers: the
  * targets asked for (the VM's, the sender left out), or with the hyperv
  * delivery the set the host decoded from the hypercall.
@@ -32,17 +32,17 @@ struct ipi_send {
 	simtime spent; /* the sender's cycles so far */
 	uint32_t exits[HVTLB_SIM_IPI_DELIVERY_COUNT_];
 	uint32_t ipis[HVTLB_SIM_IPI_DELIVERY_COUNT_];
-	uint64_t nexits; /* the exits, set by ipi_send_end() */
+	uint64_t nexits; /* the exits, set by sim_ipi_send_end() */
 };
 
 /* Starts @p v's send of @p vector to @p targets (CPU numbers of its VM). */
-void ipi_send_begin(struct ipi_send *p, struct vcpu *v,
-		    const struct hvtlb_cpumask *targets, uint32_t vector);
+void sim_ipi_send_begin(struct ipi_send *p, struct vcpu *v,
+			const struct hvtlb_cpumask *targets, uint32_t vector);
 /* The next CPU of p->to: returns the sender's cycles from the start of
  * the send to the moment the write or hypercall carrying it is done. */
-simtime ipi_send_next(struct ipi_send *p, uint32_t cpu);
+simtime sim_ipi_send_next(struct ipi_send *p, uint32_t cpu);
 /* Counts the send's exits and IPIs by delivery; returns the sender's
  * cycles. The caller charges them. */
-simtime ipi_send_end(struct ipi_send *p);
+simtime sim_ipi_send_end(struct ipi_send *p);
 
 #endif

@@ -8,10 +8,10 @@
 struct sim;
 struct task;
 
-void lock_write(struct task *t);
-void lock_read(struct task *t);
-void unlock_write(struct task *t);
-void unlock_read(struct task *t);
-void lock_on_spin_end(struct sim *s, const struct event *e);
+void sim_lock_write(struct task *t);
+void sim_lock_read(struct task *t);
+void sim_unlock_write(struct task *t);
+void sim_unlock_read(struct task *t);
+void sim_lock_on_spin_end(struct sim *s, const struct event *e);
 
 #endif

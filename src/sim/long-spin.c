@@ -9,7 +9,7 @@
  * flush wait (KiIpiWaitForRequestBarrier) then calls
  * HvCallNotifyLongSpinWait every 2^k iterations of its PAUSE loop. KVM
  * handles that hypercall as it handles a pause-loop exit:
- * kvm_vcpu_on_spin(vcpu, true) (arch/x86/kvm/hyperv.c).
+ * sim_kvm_vcpu_on_spin(vcpu, true) (arch/x86/kvm/hyperv.c).
  *
  * In the engine a vCPU whose guest spins in a flush wait for IPI
  * acknowledgements (guest.long_spin_notify, hypervisor.hv_spinlocks)
@@ -33,7 +33,7 @@ static simtime long_spin_period(const struct sim *s)
 	return (simtime)((double)iters * s->cost[SIM_COST_pause]);
 }
 
-void arm_long_spin(struct sim *s, struct vcpu *v)
+void sim_arm_long_spin(struct sim *s, struct vcpu *v)
 {
 	simtime period = long_spin_period(s);
 
@@ -45,7 +45,7 @@ void arm_long_spin(struct sim *s, struct vcpu *v)
 }
 
 /* EV_LONG_SPIN: the guest's PAUSE count reached the notification. */
-void host_on_long_spin(struct sim *s, const struct event *e)
+void sim_host_on_long_spin(struct sim *s, const struct event *e)
 {
 	struct vcpu *v = &s->v[e->obj];
 
@@ -54,7 +54,7 @@ void host_on_long_spin(struct sim *s, const struct event *e)
 	v->long_spin_armed = false;
 	if (v->hs != H_RUNNING || v->act != ACT_SPIN || !v->ipi_wait)
 		return;
-	count_exit(s, v, HVTLB_SIM_EXIT_HYPERCALL, 1);
-	if (!kvm_vcpu_on_spin(s, v))
-		arm_long_spin(s, v);
+	sim_count_exit(s, v, HVTLB_SIM_EXIT_HYPERCALL, 1);
+	if (!sim_kvm_vcpu_on_spin(s, v))
+		sim_arm_long_spin(s, v);
 }

@@ -109,7 +109,7 @@ struct mm {
 	unsigned shift;
 	uint32_t pages; /* per slot */
 	/* slots of every per-slot array below; only the lazy strategy grows
-	 * them (mm_grow_slots()), appending after the reserved ones */
+	 * them (sim_mm_grow_slots()), appending after the reserved ones */
 	uint32_t nslots;
 	/* the workload's reserved slots: rbase .. rbase + reserved - 1, fixed
 	 * at setup (a growth appends past them) */
@@ -148,7 +148,7 @@ struct ipi_rec {
 	uint32_t seq;
 	uint32_t asid;
 	uint8_t kind;
-	uint8_t state; /* the target's, when it was sent (target_posted) */
+	uint8_t state; /* the target's, when it was sent (sim_target_posted) */
 	simtime posted;
 	bool early;
 	bool drop;   /* drop-target fault: ack without flushing */
@@ -226,7 +226,7 @@ struct vcpu {
 	uint64_t lz_max_epoch;
 	struct hvtlb_flusher *fl;
 	/* Acknowledgements of the shootdown ack_seq still awaited; they are
-	 * posted one by one (ack_post) and reach the initiator as one EV_ACK
+	 * posted one by one (sim_ack_post) and reach the initiator as one EV_ACK
 	 * at the key of the last to arrive. */
 	uint32_t ack_wait;
 	uint32_t ack_seq;
@@ -245,7 +245,7 @@ struct vcpu {
 	bool preempted;	  /* descheduled while runnable (KVM vcpu->preempted) */
 	/* hypervisor.directed_yield: preempted in guest kernel mode (KVM's
 	 * preempted_in_kernel, kept from its last preemption), in a
-	 * kvm_vcpu_on_spin() it yielded from, dy_eligible, its PLE window */
+	 * sim_kvm_vcpu_on_spin() it yielded from, dy_eligible, its PLE window */
 	bool preempted_in_kernel;
 	bool in_spin_loop;
 	bool dy_eligible;
@@ -329,7 +329,7 @@ struct task {
 	bool no_gen; /* its flush in progress carries no tlb generation */
 	bool local_skipped; /* gen-zero-skip: its local flush was skipped */
 	/* what its shootdown in progress covers, for the faults' accounting
-	 * (oracle_needs), or NULL */
+	 * (sim_oracle_needs), or NULL */
 	const struct oracle_flush *of;
 	uint32_t kpage; /* kernel page held, or NONE_ID */
 	uint32_t kage;	/* operations since it was mapped */
@@ -368,7 +368,7 @@ struct sim {
 	 * mmap with no free slot, and in madvise for the lazy epoch */
 	uint64_t slot_waits, epoch_waits;
 	int fail_rc; /* why the run failed, when not -EPROTO */
-	const struct host_policy *sched; /* hypervisor.cfs: host_cfs */
+	const struct host_policy *sched; /* hypervisor.cfs: sim_host_cfs */
 	uint64_t hist[HIST_BUCKETS];
 	simtime lat_max;
 	/* per target state (results.targets): acknowledgement latencies,
@@ -459,38 +459,38 @@ static inline struct task *cur_task(struct vcpu *v)
 }
 
 /* Logs through config.log_fn (engine.c). */
-void slog(struct sim *s, enum hvtlb_sim_log_level lv, const char *fmt, ...)
+void sim_slog(struct sim *s, enum hvtlb_sim_log_level lv, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
 /* Tracing (config.trace_fn): every hook is one predictable branch on
- * TRACING(); the hooks only read the simulation's state. trace_emit()
+ * TRACING(); the hooks only read the simulation's state. sim_trace_emit()
  * emits one event of vCPU @p v: an instant when @p start is now, else a
  * complete event [start, now) (trace.c). */
 #define TRACING(s) __builtin_expect((s)->c->trace_fn != NULL, 0)
 #define TRACE(s, ...)                                                          \
 	do {                                                                   \
 		if (TRACING(s))                                                \
-			trace_emit((s), __VA_ARGS__);                          \
+			sim_trace_emit((s), __VA_ARGS__);                      \
 	} while (0)
 #define TR_NONE HVTLB_SIM_TRACE_NONE
-void trace_emit(struct sim *s, enum hvtlb_sim_trace_kind k,
-		const struct vcpu *v, uint32_t thread, simtime start,
-		uint64_t a0, uint64_t a1);
+void sim_trace_emit(struct sim *s, enum hvtlb_sim_trace_kind k,
+		    const struct vcpu *v, uint32_t thread, simtime start,
+		    uint64_t a0, uint64_t a1);
 /* The shootdown @p req of task @p t, requested at @p t0, is complete. */
-void trace_shootdown(struct sim *s, struct task *t, simtime t0,
-		     const struct hvtlb_flush_request *req,
-		     const struct hvtlb_flush_outcome *out);
+void sim_trace_shootdown(struct sim *s, struct task *t, simtime t0,
+			 const struct hvtlb_flush_request *req,
+			 const struct hvtlb_flush_outcome *out);
 /* The thread's mode in the trace becomes @p a. */
-void trace_mode(struct sim *s, struct task *t, enum acct a);
+void sim_trace_mode(struct sim *s, struct task *t, enum acct a);
 
 /* send-chain.c: the events of one send of @p from (flush IPIs, kicks):
- * send_begin() says whether they may be chained; send_queue() for each,
- * in the order they are due; send_end() queues the first. */
-bool send_begin(struct vcpu *from);
-void send_queue(struct sim *s, struct vcpu *from, bool chain, simtime t,
-		enum ev_kind k, uint32_t obj, uint64_t arg);
-void send_end(struct sim *s, struct vcpu *from, bool chain);
+ * sim_send_begin() says whether they may be chained; sim_send_queue() for each,
+ * in the order they are due; sim_send_end() queues the first. */
+bool sim_send_begin(struct vcpu *from);
+void sim_send_queue(struct sim *s, struct vcpu *from, bool chain, simtime t,
+		    enum ev_kind k, uint32_t obj, uint64_t arg);
+void sim_send_end(struct sim *s, struct vcpu *from, bool chain);
 /* An event of a chain was popped: queues the next; @p e gets its kind. */
-void send_popped(struct sim *s, struct event *e);
+void sim_send_popped(struct sim *s, struct event *e);
 
 #endif

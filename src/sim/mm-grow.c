@@ -42,7 +42,7 @@ static int grow_array(void **p, size_t old_n, size_t new_n, size_t size)
 	return 0;
 }
 
-uint32_t mm_max_slots(const struct mm *m)
+uint32_t sim_mm_max_slots(const struct mm *m)
 {
 	uint64_t bytes = (uint64_t)m->pages << m->shift;
 	uint64_t by_va = bytes ? (MM_TASK_SIZE_MAX - GVA_BASE) / bytes : 0;
@@ -66,16 +66,16 @@ static int grow_ring(struct mm *m, uint32_t nslots)
 	return 0;
 }
 
-int mm_grow_slots(struct sim *s, uint32_t mmi)
+int sim_mm_grow_slots(struct sim *s, uint32_t mmi)
 {
 	struct mm *m = &s->mm[mmi];
-	uint32_t old = m->nslots, max = mm_max_slots(m), add, n;
+	uint32_t old = m->nslots, max = sim_mm_max_slots(m), add, n;
 	size_t pages = m->pages;
 
 	if (old >= max)
 		return -ENOSPC;
 	/* double the slots that come and go (not the reserved ones) */
-	add = old - workload_reserved_slots(s->c);
+	add = old - sim_workload_reserved_slots(s->c);
 	add = add > 1 ? add : 1;
 	n = max - old < add ? max : old + add;
 	if (grow_array((void **)&m->pte, old * pages, n * pages,
@@ -87,7 +87,7 @@ int mm_grow_slots(struct sim *s, uint32_t mmi)
 		       sizeof(*m->free_stack)) ||
 	    grow_array((void **)&m->live, old, n, sizeof(*m->live)) ||
 	    grow_array((void **)&m->fillers, old, n, sizeof(*m->fillers)) ||
-	    ct_mm_grow(s, mmi, n) || grow_ring(m, n))
+	    sim_ct_mm_grow(s, mmi, n) || grow_ring(m, n))
 		return -ENOMEM;
 	for (uint32_t k = n; k-- > old;)
 		m->free_stack[m->nfree++] = k; /* lowest on top */

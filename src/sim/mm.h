@@ -20,47 +20,47 @@ static inline uint64_t slot_va(const struct mm *m, uint32_t slot)
 /* An access from user space to @p va; adds its cost to *user / *sys. A
  * fault runs under the mmap lock, read side, for its own duration (the
  * work before it is charged first). */
-void t_touch(struct task *t, uint64_t va, simtime *user, simtime *sys);
+void sim_t_touch(struct task *t, uint64_t va, simtime *user, simtime *sys);
 /* The same for a read: a fault of an anonymous page maps the shared zero
  * page (no allocation, no zeroing). */
-void t_read_anon(struct task *t, uint64_t va, simtime *user, simtime *sys);
+void sim_t_read_anon(struct task *t, uint64_t va, simtime *user, simtime *sys);
 /* A write to page @p page of a private file mapping: a copy-on-write
  * fault when it is not mapped (do_cow_fault), or, when it is mapped
  * read-only, one that clears and flushes the old PTE first
  * (wp_page_copy). */
-void t_cow_write(struct task *t, uint32_t slot, uint32_t page);
+void sim_t_cow_write(struct task *t, uint32_t slot, uint32_t page);
 /* A read of page @p page of a file mapping; a fault maps it and the other
  * unmapped pages of its aligned @p window (do_fault_around). */
-void t_read_around(struct task *t, uint32_t slot, uint32_t page,
-		   uint32_t window);
+void sim_t_read_around(struct task *t, uint32_t slot, uint32_t page,
+		       uint32_t window);
 /* mmap: a free slot of the task's process, in *slot. */
-void do_mmap(struct task *t, uint32_t *slot);
+void sim_do_mmap(struct task *t, uint32_t *slot);
 /* munmap / madvise(DONTNEED) of the slot, with its shootdown. */
-void do_munmap(struct task *t, uint32_t slot);
-void do_madvise(struct task *t, uint32_t slot);
+void sim_do_munmap(struct task *t, uint32_t slot);
+void sim_do_madvise(struct task *t, uint32_t slot);
 /* Page reclaim unmaps the slot's pages with one batched flush of
  * everything (no tlb generation). */
-void do_reclaim(struct task *t, uint32_t slot);
+void sim_do_reclaim(struct task *t, uint32_t slot);
 /* madvise(DONTNEED) of pages [first, first + n) of the slot. */
-void do_madvise_range(struct task *t, uint32_t slot, uint32_t first,
-		      uint32_t n);
+void sim_do_madvise_range(struct task *t, uint32_t slot, uint32_t first,
+			  uint32_t n);
 struct oracle_flush;
 
 /* The most slots process @p m may have (MM_MAX_MAP_COUNT, or fewer when
  * its slots would pass MM_TASK_SIZE_MAX). */
-uint32_t mm_max_slots(const struct mm *m);
+uint32_t sim_mm_max_slots(const struct mm *m);
 /* Grows process @p mmi's slot pool (lazy strategy: mmap when every freed
  * slot still waits for its lazy flush) and everything indexed by slot;
  * the new slots go on its free stack. 0, -ENOSPC when it has
- * mm_max_slots() already, or -ENOMEM (nothing lost: the run fails). */
-int mm_grow_slots(struct sim *s, uint32_t mmi);
+ * sim_mm_max_slots() already, or -ENOMEM (nothing lost: the run fails). */
+int sim_mm_grow_slots(struct sim *s, uint32_t mmi);
 
 /* Issues @p req from @p t's vCPU through its strategy (the built-in one,
  * or config.flush_fn) and records the shootdown: count, latency, trace.
  * When the flush is reported complete the oracle checks what @p of says
  * it covered (its initiator and shootdown number are filled in here).
  * False (the run failed) if the strategy failed. */
-bool shootdown(struct task *t, const struct hvtlb_flush_request *req,
-	       struct hvtlb_flush_outcome *out, struct oracle_flush *of);
+bool sim_shootdown(struct task *t, const struct hvtlb_flush_request *req,
+		   struct hvtlb_flush_outcome *out, struct oracle_flush *of);
 
 #endif

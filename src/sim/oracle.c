@@ -41,13 +41,13 @@ struct owed {
 	unsigned shift;
 };
 
-int oracle_init(struct sim *s)
+int sim_oracle_init(struct sim *s)
 {
 	s->ov = calloc(s->nvcpus, sizeof(*s->ov));
 	return s->ov ? 0 : -ENOMEM;
 }
 
-void oracle_finish(struct sim *s)
+void sim_oracle_finish(struct sim *s)
 {
 	if (!s->ov)
 		return;
@@ -80,19 +80,20 @@ static void record(struct sim *s, const struct vcpu *v,
 		x->shootdown = shootdown;
 	}
 	if (used && !r->used_violations)
-		slog(s, HVTLB_SIM_LOG_INFO,
-		     "oracle: vm %u vcpu %u used a stale entry for 0x%llx "
-		     "(generation %u, flushed up to %u) at %.9f s",
-		     v->vm, v->idx, (unsigned long long)va, gen, covered,
-		     cyc_to_s(s, s->now));
+		sim_slog(s, HVTLB_SIM_LOG_INFO,
+			 "oracle: vm %u vcpu %u used a stale entry for 0x%llx "
+			 "(generation %u, flushed up to %u) at %.9f s",
+			 v->vm, v->idx, (unsigned long long)va, gen, covered,
+			 cyc_to_s(s, s->now));
 	if (!used && !r->latent_violations)
-		slog(s, HVTLB_SIM_LOG_INFO,
-		     "oracle: vm %u vcpu %u holds a stale entry for 0x%llx "
-		     "(generation %u < %u) after shootdown %llu from vcpu %u "
-		     "(%s) at %.9f s",
-		     v->vm, v->idx, (unsigned long long)va, gen, covered,
-		     (unsigned long long)shootdown, initiator,
-		     hvtlb_sim_stale_name(why), cyc_to_s(s, s->now));
+		sim_slog(s, HVTLB_SIM_LOG_INFO,
+			 "oracle: vm %u vcpu %u holds a stale entry for 0x%llx "
+			 "(generation %u < %u) after shootdown %llu from vcpu "
+			 "%u "
+			 "(%s) at %.9f s",
+			 v->vm, v->idx, (unsigned long long)va, gen, covered,
+			 (unsigned long long)shootdown, initiator,
+			 hvtlb_sim_stale_name(why), cyc_to_s(s, s->now));
 	if (used)
 		r->used_violations++;
 	else
@@ -100,8 +101,8 @@ static void record(struct sim *s, const struct vcpu *v,
 	r->violations++;
 }
 
-void oracle_used(struct sim *s, struct vcpu *v, uint64_t va, uint32_t gen,
-		 uint32_t covered)
+void sim_oracle_used(struct sim *s, struct vcpu *v, uint64_t va, uint32_t gen,
+		     uint32_t covered)
 {
 	record(s, v, HVTLB_SIM_STALE_USED, va, gen, covered, TR_NONE, 0);
 }
@@ -111,13 +112,14 @@ void oracle_used(struct sim *s, struct vcpu *v, uint64_t va, uint32_t gen,
 static bool held(struct vcpu *o, uint64_t va, unsigned shift, uint32_t asid,
 		 uint32_t *gen)
 {
-	return tlb_probe(&o->tlb, tlb_key(va, shift, asid), va >> shift, gen);
+	return sim_tlb_probe(&o->tlb, sim_tlb_key(va, shift, asid), va >> shift,
+			     gen);
 }
 
 /*
  * Does invalidating @p n pages of 1 << @p shift bytes from @p start drop
  * the entry of the page at @p va (1 << @p eshift bytes)? As
- * tlb_invalidate(): each address the range names drops every entry that
+ * sim_tlb_invalidate(): each address the range names drops every entry that
  * maps it, so the entry goes when one of those addresses falls in it.
  */
 static bool range_hits(uint64_t start, uint64_t n, unsigned shift, uint64_t va,
@@ -405,7 +407,8 @@ static bool unexcused(struct sim *s, struct vcpu *o,
 		       true) != EXCUSED;
 }
 
-bool oracle_needs(struct sim *s, struct vcpu *v, const struct oracle_flush *f)
+bool sim_oracle_needs(struct sim *s, struct vcpu *v,
+		      const struct oracle_flush *f)
 {
 	return f && (f->fillers & filler_bit(v->idx)) &&
 	       each_stale(s, v, f, unexcused);
@@ -424,7 +427,7 @@ static uint32_t next_filler(uint64_t fillers, uint32_t i, uint32_t n)
 	return i < n ? i : n;
 }
 
-void oracle_flush_done(struct sim *s, const struct oracle_flush *f)
+void sim_oracle_flush_done(struct sim *s, const struct oracle_flush *f)
 {
 	struct vcpu *first = &s->v[(size_t)f->vm * s->c->vcpus];
 	uint32_t n = s->c->vcpus;
@@ -459,8 +462,8 @@ void oracle_flush_done(struct sim *s, const struct oracle_flush *f)
 }
 
 /* ------------------------------------------------- fault accounting */
-/* Which entries a scan for oracle_holds_stale() and
- * oracle_holds_global() looks for. */
+/* Which entries a scan for sim_oracle_holds_stale() and
+ * sim_oracle_holds_global() looks for. */
 struct withheld {
 	struct sim *s;
 	struct vcpu *v;
@@ -506,18 +509,18 @@ static bool withheld_match(void *data, const struct tlb_seen *e)
 	return !pending_hits(w->s, w->v, e->va, e->shift, e->asid);
 }
 
-bool oracle_holds_stale(struct sim *s, struct vcpu *v)
+bool sim_oracle_holds_stale(struct sim *s, struct vcpu *v)
 {
 	struct withheld w = { .s = s, .v = v, .stale = true };
 
-	return v->tlb_ready && tlb_find(&v->tlb, withheld_match, &w);
+	return v->tlb_ready && sim_tlb_find(&v->tlb, withheld_match, &w);
 }
 
-bool oracle_holds_global(struct sim *s, struct vcpu *v)
+bool sim_oracle_holds_global(struct sim *s, struct vcpu *v)
 {
 	struct withheld w = { .s = s, .v = v, .global_only = true };
 
-	return v->tlb_ready && tlb_find(&v->tlb, withheld_match, &w);
+	return v->tlb_ready && sim_tlb_find(&v->tlb, withheld_match, &w);
 }
 
 /* A scan of a vCPU that owed a full flush and did not have one. */
@@ -551,7 +554,7 @@ static bool lost_match(void *data, const struct tlb_seen *e)
 	return false;
 }
 
-void oracle_settle(struct sim *s, struct vcpu *v)
+void sim_oracle_settle(struct sim *s, struct vcpu *v)
 {
 	struct oracle_vcpu *ov = &s->ov[v->gid];
 
@@ -561,7 +564,7 @@ void oracle_settle(struct sim *s, struct vcpu *v)
 		if (ov->full < ov->owed_all && v->tlb_ready) {
 			struct lost l = { .s = s, .v = v };
 
-			tlb_find(&v->tlb, lost_match, &l);
+			sim_tlb_find(&v->tlb, lost_match, &l);
 		}
 		ov->owed_all = 0;
 	}
@@ -581,7 +584,7 @@ void oracle_settle(struct sim *s, struct vcpu *v)
 
 /* The flush of @p t's last zap of @p slot is complete: entries older
  * than the generation it covered are stale now. */
-void mark_zapped_flushed(struct task *t, struct mm *m, uint32_t slot)
+void sim_mark_zapped_flushed(struct task *t, struct mm *m, uint32_t slot)
 {
 	uint64_t base = (uint64_t)slot * m->pages;
 

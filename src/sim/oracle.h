@@ -8,7 +8,7 @@
  *
  * Latent: when a flush is reported complete to its initiator, every vCPU
  * of the VM must not hold an entry of a page it covered older than the
- * generation it covered (oracle_flush_done()), unless the vCPU is excused:
+ * generation it covered (sim_oracle_flush_done()), unless the vCPU is excused:
  * out of guest mode with a flush pending that covers the entry (KVM's
  * deferred flag, the hypervisor's flush queue, a delivered IPI), idle with
  * a lazy invalidation recorded for it, or in lazy TLB mode on a flush that
@@ -64,8 +64,8 @@ struct oracle_vcpu {
 };
 
 /* Allocates the per-vCPU state (sim_setup); 0 or -ENOMEM. */
-int oracle_init(struct sim *s);
-void oracle_finish(struct sim *s);
+int sim_oracle_init(struct sim *s);
+void sim_oracle_finish(struct sim *s);
 
 /* A zap changes PTEs now: returns its stamp (struct oracle_flush.zap). */
 static inline uint64_t oracle_zap(struct sim *s)
@@ -90,8 +90,8 @@ static inline void oracle_left_mm(struct sim *s, const struct vcpu *v)
 
 /* vCPU @p v translated @p va through a stale entry filled from @p gen,
  * where the last completed flush covered @p covered. */
-void oracle_used(struct sim *s, struct vcpu *v, uint64_t va, uint32_t gen,
-		 uint32_t covered);
+void sim_oracle_used(struct sim *s, struct vcpu *v, uint64_t va, uint32_t gen,
+		     uint32_t covered);
 
 /* A translation of @p va through an entry filled from generation @p gen,
  * where the last completed flush covered @p flushed. */
@@ -99,7 +99,7 @@ static inline void oracle_use(struct sim *s, struct vcpu *v, uint64_t va,
 			      uint32_t gen, uint32_t flushed)
 {
 	if (gen < flushed)
-		oracle_used(s, v, va, gen, flushed);
+		sim_oracle_used(s, v, va, gen, flushed);
 }
 
 /* @p f is requested now: the vCPUs in lazy TLB mode now are the ones it
@@ -117,10 +117,10 @@ static inline void oracle_lazy(struct sim *s, const struct vcpu *v)
 
 /* The flush @p f is complete (reported to its initiator): checks every
  * vCPU of the initiator's VM (engine.latent_check). */
-void oracle_flush_done(struct sim *s, const struct oracle_flush *f);
+void sim_oracle_flush_done(struct sim *s, const struct oracle_flush *f);
 
 /* oracle_resume() when @p v owes something. */
-void oracle_settle(struct sim *s, struct vcpu *v);
+void sim_oracle_settle(struct sim *s, struct vcpu *v);
 
 /* @p v is about to run a guest thread (entry with a current thread, or a
  * thread switched in): what it owes must be flushed by now. */
@@ -129,24 +129,25 @@ static inline void oracle_resume(struct sim *s, struct vcpu *v)
 	const struct oracle_vcpu *ov = &s->ov[v->gid];
 
 	if (ov->owed_all || ov->nowed)
-		oracle_settle(s, v);
+		sim_oracle_settle(s, v);
 }
 
 /*
  * For fault_hits: whether a flush a fault withholds from @p v was needed.
- * oracle_needs(): @p v holds an entry of a page @p f covers, older than
+ * sim_oracle_needs(): @p v holds an entry of a page @p f covers, older than
  * what it covers, and nothing excuses it now as the latent check would
- * (NULL @p f: false). oracle_holds_stale(): an entry older than the last
- * completed flush of its page; oracle_holds_global(): a global entry
+ * (NULL @p f: false). sim_oracle_holds_stale(): an entry older than the last
+ * completed flush of its page; sim_oracle_holds_global(): a global entry
  * older than its PTE; in both, one that no flush pending out of guest
  * mode drops. The last two scan the TLB: only where a fault is on.
  */
-bool oracle_needs(struct sim *s, struct vcpu *v, const struct oracle_flush *f);
-bool oracle_holds_stale(struct sim *s, struct vcpu *v);
-bool oracle_holds_global(struct sim *s, struct vcpu *v);
+bool sim_oracle_needs(struct sim *s, struct vcpu *v,
+		      const struct oracle_flush *f);
+bool sim_oracle_holds_stale(struct sim *s, struct vcpu *v);
+bool sim_oracle_holds_global(struct sim *s, struct vcpu *v);
 
 /* The flush of @p t's last zap of @p slot is complete: entries older than
  * the generation it covered are stale now. */
-void mark_zapped_flushed(struct task *t, struct mm *m, uint32_t slot);
+void sim_mark_zapped_flushed(struct task *t, struct mm *m, uint32_t slot);
 
 #endif

@@ -18,7 +18,7 @@
 
 #include "sim/machine.h"
 
-bool send_begin(struct vcpu *from)
+bool sim_send_begin(struct vcpu *from)
 {
 	if (from->out_next != from->out_n)
 		return false;
@@ -26,8 +26,8 @@ bool send_begin(struct vcpu *from)
 	return true;
 }
 
-void send_queue(struct sim *s, struct vcpu *from, bool chain, simtime t,
-		enum ev_kind k, uint32_t obj, uint64_t arg)
+void sim_send_queue(struct sim *s, struct vcpu *from, bool chain, simtime t,
+		    enum ev_kind k, uint32_t obj, uint64_t arg)
 {
 	if (t < s->now)
 		t = s->now;
@@ -58,13 +58,13 @@ static void send_push(struct sim *s, struct vcpu *from)
 	ev_push_seq(s, e->t, e->seq, (enum ev_kind)e->kind, e->obj, e->arg);
 }
 
-void send_end(struct sim *s, struct vcpu *from, bool chain)
+void sim_send_end(struct sim *s, struct vcpu *from, bool chain)
 {
 	if (chain && from->out_n)
 		send_push(s, from);
 }
 
-void send_popped(struct sim *s, struct event *e)
+void sim_send_popped(struct sim *s, struct event *e)
 {
 	struct vcpu *from = &s->v[(e->kind >> EV_SENDER_SHIFT) - 1];
 

@@ -92,9 +92,9 @@ static void setup_times(struct sim *s)
 		s->tick = 1;
 	s->limit =
 		(simtime)(c->max_virtual_s * s->cost[SIM_COST_cpu_mhz] * 1e6);
-	s->sched = !c->cfs	 ? &host_fifo
-		   : c->cfs_tick ? &host_cfs
-				 : &host_cfs_entry;
+	s->sched = !c->cfs	 ? &sim_host_fifo
+		   : c->cfs_tick ? &sim_host_cfs
+				 : &sim_host_cfs_entry;
 	if (s->sched->init)
 		s->sched->init(s);
 }
@@ -155,7 +155,7 @@ static int setup_mms(struct sim *s)
 	const struct hvtlb_sim_config *c = s->c;
 	uint32_t per_mm =
 		(c->wl_threads + c->wl_processes - 1) / c->wl_processes;
-	uint32_t shared = workload_shared_slots(c);
+	uint32_t shared = sim_workload_shared_slots(c);
 
 	for (uint32_t i = 0; i < s->nmms; i++) {
 		struct mm *m = &s->mm[i];
@@ -163,7 +163,7 @@ static int setup_mms(struct sim *s)
 		 * twice that for lazy quarantine, then the workload's
 		 * reserved ones (mapped for the whole run). */
 		uint32_t nslots = per_mm * 2 + 2;
-		uint32_t reserved = workload_reserved_slots(c);
+		uint32_t reserved = sim_workload_reserved_slots(c);
 
 		if (c->strategy.kind == HVTLB_STRATEGY_LAZY)
 			nslots *= 2;
@@ -171,7 +171,7 @@ static int setup_mms(struct sim *s)
 		m->id = i + 1;
 		m->vm = i / c->wl_processes;
 		m->shift = c->wl_page_shift;
-		m->pages = workload_slot_pages(c);
+		m->pages = sim_workload_slot_pages(c);
 		m->nslots = nslots;
 		m->rbase = nslots - reserved;
 		m->writer = NONE_ID;
@@ -217,14 +217,14 @@ static int setup_tasks(struct sim *s)
 		t->id = i;
 		t->vm = vm;
 		t->mm = vm * c->wl_processes + k % c->wl_processes;
-		guest_group(s, k % c->wl_processes, &base, &n);
+		sim_guest_group(s, k % c->wl_processes, &base, &n);
 		t->vcpu = vm * c->vcpus + base + k % n;
 		t->st = T_BLOCKED;
 		t->kpage = NONE_ID;
 		sim_rng_init(&t->rng, c->seed, 1 + s->stream_base + i);
 		t->covered =
-			calloc(workload_slot_pages(c), sizeof(*t->covered));
-		t->zidx = calloc(workload_slot_pages(c), sizeof(*t->zidx));
+			calloc(sim_workload_slot_pages(c), sizeof(*t->covered));
+		t->zidx = calloc(sim_workload_slot_pages(c), sizeof(*t->zidx));
 		if (!t->covered || !t->zidx)
 			return -ENOMEM;
 		t->stack = mmap(
@@ -241,8 +241,8 @@ static int setup_tasks(struct sim *s)
 			(char *)t->stack + STACK_GUARD,
 			(char *)t->stack + STACK_GUARD + STACK_BYTES);
 #endif
-		coro_make(&t->ctx, (char *)t->stack + STACK_GUARD, STACK_BYTES,
-			  task_entry, t);
+		sim_coro_make(&t->ctx, (char *)t->stack + STACK_GUARD,
+			      STACK_BYTES, sim_task_entry, t);
 	}
 	s->tasks_left = s->ntasks;
 	return 0;
@@ -263,13 +263,13 @@ int sim_setup(struct sim *s)
 	if (!rc)
 		rc = setup_tasks(s);
 	if (!rc)
-		rc = oracle_init(s);
+		rc = sim_oracle_init(s);
 	if (!rc)
-		host_idle_setup(s);
+		sim_host_idle_setup(s);
 	if (!rc)
-		balance_setup(s);
+		sim_balance_setup(s);
 	if (!rc)
-		rc = contention_setup(s);
+		rc = sim_contention_setup(s);
 	return rc;
 }
 
@@ -282,7 +282,7 @@ void sim_teardown(struct sim *s)
 			hvtlb_flusher_destroy(v->fl);
 			if (v->fq_ready)
 				hvtlb_flushq_finish(&v->fq);
-			tlb_finish(&v->tlb);
+			sim_tlb_finish(&v->tlb);
 			free(v->pend);
 			free(v->out);
 			free(v->mbox);
@@ -295,7 +295,7 @@ void sim_teardown(struct sim *s)
 	if (s->t)
 		for (uint32_t i = 0; i < s->ntasks; i++) {
 			if (s->t[i].stack) {
-				coro_finish(&s->t[i].ctx);
+				sim_coro_finish(&s->t[i].ctx);
 #ifdef HAVE_VALGRIND
 				VALGRIND_STACK_DEREGISTER(s->t[i].vg_stack);
 #endif
@@ -332,7 +332,7 @@ void sim_teardown(struct sim *s)
 	free(s->kfree);
 	free(s->kfill);
 	free(s->knfree);
-	oracle_finish(s);
-	contention_teardown(s);
-	evq_finish(&s->q);
+	sim_oracle_finish(s);
+	sim_contention_teardown(s);
+	sim_evq_finish(&s->q);
 }

@@ -7,8 +7,8 @@
 
 /* On bare metal (machine.bare_metal) nothing exits: a halt is an idle
  * state, an IPI an ICR write; their costs are the profile's. */
-void count_exit(struct sim *s, const struct vcpu *v, enum hvtlb_sim_exit why,
-		uint64_t n)
+void sim_count_exit(struct sim *s, const struct vcpu *v,
+		    enum hvtlb_sim_exit why, uint64_t n)
 {
 	if (s->c->bare_metal)
 		return;
@@ -17,14 +17,15 @@ void count_exit(struct sim *s, const struct vcpu *v, enum hvtlb_sim_exit why,
 	s->r->vm_exits_total += n;
 }
 
-void hist_add(struct sim *s, simtime c)
+void sim_hist_add(struct sim *s, simtime c)
 {
-	hist_record(s->hist, c);
+	sim_hist_record(s->hist, c);
 	if (c > s->lat_max)
 		s->lat_max = c;
 }
 
-enum hvtlb_sim_target_state target_posted(struct sim *s, const struct vcpu *tv)
+enum hvtlb_sim_target_state sim_target_posted(struct sim *s,
+					      const struct vcpu *tv)
 {
 	enum hvtlb_sim_target_state st;
 
@@ -39,9 +40,9 @@ enum hvtlb_sim_target_state target_posted(struct sim *s, const struct vcpu *tv)
 	return st;
 }
 
-void target_acked(struct sim *s, enum hvtlb_sim_target_state st, simtime c)
+void sim_target_acked(struct sim *s, enum hvtlb_sim_target_state st, simtime c)
 {
-	hist_record(s->thist + (size_t)st * HIST_BUCKETS, c);
+	sim_hist_record(s->thist + (size_t)st * HIST_BUCKETS, c);
 	if (c > s->tmax[st])
 		s->tmax[st] = c;
 }

@@ -6,14 +6,15 @@
 #include "sim/machine.h"
 
 /* @p n VM exits of @p v for @p why. */
-void count_exit(struct sim *s, const struct vcpu *v, enum hvtlb_sim_exit why,
-		uint64_t n);
+void sim_count_exit(struct sim *s, const struct vcpu *v,
+		    enum hvtlb_sim_exit why, uint64_t n);
 /* One shootdown latency of @p c cycles. */
-void hist_add(struct sim *s, simtime c);
+void sim_hist_add(struct sim *s, simtime c);
 /* A flush is posted to @p tv now: what it is doing (counted). */
-enum hvtlb_sim_target_state target_posted(struct sim *s, const struct vcpu *tv);
+enum hvtlb_sim_target_state sim_target_posted(struct sim *s,
+					      const struct vcpu *tv);
 /* A target that was in state @p st when its flush was posted took @p c
  * cycles to acknowledge. */
-void target_acked(struct sim *s, enum hvtlb_sim_target_state st, simtime c);
+void sim_target_acked(struct sim *s, enum hvtlb_sim_target_state st, simtime c);
 
 #endif

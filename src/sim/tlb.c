@@ -69,7 +69,7 @@ static inline bool entry_live(const struct tlb *t, struct tlb_set s, uint32_t w)
 	return epoch == t->epoch;
 }
 
-uint64_t tlb_key(uint64_t va, unsigned shift, uint32_t asid)
+uint64_t sim_tlb_key(uint64_t va, unsigned shift, uint32_t asid)
 {
 	uint64_t size = shift == 30 ? 2 : shift == 21 ? 1 : 0;
 
@@ -98,7 +98,7 @@ static int level_init(struct tlb_level *l, uint32_t sets, uint32_t ways)
 	return l->key && l->victim ? 0 : -ENOMEM;
 }
 
-int tlb_init(struct tlb *t, const struct hvtlb_sim_config *c)
+int sim_tlb_init(struct tlb *t, const struct hvtlb_sim_config *c)
 {
 	t->epoch = 1;
 	t->gepoch = 1;
@@ -114,7 +114,7 @@ int tlb_init(struct tlb *t, const struct hvtlb_sim_config *c)
 	return 0;
 }
 
-size_t tlb_bytes(const struct hvtlb_sim_config *c)
+size_t sim_tlb_bytes(const struct hvtlb_sim_config *c)
 {
 	size_t entry = sizeof(uint64_t) + sizeof(struct tlb_meta);
 	size_t b = (size_t)c->l1_sets * c->l1_ways * entry +
@@ -126,7 +126,7 @@ size_t tlb_bytes(const struct hvtlb_sim_config *c)
 	return b;
 }
 
-void tlb_finish(struct tlb *t)
+void sim_tlb_finish(struct tlb *t)
 {
 	for (int i = 0; i < 2; i++) {
 		free(t->lv[i].key);
@@ -167,7 +167,7 @@ find(const struct tlb *t, const struct tlb_level *l, uint64_t key, uint64_t vpn)
 	return NULL;
 }
 
-int tlb_lookup(struct tlb *t, uint64_t key, uint64_t vpn, uint32_t *gen)
+int sim_tlb_lookup(struct tlb *t, uint64_t key, uint64_t vpn, uint32_t *gen)
 {
 	for (uint32_t i = 0; i < tlb_nlevels(t); i++) {
 		const struct tlb_meta *m = find(t, &t->lv[i], key, vpn);
@@ -175,15 +175,15 @@ int tlb_lookup(struct tlb *t, uint64_t key, uint64_t vpn, uint32_t *gen)
 		if (m) {
 			*gen = m->gen;
 			if (i > 0) /* into L1 */
-				tlb_fill(t, key, vpn, m->gen,
-					 m->epoch & EPOCH_GLOBAL);
+				sim_tlb_fill(t, key, vpn, m->gen,
+					     m->epoch & EPOCH_GLOBAL);
 			return (int)i + 1;
 		}
 	}
 	return 0;
 }
 
-int tlb_probe(struct tlb *t, uint64_t key, uint64_t vpn, uint32_t *gen)
+int sim_tlb_probe(struct tlb *t, uint64_t key, uint64_t vpn, uint32_t *gen)
 {
 	for (uint32_t i = 0; i < tlb_nlevels(t); i++) {
 		const struct tlb_meta *m = find(t, &t->lv[i], key, vpn);
@@ -217,8 +217,8 @@ static void level_fill(const struct tlb *t, struct tlb_level *l, uint32_t epoch,
 	s.m[w] = (struct tlb_meta){ gen, epoch };
 }
 
-void tlb_fill(struct tlb *t, uint64_t key, uint64_t vpn, uint32_t gen,
-	      bool global)
+void sim_tlb_fill(struct tlb *t, uint64_t key, uint64_t vpn, uint32_t gen,
+		  bool global)
 {
 	uint32_t epoch = global ? t->gepoch | EPOCH_GLOBAL : t->epoch;
 
@@ -257,7 +257,7 @@ static void level_inval(struct tlb_level *l, uint64_t key, uint64_t vpn,
 static void inval_one(struct tlb *t, uint64_t va, unsigned shift, uint32_t asid,
 		      uint64_t mask)
 {
-	uint64_t key = tlb_key(va, shift, asid);
+	uint64_t key = sim_tlb_key(va, shift, asid);
 	uint64_t vpn = va >> shift;
 
 	for (uint32_t l = 0; l < tlb_nlevels(t); l++)
@@ -270,8 +270,8 @@ static void inval_one(struct tlb *t, uint64_t va, unsigned shift, uint32_t asid,
  * entry that covers it (docs/wire-format.md, "GVA entries": a GVA inside
  * a large page flushes that whole large page).
  */
-void tlb_invalidate(struct tlb *t, uint64_t va, uint64_t n, unsigned shift,
-		    uint32_t asid)
+void sim_tlb_invalidate(struct tlb *t, uint64_t va, uint64_t n, unsigned shift,
+			uint32_t asid)
 {
 	uint64_t mask = asid == ~0u ? ~KEY_ASID_MASK : ~0ULL;
 	uint32_t a = asid == ~0u ? 0 : asid;
@@ -312,7 +312,7 @@ static void clear_class(struct tlb *t, bool global)
 	}
 }
 
-void tlb_flush_all(struct tlb *t, bool global)
+void sim_tlb_flush_all(struct tlb *t, bool global)
 {
 	t->epoch = (t->epoch + 1) & EPOCH_MASK;
 	if (t->epoch == 0) { /* wrapped: clear for real */
@@ -330,7 +330,7 @@ void tlb_flush_all(struct tlb *t, bool global)
 	}
 }
 
-/* A live entry as tlb_find() shows it. */
+/* A live entry as sim_tlb_find() shows it. */
 static struct tlb_seen seen_of(uint64_t key, const struct tlb_meta *m)
 {
 	unsigned size = (key >> KEY_SIZE_SHIFT) & 3;
@@ -349,8 +349,9 @@ static struct tlb_seen seen_of(uint64_t key, const struct tlb_meta *m)
 	};
 }
 
-bool tlb_find(const struct tlb *t,
-	      bool (*match)(void *data, const struct tlb_seen *e), void *data)
+bool sim_tlb_find(const struct tlb *t,
+		  bool (*match)(void *data, const struct tlb_seen *e),
+		  void *data)
 {
 	for (uint32_t l = 0; l < tlb_nlevels(t); l++) {
 		const struct tlb_level *lv = &t->lv[l];

@@ -42,25 +42,25 @@ struct tlb {
 	struct tlb_level lv[2]; /* lv[1].sets == 0: no STLB */
 };
 
-int tlb_init(struct tlb *t, const struct hvtlb_sim_config *c);
-void tlb_finish(struct tlb *t);
-size_t tlb_bytes(const struct hvtlb_sim_config *c);
-uint64_t tlb_key(uint64_t va, unsigned shift, uint32_t asid);
+int sim_tlb_init(struct tlb *t, const struct hvtlb_sim_config *c);
+void sim_tlb_finish(struct tlb *t);
+size_t sim_tlb_bytes(const struct hvtlb_sim_config *c);
+uint64_t sim_tlb_key(uint64_t va, unsigned shift, uint32_t asid);
 /* Returns the level that hit (1 or 2) and the entry's gen, or 0. */
-int tlb_lookup(struct tlb *t, uint64_t key, uint64_t vpn, uint32_t *gen);
+int sim_tlb_lookup(struct tlb *t, uint64_t key, uint64_t vpn, uint32_t *gen);
 /* Both match a global entry of the key's address from any ASID. */
-/* As tlb_lookup, without filling L1 (for the oracle's scans). */
-int tlb_probe(struct tlb *t, uint64_t key, uint64_t vpn, uint32_t *gen);
+/* As sim_tlb_lookup, without filling L1 (for the oracle's scans). */
+int sim_tlb_probe(struct tlb *t, uint64_t key, uint64_t vpn, uint32_t *gen);
 /* Inserts @p key; @p global: a global entry (matches every ASID). */
-void tlb_fill(struct tlb *t, uint64_t key, uint64_t vpn, uint32_t gen,
-	      bool global);
+void sim_tlb_fill(struct tlb *t, uint64_t key, uint64_t vpn, uint32_t gen,
+		  bool global);
 /* Invalidates [va, va + n pages of 1 << shift); asid ~0u: any space.
  * Like INVLPG, global entries of those addresses go too. */
-void tlb_invalidate(struct tlb *t, uint64_t va, uint64_t n, unsigned shift,
-		    uint32_t asid);
+void sim_tlb_invalidate(struct tlb *t, uint64_t va, uint64_t n, unsigned shift,
+			uint32_t asid);
 /* Every non-global entry; with @p global the global ones too. */
-void tlb_flush_all(struct tlb *t, bool global);
-/* A live entry as tlb_find() shows it. */
+void sim_tlb_flush_all(struct tlb *t, bool global);
+/* A live entry as sim_tlb_find() shows it. */
 struct tlb_seen {
 	uint64_t va; /* of the page it maps */
 	unsigned shift;
@@ -71,7 +71,8 @@ struct tlb_seen {
 /* Whether @p match is true for a live entry (each level is scanned; an
  * entry in both levels may be shown twice). For the oracle's accounting
  * of faults: O(entries). */
-bool tlb_find(const struct tlb *t,
-	      bool (*match)(void *data, const struct tlb_seen *e), void *data);
+bool sim_tlb_find(const struct tlb *t,
+		  bool (*match)(void *data, const struct tlb_seen *e),
+		  void *data);
 
 #endif

@@ -27,9 +27,9 @@ bool hvtlb_sim_trace_kind_is_complete(enum hvtlb_sim_trace_kind k)
 	return (unsigned)k < HVTLB_SIM_TRACE_COUNT_ && kind_complete[k];
 }
 
-void trace_emit(struct sim *s, enum hvtlb_sim_trace_kind k,
-		const struct vcpu *v, uint32_t thread, simtime start,
-		uint64_t a0, uint64_t a1)
+void sim_trace_emit(struct sim *s, enum hvtlb_sim_trace_kind k,
+		    const struct vcpu *v, uint32_t thread, simtime start,
+		    uint64_t a0, uint64_t a1)
 {
 	struct hvtlb_sim_trace_event e = {
 		.kind = k,
@@ -47,9 +47,9 @@ void trace_emit(struct sim *s, enum hvtlb_sim_trace_kind k,
 }
 
 /* The shootdown @p req of task @p t, requested at @p t0, is complete. */
-void trace_shootdown(struct sim *s, struct task *t, simtime t0,
-		     const struct hvtlb_flush_request *req,
-		     const struct hvtlb_flush_outcome *out)
+void sim_trace_shootdown(struct sim *s, struct task *t, simtime t0,
+			 const struct hvtlb_flush_request *req,
+			 const struct hvtlb_flush_outcome *out)
 {
 	const struct vcpu *v = &s->v[t->vcpu];
 	uint32_t n = hvtlb_cpumask_weight(&req->targets);
@@ -63,22 +63,22 @@ void trace_shootdown(struct sim *s, struct task *t, simtime t0,
 	what |= out->fell_back ? HVTLB_SIM_TRACE_SD_FELL_BACK : 0;
 	what |= out->full_flush ? HVTLB_SIM_TRACE_SD_FULL : 0;
 	what |= out->reuse_epoch ? HVTLB_SIM_TRACE_SD_LAZY : 0;
-	trace_emit(s, HVTLB_SIM_TRACE_SHOOTDOWN, v, t->id % s->c->wl_threads,
-		   t0, n, what);
+	sim_trace_emit(s, HVTLB_SIM_TRACE_SHOOTDOWN, v,
+		       t->id % s->c->wl_threads, t0, n, what);
 }
 
 /* Tracing: the thread's mode in the trace becomes @p a; a USER/KERNEL
  * event closes when the mode changes. */
-void trace_mode(struct sim *s, struct task *t, enum acct a)
+void sim_trace_mode(struct sim *s, struct task *t, enum acct a)
 {
 	if (t->tr_mode == a)
 		return;
 	if (t->tr_mode != ACCT_NONE && s->now > t->tr_since)
-		trace_emit(s,
-			   t->tr_mode == ACCT_USER ? HVTLB_SIM_TRACE_USER
-						   : HVTLB_SIM_TRACE_KERNEL,
-			   &s->v[t->vcpu], t->id % s->c->wl_threads,
-			   t->tr_since, 0, 0);
+		sim_trace_emit(s,
+			       t->tr_mode == ACCT_USER ? HVTLB_SIM_TRACE_USER
+						       : HVTLB_SIM_TRACE_KERNEL,
+			       &s->v[t->vcpu], t->id % s->c->wl_threads,
+			       t->tr_since, 0, 0);
 	t->tr_mode = (uint8_t)a;
 	t->tr_since = s->now;
 }

@@ -5,11 +5,11 @@
 #include "sim/oracle.h"
 #include "sim/vcpu-tlb.h"
 
-void vcpu_tlb_ready(struct sim *s, struct vcpu *v)
+void sim_vcpu_tlb_ready(struct sim *s, struct vcpu *v)
 {
 	if (v->tlb_ready)
 		return;
-	if (tlb_init(&v->tlb, s->c)) {
+	if (sim_tlb_init(&v->tlb, s->c)) {
 		s->failed = true;
 		return;
 	}
@@ -18,11 +18,11 @@ void vcpu_tlb_ready(struct sim *s, struct vcpu *v)
 
 /* A full flush; @p global: global entries too (unless the fault
  * global-survives, which treats every such flush as non-global). */
-void vcpu_flush_all(struct sim *s, struct vcpu *v,
-		    enum hvtlb_sim_flush_kind kind, bool global)
+void sim_vcpu_flush_all(struct sim *s, struct vcpu *v,
+			enum hvtlb_sim_flush_kind kind, bool global)
 {
 	if (s->c->fault == HVTLB_SIM_FAULT_GLOBAL_SURVIVES && global) {
-		if (oracle_holds_global(s, v))
+		if (sim_oracle_holds_global(s, v))
 			fault_hit(s); /* an outdated global entry is kept */
 		global = false;
 	}
@@ -32,16 +32,16 @@ void vcpu_flush_all(struct sim *s, struct vcpu *v,
 	s->r->target_flushes += kind != HVTLB_SIM_FLUSH_LOCAL &&
 				kind != HVTLB_SIM_FLUSH_SWITCH_MM;
 	if (v->tlb_ready)
-		tlb_flush_all(&v->tlb, global);
+		sim_tlb_flush_all(&v->tlb, global);
 	oracle_full_flush(s, v);
 }
 
-void vcpu_flush_range(struct sim *s, struct vcpu *v,
-		      const struct hvtlb_flush_range *r, uint32_t asid,
-		      enum hvtlb_sim_flush_kind kind)
+void sim_vcpu_flush_range(struct sim *s, struct vcpu *v,
+			  const struct hvtlb_flush_range *r, uint32_t asid,
+			  enum hvtlb_sim_flush_kind kind)
 {
 	if (r->all) {
-		vcpu_flush_all(s, v, kind, r->include_global);
+		sim_vcpu_flush_all(s, v, kind, r->include_global);
 		return;
 	}
 	uint64_t n = hvtlb_range_pages(r);
@@ -51,5 +51,5 @@ void vcpu_flush_range(struct sim *s, struct vcpu *v,
 	s->r->target_flushes += kind != HVTLB_SIM_FLUSH_LOCAL;
 	s->r->pages_invalidated += n;
 	if (v->tlb_ready)
-		tlb_invalidate(&v->tlb, r->start, n, r->stride_shift, asid);
+		sim_tlb_invalidate(&v->tlb, r->start, n, r->stride_shift, asid);
 }

@@ -6,14 +6,14 @@
 #include "sim/machine.h"
 
 /* Allocates the TLB at first use (sets s->failed when out of memory). */
-void vcpu_tlb_ready(struct sim *s, struct vcpu *v);
+void sim_vcpu_tlb_ready(struct sim *s, struct vcpu *v);
 /* A full flush; @p global: global entries too (unless the fault
  * global-survives, which treats every such flush as non-global). */
-void vcpu_flush_all(struct sim *s, struct vcpu *v,
-		    enum hvtlb_sim_flush_kind kind, bool global);
+void sim_vcpu_flush_all(struct sim *s, struct vcpu *v,
+			enum hvtlb_sim_flush_kind kind, bool global);
 /* A flush of @p r in address space @p asid (~0u: any). */
-void vcpu_flush_range(struct sim *s, struct vcpu *v,
-		      const struct hvtlb_flush_range *r, uint32_t asid,
-		      enum hvtlb_sim_flush_kind kind);
+void sim_vcpu_flush_range(struct sim *s, struct vcpu *v,
+			  const struct hvtlb_flush_range *r, uint32_t asid,
+			  enum hvtlb_sim_flush_kind kind);
 
 #endif

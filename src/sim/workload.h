@@ -41,30 +41,30 @@ HVTLB_SIM_WORKLOAD_MAP(WORKLOAD_X_)
 
 /* How many slots (from slot 0) the threads of a process share: mapped
  * from the start, never freed (workload.shared, or the workload's own). */
-uint32_t workload_shared_slots(const struct hvtlb_sim_config *c);
+uint32_t sim_workload_shared_slots(const struct hvtlb_sim_config *c);
 
 /* Pages per slot, and slots kept mapped per process, of config @p c. */
-uint32_t workload_slot_pages(const struct hvtlb_sim_config *c);
-uint32_t workload_reserved_slots(const struct hvtlb_sim_config *c);
+uint32_t sim_workload_slot_pages(const struct hvtlb_sim_config *c);
+uint32_t sim_workload_reserved_slots(const struct hvtlb_sim_config *c);
 
 /* The body of a task: its workload's operations. */
-void workload_run(struct task *t);
+void sim_workload_run(struct task *t);
 
 /* Common operations (workloads/common.c). */
 /* Touches the slot's pages as @p how says (@p count: random pages). */
-void touch(struct task *t, uint32_t slot, enum hvtlb_sim_touch how,
-	   uint32_t count);
+void sim_touch(struct task *t, uint32_t slot, enum hvtlb_sim_touch how,
+	       uint32_t count);
 /* User-space work of one operation (cost.user_op + workload.user_ns). */
-void user_work(struct task *t);
+void sim_user_work(struct task *t);
 /* A random sleep up to workload.sleep_ns_max, if set. */
-void maybe_sleep(struct task *t);
+void sim_maybe_sleep(struct task *t);
 /* The operations the mix draws from. */
-void trasher_op(struct task *t, uint32_t *own, uint64_t i);
-void madvise_op(struct task *t, uint32_t *own, uint64_t i);
-void mmap_search_op(struct task *t, uint32_t *own, uint64_t i);
+void sim_trasher_op(struct task *t, uint32_t *own, uint64_t i);
+void sim_madvise_op(struct task *t, uint32_t *own, uint64_t i);
+void sim_mmap_search_op(struct task *t, uint32_t *own, uint64_t i);
 
 /* workload.kernel_pages (workloads/kernel-pages.c): one kernel-page
  * operation, before each of the workload's. */
-void kernel_op(struct task *t);
+void sim_kernel_op(struct task *t);
 
 #endif

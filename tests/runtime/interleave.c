@@ -112,7 +112,7 @@ static struct thread *cur_thread(void)
 
 static void to_scheduler(void)
 {
-	coro_switch(&cur_thread()->ctx, &X.sched);
+	sim_coro_switch(&cur_thread()->ctx, &X.sched);
 }
 
 static struct step *new_step(void)
@@ -331,7 +331,7 @@ void ilv_spawn(const char *name, void (*fn)(void *), void *arg)
 		t->stack = malloc(STACK_SIZE);
 	if (!t->stack)
 		abort();
-	coro_make(&t->ctx, t->stack, STACK_SIZE, thread_main, t);
+	sim_coro_make(&t->ctx, t->stack, STACK_SIZE, thread_main, t);
 	t->state = T_READY;
 	t->yield_writes = 0;
 	snprintf(t->text, sizeof(t->text), "starts");
@@ -484,7 +484,7 @@ static void run_once(const struct ilv_scenario *sc)
 		t->state = T_READY;
 		X.cur = opts[pick];
 		X.in_thread = true;
-		coro_switch(&X.sched, &t->ctx);
+		sim_coro_switch(&X.sched, &t->ctx);
 		X.in_thread = false;
 		X.val_step = -1;
 	}
@@ -492,7 +492,7 @@ static void run_once(const struct ilv_scenario *sc)
 		sc->check_end();
 	sc->teardown();
 	for (i = 0; i < X.nthreads; i++)
-		coro_finish(&X.th[i].ctx);
+		sim_coro_finish(&X.th[i].ctx);
 }
 
 /* Advances the prefix to the next schedule within @p bound. */

@@ -152,8 +152,8 @@ static void test_guest_os(void **state)
 	assert_memory_equal(&c, &def, sizeof(c));
 	for (int os = 0; os < HVTLB_SIM_GUEST_OS_COUNT_; os++) {
 		const struct guest_os *m =
-			guest_os_get((enum hvtlb_sim_guest_os)os);
-		const struct guest_os_key *k, *l = guest_os_LINUX.keys;
+			sim_guest_os_get((enum hvtlb_sim_guest_os)os);
+		const struct guest_os_key *k, *l = sim_guest_os_LINUX.keys;
 
 		assert_non_null(m);
 		assert_string_equal(

@@ -55,7 +55,7 @@ static void rig_init(struct rig *r)
 		r->s.cost[i] = r->c.cost[i];
 	r->s.cost[SIM_COST_line_transfer] = XFER;
 	r->s.cost[SIM_COST_line_transfer_socket] = XSOCK;
-	assert_int_equal(contention_setup(&r->s), 0);
+	assert_int_equal(sim_contention_setup(&r->s), 0);
 	assert_non_null(r->s.ct);
 	for (uint32_t i = 0; i < 4; i++) {
 		r->v[i].gid = r->v[i].idx = r->v[i].pcpu = i;
@@ -65,7 +65,7 @@ static void rig_init(struct rig *r)
 
 static void rig_finish(struct rig *r)
 {
-	contention_teardown(&r->s);
+	sim_contention_teardown(&r->s);
 	assert_null(r->s.ct);
 }
 
@@ -85,16 +85,16 @@ static void test_writes_queue(void **state)
 	(void)state;
 	rig_init(&r);
 	/* first touch of a line nobody wrote: nothing to transfer */
-	assert_int_equal(cl_write(&r.s, &l, &r.v[0]), 0);
+	assert_int_equal(sim_cl_write(&r.s, &l, &r.v[0]), 0);
 	/* the owner writes again: free */
-	assert_int_equal(cl_write(&r.s, &l, &r.v[0]), 0);
+	assert_int_equal(sim_cl_write(&r.s, &l, &r.v[0]), 0);
 	/* vCPU 1 (same socket), then 0 and 1 again, all at time 0 */
-	assert_int_equal(cl_write(&r.s, &l, &r.v[1]), XFER);
-	assert_int_equal(cl_write(&r.s, &l, &r.v[0]), 2 * XFER);
-	assert_int_equal(cl_write(&r.s, &l, &r.v[1]), 3 * XFER);
+	assert_int_equal(sim_cl_write(&r.s, &l, &r.v[1]), XFER);
+	assert_int_equal(sim_cl_write(&r.s, &l, &r.v[0]), 2 * XFER);
+	assert_int_equal(sim_cl_write(&r.s, &l, &r.v[1]), 3 * XFER);
 	/* later than the queue: one transfer again */
 	r.s.now = 1000;
-	assert_int_equal(cl_write(&r.s, &l, &r.v[0]), XFER);
+	assert_int_equal(sim_cl_write(&r.s, &l, &r.v[0]), XFER);
 	rig_finish(&r);
 }
 
@@ -106,15 +106,15 @@ static void test_sockets(void **state)
 
 	(void)state;
 	rig_init(&r);
-	cl_write(&r.s, &l, &r.v[1]);
+	sim_cl_write(&r.s, &l, &r.v[1]);
 	r.s.now = 10000;
-	assert_int_equal(cl_write(&r.s, &l, &r.v[2]), XSOCK);
+	assert_int_equal(sim_cl_write(&r.s, &l, &r.v[2]), XSOCK);
 	r.s.now = 20000;
-	assert_int_equal(cl_write(&r.s, &l, &r.v[3]), XFER);
+	assert_int_equal(sim_cl_write(&r.s, &l, &r.v[3]), XFER);
 	/* vCPUs sharing a pCPU share its cache */
 	r.v[0].pcpu = 3;
 	r.s.now = 30000;
-	assert_int_equal(cl_write(&r.s, &l, &r.v[0]), 0);
+	assert_int_equal(sim_cl_write(&r.s, &l, &r.v[0]), 0);
 	rig_finish(&r);
 }
 
@@ -127,20 +127,20 @@ static void test_readers(void **state)
 
 	(void)state;
 	rig_init(&r);
-	cl_write(&r.s, &l, &r.v[0]);
+	sim_cl_write(&r.s, &l, &r.v[0]);
 	r.s.now = 1000;
-	assert_int_equal(cl_read(&r.s, &l, &r.v[1]), XFER);
-	assert_int_equal(cl_read(&r.s, &l, &r.v[1]), 0);
+	assert_int_equal(sim_cl_read(&r.s, &l, &r.v[1]), XFER);
+	assert_int_equal(sim_cl_read(&r.s, &l, &r.v[1]), 0);
 	/* a second reader at the same instant does not wait for the first */
-	assert_int_equal(cl_read(&r.s, &l, &r.v[2]), XSOCK);
-	assert_int_equal(cl_read(&r.s, &l, &r.v[0]), 0); /* the writer */
+	assert_int_equal(sim_cl_read(&r.s, &l, &r.v[2]), XSOCK);
+	assert_int_equal(sim_cl_read(&r.s, &l, &r.v[0]), 0); /* the writer */
 	/* a write by a CPU that holds a copy invalidates the others */
-	assert_int_equal(cl_write(&r.s, &l, &r.v[1]), XFER);
-	assert_int_equal(cl_read(&r.s, &l, &r.v[2]), XFER + XSOCK);
+	assert_int_equal(sim_cl_write(&r.s, &l, &r.v[1]), XFER);
+	assert_int_equal(sim_cl_read(&r.s, &l, &r.v[2]), XFER + XSOCK);
 	/* a read waits for the write queued before it, then transfers */
 	r.s.now = 5000;
-	assert_int_equal(cl_write(&r.s, &l, &r.v[0]), XFER);
-	assert_int_equal(cl_read(&r.s, &l, &r.v[1]), 2 * XFER);
+	assert_int_equal(sim_cl_write(&r.s, &l, &r.v[0]), XFER);
+	assert_int_equal(sim_cl_read(&r.s, &l, &r.v[1]), 2 * XFER);
 	rig_finish(&r);
 }
 
@@ -152,13 +152,14 @@ static void test_sections(void **state)
 
 	(void)state;
 	rig_init(&r);
-	assert_int_equal(cl_section(&r.s, &l, &r.v[0], 500), 0);
-	assert_int_equal(cl_section(&r.s, &l, &r.v[1], 500), 500 + XFER);
-	assert_int_equal(cl_write(&r.s, &l, &r.v[0]), 500 + XFER + 500 + XFER);
+	assert_int_equal(sim_cl_section(&r.s, &l, &r.v[0], 500), 0);
+	assert_int_equal(sim_cl_section(&r.s, &l, &r.v[1], 500), 500 + XFER);
+	assert_int_equal(sim_cl_write(&r.s, &l, &r.v[0]),
+			 500 + XFER + 500 + XFER);
 	/* the holder takes it again: no transfer, no wait for itself */
 	r.s.now = 100000;
-	cl_section(&r.s, &l, &r.v[2], 500);
-	assert_int_equal(cl_section(&r.s, &l, &r.v[2], 500), 0);
+	sim_cl_section(&r.s, &l, &r.v[2], 500);
+	assert_int_equal(sim_cl_section(&r.s, &l, &r.v[2], 500), 0);
 	rig_finish(&r);
 }
 

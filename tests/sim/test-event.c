@@ -135,7 +135,7 @@ static void run_sequence(uint64_t seed)
 	assert_false(q.failed);
 	assert_true(pops > 10000);
 	assert_true(spilled > 1000); /* the heap was used */
-	evq_finish(&q);
+	sim_evq_finish(&q);
 	free(r);
 }
 

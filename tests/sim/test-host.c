@@ -52,7 +52,7 @@ static void put_queued(struct sim *s, uint32_t vid, simtime vr)
 
 	v->hs = H_READY;
 	v->vruntime = vr;
-	pcpu_push(s, &s->p[v->pcpu], vid, false);
+	sim_pcpu_push(s, &s->p[v->pcpu], vid, false);
 }
 
 /* --------------------------------------------------------------- CFS */
@@ -88,7 +88,7 @@ static void test_cfs_tick(void **state)
 	/* the entry model keeps 24 ms (latency over one runnable) */
 	s->now = 0;
 	p->rq_n = 0;
-	assert_int_equal(host_cfs_entry.slice_end(s, p), ms(s, 24));
+	assert_int_equal(sim_host_cfs_entry.slice_end(s, p), ms(s, 24));
 
 	/* nine runnable: the slice is 27 ms / 9 */
 	s->now = ms(s, 1);
@@ -113,7 +113,7 @@ static void test_cfs_tick(void **state)
 	{
 		struct event e = { .kind = EV_WAKE, .obj = 12 };
 
-		host_on_wake(s, &e);
+		sim_host_on_wake(s, &e);
 	}
 	assert_int_equal(p->cur, 0);
 	assert_int_equal(p->slice_end, ms(s, 13));
@@ -220,10 +220,10 @@ static unsigned menu_feed(struct menu_gov *g, unsigned n, unsigned us)
 	unsigned st = 0;
 
 	for (unsigned i = 0; i < n; i++) {
-		st = menu_select(g, hsw, 5, 10000, UINT32_MAX);
-		menu_update(g, hsw, st, us + hsw[st].exit_us);
+		st = sim_menu_select(g, hsw, 5, 10000, UINT32_MAX);
+		sim_menu_update(g, hsw, st, us + hsw[st].exit_us);
 	}
-	return menu_select(g, hsw, 5, 10000, UINT32_MAX);
+	return sim_menu_select(g, hsw, 5, 10000, UINT32_MAX);
 }
 
 /*
@@ -241,17 +241,17 @@ static void test_menu_select(void **state)
 	struct menu_gov g;
 
 	(void)state;
-	menu_init(&g);
-	assert_int_equal(menu_select(&g, hsw, 5, 10000, UINT32_MAX), 1);
+	sim_menu_init(&g);
+	assert_int_equal(sim_menu_select(&g, hsw, 5, 10000, UINT32_MAX), 1);
 	assert_int_equal(menu_feed(&g, 8, 50), 2);
 	assert_int_equal(menu_feed(&g, 40, 1000), 4);
 	assert_int_equal(menu_feed(&g, 8, 50), 2);
-	assert_int_equal(menu_select(&g, hsw, 5, 15, UINT32_MAX), 1);
-	assert_int_equal(menu_select(&g, hsw, 5, 1, UINT32_MAX), 0);
-	menu_init(&g);
+	assert_int_equal(sim_menu_select(&g, hsw, 5, 15, UINT32_MAX), 1);
+	assert_int_equal(sim_menu_select(&g, hsw, 5, 1, UINT32_MAX), 0);
+	sim_menu_init(&g);
 	menu_feed(&g, 40, 1000);
-	assert_int_equal(menu_select(&g, hsw, 5, 10000, 5), 1);
-	assert_int_equal(menu_select(&g, hsw, 5, 10000, 0), 0);
+	assert_int_equal(sim_menu_select(&g, hsw, 5, 10000, 5), 1);
+	assert_int_equal(sim_menu_select(&g, hsw, 5, 10000, 0), 0);
 }
 
 /* get_typical_interval() as the kernel writes it: passes over the
@@ -293,11 +293,11 @@ static unsigned typical_by_passes(const unsigned *iv)
 }
 
 /*
- * menu_typical_us() works on the history kept sorted: it must give the
+ * sim_menu_typical_us() works on the history kept sorted: it must give the
  * kernel's answer for every history. Seeded random idle periods, drawn
  * from a few magnitudes with many repeats (ties among the largest, which
  * drop together), around the 20 us spread and up to 2^32 - 1 (sums of
- * squares that wrap 64 bits), each fed through menu_update().
+ * squares that wrap 64 bits), each fed through sim_menu_update().
  */
 static void test_menu_typical(void **state)
 {
@@ -307,7 +307,7 @@ static void test_menu_typical(void **state)
 	unsigned repeats = 0;
 
 	(void)state;
-	menu_init(&g);
+	sim_menu_init(&g);
 	for (unsigned i = 0; i < 500000; i++) {
 		unsigned us, typ, st = 0;
 
@@ -318,8 +318,8 @@ static void test_menu_typical(void **state)
 		if ((x >> 40) % 4 == 0)
 			us = g.intervals[(x >> 44) % MENU_INTERVALS];
 		g.next_timer_us = UINT32_MAX; /* no clamp of the period */
-		menu_update(&g, hsw, st, us);
-		typ = menu_typical_us(&g);
+		sim_menu_update(&g, hsw, st, us);
+		typ = sim_menu_typical_us(&g);
 		assert_int_equal(typ, typical_by_passes(g.intervals));
 		repeats += typ != UINT32_MAX;
 	}
@@ -337,13 +337,14 @@ static void menu_cycle(struct menu_gov *g, const unsigned *us, unsigned n,
 	*hi = 0;
 	for (unsigned r = 0; r < rounds; r++) {
 		for (unsigned i = 0; i < n; i++) {
-			unsigned st = menu_select(g, hsw, 5, 10000, UINT32_MAX);
+			unsigned st =
+				sim_menu_select(g, hsw, 5, 10000, UINT32_MAX);
 
 			if (r == rounds - 1) {
 				*lo = st < *lo ? st : *lo;
 				*hi = st > *hi ? st : *hi;
 			}
-			menu_update(g, hsw, st, us[i] + hsw[st].exit_us);
+			sim_menu_update(g, hsw, st, us[i] + hsw[st].exit_us);
 		}
 	}
 }
@@ -368,11 +369,11 @@ static void test_menu_bimodal(void **state)
 	unsigned lo, hi;
 
 	(void)state;
-	menu_init(&g);
+	sim_menu_init(&g);
 	menu_cycle(&g, mixed, 4, 16, &lo, &hi);
 	assert_int_equal(lo, 4);
 	assert_int_equal(hi, 4);
-	menu_init(&g);
+	sim_menu_init(&g);
 	menu_cycle(&g, shorts, 3, 32, &lo, &hi);
 	assert_true(hi < 4);
 }
@@ -392,9 +393,9 @@ static simtime idle_wake_after(struct sim *s, unsigned n, double us)
 		v->halted_at = s->now;
 		p->cur = NONE_ID;
 		p->idle_since = s->now;
-		pcpu_idle_enter(s, p);
+		sim_pcpu_idle_enter(s, p);
 		s->now += us_to_cyc(s, us);
-		vcpu_wake(s, v, 0);
+		sim_vcpu_wake(s, v, 0);
 		e = evq_pop(&s->q);
 		assert_int_equal(e.kind, EV_WAKE);
 		lat = e.t - s->now;
@@ -500,7 +501,7 @@ static void test_haltpoll_limit(void **state)
 		v->idle_halted = true;
 		v->halted_at = s->now;
 		s->now += us_to_cyc(s, blocked[i]);
-		guest_idle_exit(s, v);
+		sim_guest_idle_exit(s, v);
 		assert_int_equal(v->poll_limit, us_to_cyc(s, want[i]));
 	}
 	rig_free(g);
@@ -529,13 +530,13 @@ static void test_poll_resume(void **state)
 	v->polling = true;
 	v->poll_end = us_to_cyc(s, 50);
 	s->now = us_to_cyc(s, 10);
-	assert_true(guest_idle_continue(s, v));
+	assert_true(sim_guest_idle_continue(s, v));
 	assert_true(v->polling);
 	e = evq_pop(&s->q);
 	assert_int_equal(e.kind, EV_IDLE_POLL);
 	assert_int_equal(e.t, us_to_cyc(s, 50));
 	s->now = us_to_cyc(s, 80);
-	assert_true(guest_idle_continue(s, v));
+	assert_true(sim_guest_idle_continue(s, v));
 	assert_int_equal(v->hs, H_HALTED);
 	assert_int_equal(s->r->vm_exits[HVTLB_SIM_EXIT_HLT], 1);
 	rig_free(g);
@@ -589,10 +590,10 @@ static void ple_exit(struct sim *s, struct vcpu *v)
 {
 	struct event e = { .kind = EV_PLE, .obj = v->gid };
 
-	arm_ple(s, v);
+	sim_arm_ple(s, v);
 	assert_true(v->ple_armed);
 	e.arg = v->ple_token;
-	host_on_ple(s, &e);
+	sim_host_on_ple(s, &e);
 }
 
 /*
@@ -641,7 +642,7 @@ static void test_directed_yield(void **state)
 		"workload.iterations=20"
 
 /*
- * directed_yields counts the yields kvm_vcpu_on_spin() made. The older
+ * directed_yields counts the yields sim_kvm_vcpu_on_spin() made. The older
  * model (directed_yield = false) gives the pCPU away undirected: none.
  * Over a run: an overcommitted VM whose spinners exit on PLE has some;
  * without PLE there is no yield to count.
@@ -757,7 +758,7 @@ static void test_dy_eligible(void **state)
 	ple_exit(s, v);
 	assert_int_equal(s->p[1].cur, 5);
 	assert_int_equal(v->ple_window, 16384);
-	ple_sched_in(s, v);
+	sim_ple_sched_in(s, v);
 	assert_int_equal(v->ple_window, 4096);
 	rig_free(g);
 }
@@ -788,19 +789,19 @@ static void test_balance_wake(void **state)
 	(void)state;
 	s->now = ms(s, 1);
 	put_running(s, 0, 0, 0);
-	vcpu_wake(s, &s->v[4], 0);
+	sim_vcpu_wake(s, &s->v[4], 0);
 	assert_int_equal(s->v[4].pcpu, 1);
 	assert_true(s->v[4].migrated);
 	assert_int_equal(s->p[1].waking, 1);
-	vcpu_wake(s, &s->v[5], 0);
+	sim_vcpu_wake(s, &s->v[5], 0);
 	assert_int_equal(s->v[5].pcpu, 1);
 	assert_false(s->v[5].migrated);
-	vcpu_wake(s, &s->v[2], 0);
+	sim_vcpu_wake(s, &s->v[2], 0);
 	assert_int_equal(s->v[2].pcpu, 2);
 	assert_int_equal(s->r->vcpu_migrations, 1);
 	/* vCPU 4's wake-up: it enters pCPU 1 and its TLB is flushed */
 	s->now += ms(s, 0.1);
-	host_on_wake(s, &(struct event){ .kind = EV_WAKE, .obj = 4 });
+	sim_host_on_wake(s, &(struct event){ .kind = EV_WAKE, .obj = 4 });
 	assert_int_equal(s->p[1].cur, 4);
 	assert_false(s->v[4].migrated);
 	assert_int_equal(s->r->flushes[HVTLB_SIM_FLUSH_MIGRATE], 1);
@@ -810,7 +811,7 @@ static void test_balance_wake(void **state)
 	s = &g->s;
 	s->now = ms(s, 1);
 	put_running(s, 0, 0, 0);
-	vcpu_wake(s, &s->v[4], 0);
+	sim_vcpu_wake(s, &s->v[4], 0);
 	assert_int_equal(s->v[4].pcpu, 0);
 	assert_int_equal(s->r->vcpu_migrations, 0);
 	rig_free(g);
@@ -833,12 +834,12 @@ static void test_balance_poll(void **state)
 	put_running(s, 0, 0, 0);
 	put_running(s, 3, 0, 0);
 	s->p[0].last = 0;
-	vcpu_deschedule(s, &s->v[0], false); /* halts: polls on pCPU 0 */
-	assert_true(pcpu_polling(s, &s->p[0]));
+	sim_vcpu_deschedule(s, &s->v[0], false); /* halts: polls on pCPU 0 */
+	assert_true(sim_pcpu_polling(s, &s->p[0]));
 	s->now += us_to_cyc(s, 50);
-	vcpu_wake(s, &s->v[7], 0);
+	sim_vcpu_wake(s, &s->v[7], 0);
 	assert_int_equal(s->v[7].pcpu, 2);
-	vcpu_wake(s, &s->v[0], 0);
+	sim_vcpu_wake(s, &s->v[0], 0);
 	assert_int_equal(s->v[0].pcpu, 0);
 	assert_false(s->v[0].migrated);
 	rig_free(g);
@@ -887,7 +888,7 @@ static void test_balance_newidle(void **state)
 
 	(void)state;
 	put_waiting(s, 9, 1);
-	vcpu_deschedule(s, &s->v[0], false);
+	sim_vcpu_deschedule(s, &s->v[0], false);
 	assert_int_equal(s->p[0].cur, 5);
 	assert_int_equal(s->v[5].pcpu, 0);
 	assert_int_equal(s->p[1].rq_n, 1);
@@ -896,7 +897,7 @@ static void test_balance_newidle(void **state)
 
 	g = two_running(0.1); /* hot */
 	s = &g->s;
-	vcpu_deschedule(s, &s->v[0], false);
+	sim_vcpu_deschedule(s, &s->v[0], false);
 	assert_int_equal(s->p[0].cur, NONE_ID);
 	assert_int_equal(s->v[5].pcpu, 1);
 	rig_free(g);
@@ -904,7 +905,7 @@ static void test_balance_newidle(void **state)
 	g = two_running(3); /* avg_idle below the migration cost */
 	s = &g->s;
 	s->p[0].avg_idle = ms(s, 0.2);
-	vcpu_deschedule(s, &s->v[0], false);
+	sim_vcpu_deschedule(s, &s->v[0], false);
 	assert_int_equal(s->p[0].cur, NONE_ID);
 	assert_int_equal(s->r->vcpu_migrations, 0);
 	rig_free(g);
@@ -923,11 +924,11 @@ static void test_balance_periodic(void **state)
 
 	(void)state;
 	put_waiting(s, 9, 4);
-	host_on_balance(s, &e);
+	sim_host_on_balance(s, &e);
 	assert_int_equal(s->v[9].pcpu, 0);
 	assert_int_equal(s->p[0].rq_n, 1);
 	assert_int_equal(s->p[1].rq_n, 1);
-	host_on_balance(s, &e);
+	sim_host_on_balance(s, &e);
 	assert_int_equal(s->v[5].pcpu, 1);
 	assert_int_equal(s->r->vcpu_migrations, 1);
 	rig_free(g);
@@ -956,7 +957,7 @@ static void test_balance_fresh_min(void **state)
 	put_waiting(s, 5, 3);
 	put_waiting(s, 9, 4);
 	s->v[5].vruntime = s->v[9].vruntime = ms(s, 1998);
-	host_on_balance(s, &e);
+	sim_host_on_balance(s, &e);
 	assert_int_equal(s->v[9].pcpu, 0);
 	assert_int_equal(s->p[0].min_vruntime, ms(s, 2000));
 	assert_int_equal(s->v[9].vruntime, ms(s, 2000));

@@ -39,11 +39,11 @@ static uint64_t send_once(struct rig *g, uint32_t from,
 {
 	uint64_t before = g->s.r->vm_exits[HVTLB_SIM_EXIT_IPI_SEND];
 
-	ipi_send_begin(p, &g->s.v[from], targets, IPI_VECTOR_CALL_FUNCTION);
+	sim_ipi_send_begin(p, &g->s.v[from], targets, IPI_VECTOR_CALL_FUNCTION);
 	for (uint32_t c = hvtlb_cpumask_next(&p->to, 0); c < g->c.vcpus;
 	     c = hvtlb_cpumask_next(&p->to, c + 1))
-		ipi_send_next(p, c);
-	ipi_send_end(p);
+		sim_ipi_send_next(p, c);
+	sim_ipi_send_end(p);
 	return g->s.r->vm_exits[HVTLB_SIM_EXIT_IPI_SEND] - before;
 }
 

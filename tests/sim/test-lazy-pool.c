@@ -155,7 +155,7 @@ static void test_cap(void **state)
 	hvtlb_sim_results_destroy(r);
 }
 
-/* mm_grow_slots() on a process built by hand: 3 slots that come and go,
+/* sim_mm_grow_slots() on a process built by hand: 3 slots that come and go,
  * then one reserved; a quarantine ring that wraps. */
 static void test_grow_by_hand(void **state)
 {
@@ -192,7 +192,7 @@ static void test_grow_by_hand(void **state)
 	m.qhead = 3;
 	m.qn = 2;
 
-	assert_int_equal(mm_grow_slots(&s, 0), 0);
+	assert_int_equal(sim_mm_grow_slots(&s, 0), 0);
 	/* the 3 slots that come and go doubled; appended after the reserved
 	 * one, which did not move */
 	assert_int_equal(m.nslots, 7);
@@ -221,10 +221,10 @@ static void test_grow_by_hand(void **state)
 	assert_int_equal(m.quar[1].epoch, 11);
 	/* the cap: what the address space holds past GVA_BASE */
 	m.pages = 1u << 18; /* 1 GiB slots */
-	assert_int_equal(mm_max_slots(&m),
+	assert_int_equal(sim_mm_max_slots(&m),
 			 (uint32_t)((MM_TASK_SIZE_MAX - GVA_BASE) >> 30));
-	m.nslots = mm_max_slots(&m);
-	assert_int_equal(mm_grow_slots(&s, 0), -ENOSPC);
+	m.nslots = sim_mm_max_slots(&m);
+	assert_int_equal(sim_mm_grow_slots(&s, 0), -ENOSPC);
 	free(m.pte);
 	free(m.plist);
 	free(m.pn);

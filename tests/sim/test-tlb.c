@@ -6,7 +6,7 @@
  * sequences of fills, lookups, probes, INVLPGs (one ASID or all, 4 KiB
  * to 1 GiB, pages of every size inside large ones) and full flushes with
  * and without globals, every result agrees: the level that hit and the
- * generation, and every live entry tlb_find() shows, in order. Addresses
+ * generation, and every live entry sim_tlb_find() shows, in order. Addresses
  * come from a small range so that sets fill up, evict and empty again
  * (the per-set "used" bit tlb.c keeps to skip empty sets is exercised
  * both ways), on a small TLB and on the default one. Then the global bit
@@ -151,7 +151,7 @@ static int ref_lookup(struct ref_tlb *t, uint64_t key, uint64_t vpn,
 static void ref_inval_one(struct ref_tlb *t, uint64_t va, unsigned shift,
 			  uint32_t asid, bool any)
 {
-	uint64_t key = tlb_key(va, shift, asid), vpn = va >> shift;
+	uint64_t key = sim_tlb_key(va, shift, asid), vpn = va >> shift;
 	uint64_t mask = any ? ~KEY_ASID_MASK : ~0ULL;
 
 	for (uint32_t i = 0; i < t->nlevels; i++) {
@@ -188,7 +188,7 @@ static void ref_flush_all(struct ref_tlb *t, bool global)
 		t->gepoch++;
 }
 
-/* What tlb_find() shows, in its order: recorded by the callback. */
+/* What sim_tlb_find() shows, in its order: recorded by the callback. */
 #define MAXSEEN 8192
 
 struct seen_list {
@@ -281,30 +281,30 @@ static void run_sequence(const struct hvtlb_sim_config *c, uint64_t seed,
 	struct ref_tlb r;
 	uint64_t x = seed * 2654435761ULL + 1;
 
-	assert_int_equal(tlb_init(&t, c), 0);
+	assert_int_equal(sim_tlb_init(&t, c), 0);
 	ref_init(&r, c);
 	for (unsigned i = 0; i < ops; i++) {
 		uint64_t op = xs_next(&x) % 100;
 		unsigned shift = rand_shift(&x);
 		uint64_t va = rand_va(&x, shift);
 		uint32_t asid = (uint32_t)(xs_next(&x) % 4) + 1;
-		uint64_t key = tlb_key(va, shift, asid);
+		uint64_t key = sim_tlb_key(va, shift, asid);
 		uint32_t g1 = 0, g2 = 0;
 
 		if (op < 45) {
 			bool global = va >> 63 && xs_next(&x) % 2;
 			uint32_t gen = (uint32_t)xs_next(&x);
 
-			tlb_fill(&t, key, va >> shift, gen, global);
+			sim_tlb_fill(&t, key, va >> shift, gen, global);
 			ref_fill(&r, key, va >> shift, gen, global);
 		} else if (op < 70) {
 			assert_int_equal(
-				tlb_lookup(&t, key, va >> shift, &g1),
+				sim_tlb_lookup(&t, key, va >> shift, &g1),
 				ref_lookup(&r, key, va >> shift, &g2, true));
 			assert_int_equal(g1, g2);
 		} else if (op < 80) {
 			assert_int_equal(
-				tlb_probe(&t, key, va >> shift, &g1),
+				sim_tlb_probe(&t, key, va >> shift, &g1),
 				ref_lookup(&r, key, va >> shift, &g2, false));
 			assert_int_equal(g1, g2);
 		} else if (op < 97) {
@@ -312,22 +312,22 @@ static void run_sequence(const struct hvtlb_sim_config *c, uint64_t seed,
 			uint32_t a = xs_next(&x) % 3 ? asid : ~0u;
 
 			/* pages of 4 KiB, also inside the large ones */
-			tlb_invalidate(&t, va, n, 12, a);
+			sim_tlb_invalidate(&t, va, n, 12, a);
 			ref_invalidate(&r, va, n, 12, a);
 		} else {
 			bool global = xs_next(&x) % 2;
 
-			tlb_flush_all(&t, global);
+			sim_tlb_flush_all(&t, global);
 			ref_flush_all(&r, global);
 		}
 		if (i % 64 == 63 || i == ops - 1) {
 			got.n = 0;
-			assert_false(tlb_find(&t, record, &got));
+			assert_false(sim_tlb_find(&t, record, &got));
 			ref_seen(&r, &want);
 			same_seen(&got, &want);
 		}
 	}
-	tlb_finish(&t);
+	sim_tlb_finish(&t);
 	ref_finish(&r);
 }
 
@@ -369,44 +369,54 @@ static void test_tlb_global(void **state)
 
 	(void)state;
 	hvtlb_sim_config_init(&c);
-	assert_int_equal(tlb_init(&t, &c), 0);
+	assert_int_equal(sim_tlb_init(&t, &c), 0);
 	/* A global entry matches from every ASID. */
-	tlb_fill(&t, tlb_key(va, 12, 1), va >> 12, 7, true);
-	tlb_fill(&t, tlb_key(uva, 12, 1), uva >> 12, 9, false);
-	assert_int_equal(tlb_lookup(&t, tlb_key(va, 12, 2), va >> 12, &gen), 1);
+	sim_tlb_fill(&t, sim_tlb_key(va, 12, 1), va >> 12, 7, true);
+	sim_tlb_fill(&t, sim_tlb_key(uva, 12, 1), uva >> 12, 9, false);
+	assert_int_equal(
+		sim_tlb_lookup(&t, sim_tlb_key(va, 12, 2), va >> 12, &gen), 1);
 	assert_int_equal(gen, 7);
-	assert_int_equal(tlb_probe(&t, tlb_key(uva, 12, 2), uva >> 12, &gen),
-			 0);
+	assert_int_equal(
+		sim_tlb_probe(&t, sim_tlb_key(uva, 12, 2), uva >> 12, &gen), 0);
 	/* A non-global full flush (CR3 write) keeps it, drops the rest. */
-	tlb_flush_all(&t, false);
-	assert_int_equal(tlb_probe(&t, tlb_key(va, 12, 3), va >> 12, &gen), 1);
-	assert_int_equal(tlb_probe(&t, tlb_key(uva, 12, 1), uva >> 12, &gen),
-			 0);
+	sim_tlb_flush_all(&t, false);
+	assert_int_equal(
+		sim_tlb_probe(&t, sim_tlb_key(va, 12, 3), va >> 12, &gen), 1);
+	assert_int_equal(
+		sim_tlb_probe(&t, sim_tlb_key(uva, 12, 1), uva >> 12, &gen), 0);
 	/* A flush with globals drops it. */
-	tlb_flush_all(&t, true);
-	assert_int_equal(tlb_probe(&t, tlb_key(va, 12, 3), va >> 12, &gen), 0);
+	sim_tlb_flush_all(&t, true);
+	assert_int_equal(
+		sim_tlb_probe(&t, sim_tlb_key(va, 12, 3), va >> 12, &gen), 0);
 	/* Invalidating the address drops it, from another ASID or any. */
-	tlb_fill(&t, tlb_key(va, 12, 1), va >> 12, 7, true);
-	tlb_invalidate(&t, va, 1, 12, 5);
-	assert_int_equal(tlb_probe(&t, tlb_key(va, 12, 1), va >> 12, &gen), 0);
-	tlb_fill(&t, tlb_key(va, 12, 1), va >> 12, 7, true);
-	tlb_invalidate(&t, va, 1, 12, ~0u);
-	assert_int_equal(tlb_probe(&t, tlb_key(va, 12, 1), va >> 12, &gen), 0);
+	sim_tlb_fill(&t, sim_tlb_key(va, 12, 1), va >> 12, 7, true);
+	sim_tlb_invalidate(&t, va, 1, 12, 5);
+	assert_int_equal(
+		sim_tlb_probe(&t, sim_tlb_key(va, 12, 1), va >> 12, &gen), 0);
+	sim_tlb_fill(&t, sim_tlb_key(va, 12, 1), va >> 12, 7, true);
+	sim_tlb_invalidate(&t, va, 1, 12, ~0u);
+	assert_int_equal(
+		sim_tlb_probe(&t, sim_tlb_key(va, 12, 1), va >> 12, &gen), 0);
 	/* ... but not another address's. */
-	tlb_fill(&t, tlb_key(va, 12, 1), va >> 12, 7, true);
-	tlb_invalidate(&t, va + 4096, 1, 12, 1);
-	assert_int_equal(tlb_probe(&t, tlb_key(va, 12, 1), va >> 12, &gen), 1);
+	sim_tlb_fill(&t, sim_tlb_key(va, 12, 1), va >> 12, 7, true);
+	sim_tlb_invalidate(&t, va + 4096, 1, 12, 1);
+	assert_int_equal(
+		sim_tlb_probe(&t, sim_tlb_key(va, 12, 1), va >> 12, &gen), 1);
 	/* Refilled into L1 from the STLB, it stays global. */
-	for (uint64_t i = 1; i <= 4096 && tlb_probe(&t, tlb_key(va, 12, 1),
-						    va >> 12, &gen) == 1;
+	for (uint64_t i = 1;
+	     i <= 4096 &&
+	     sim_tlb_probe(&t, sim_tlb_key(va, 12, 1), va >> 12, &gen) == 1;
 	     i++)
-		tlb_fill(&t, tlb_key(uva + (i << 12), 12, 1), (uva >> 12) + i,
-			 1, false);
-	assert_int_equal(tlb_probe(&t, tlb_key(va, 12, 4), va >> 12, &gen), 2);
-	assert_int_equal(tlb_lookup(&t, tlb_key(va, 12, 4), va >> 12, &gen), 2);
-	tlb_flush_all(&t, false);
-	assert_int_equal(tlb_lookup(&t, tlb_key(va, 12, 6), va >> 12, &gen), 1);
-	tlb_finish(&t);
+		sim_tlb_fill(&t, sim_tlb_key(uva + (i << 12), 12, 1),
+			     (uva >> 12) + i, 1, false);
+	assert_int_equal(
+		sim_tlb_probe(&t, sim_tlb_key(va, 12, 4), va >> 12, &gen), 2);
+	assert_int_equal(
+		sim_tlb_lookup(&t, sim_tlb_key(va, 12, 4), va >> 12, &gen), 2);
+	sim_tlb_flush_all(&t, false);
+	assert_int_equal(
+		sim_tlb_lookup(&t, sim_tlb_key(va, 12, 6), va >> 12, &gen), 1);
+	sim_tlb_finish(&t);
 }
 
 /*
@@ -419,40 +429,43 @@ static void test_tlb_large(void **state)
 	struct hvtlb_sim_config c;
 	struct tlb t;
 	uint64_t va2m = 0x00007f0000200000ULL, va1g = 0x00007f0040000000ULL;
-	uint64_t k2m = tlb_key(va2m, 21, 1), k1g = tlb_key(va1g, 30, 1);
+	uint64_t k2m = sim_tlb_key(va2m, 21, 1), k1g = sim_tlb_key(va1g, 30, 1);
 	uint32_t gen;
 
 	(void)state;
 	hvtlb_sim_config_init(&c);
-	assert_int_equal(tlb_init(&t, &c), 0);
+	assert_int_equal(sim_tlb_init(&t, &c), 0);
 	/* 4 KiB entries only: a 4 KiB invalidation still works. */
-	tlb_fill(&t, tlb_key(va2m, 12, 1), va2m >> 12, 1, false);
-	tlb_invalidate(&t, va2m, 1, 12, 1);
-	assert_int_equal(tlb_probe(&t, tlb_key(va2m, 12, 1), va2m >> 12, &gen),
-			 0);
+	sim_tlb_fill(&t, sim_tlb_key(va2m, 12, 1), va2m >> 12, 1, false);
+	sim_tlb_invalidate(&t, va2m, 1, 12, 1);
+	assert_int_equal(
+		sim_tlb_probe(&t, sim_tlb_key(va2m, 12, 1), va2m >> 12, &gen),
+		0);
 	/* A page inside each large page drops it. */
-	tlb_fill(&t, k2m, va2m >> 21, 2, false);
-	tlb_fill(&t, k1g, va1g >> 30, 3, false);
-	tlb_invalidate(&t, va2m + 0x5000, 1, 12, 1);
-	assert_int_equal(tlb_probe(&t, k2m, va2m >> 21, &gen), 0);
-	assert_int_equal(tlb_probe(&t, k1g, va1g >> 30, &gen), 1);
-	tlb_invalidate(&t, va1g + 0x12345000, 1, 12, ~0u);
-	assert_int_equal(tlb_probe(&t, k1g, va1g >> 30, &gen), 0);
+	sim_tlb_fill(&t, k2m, va2m >> 21, 2, false);
+	sim_tlb_fill(&t, k1g, va1g >> 30, 3, false);
+	sim_tlb_invalidate(&t, va2m + 0x5000, 1, 12, 1);
+	assert_int_equal(sim_tlb_probe(&t, k2m, va2m >> 21, &gen), 0);
+	assert_int_equal(sim_tlb_probe(&t, k1g, va1g >> 30, &gen), 1);
+	sim_tlb_invalidate(&t, va1g + 0x12345000, 1, 12, ~0u);
+	assert_int_equal(sim_tlb_probe(&t, k1g, va1g >> 30, &gen), 0);
 	/* A global 2 MiB entry outlives a non-global full flush, and the next
 	 * 4 KiB invalidation inside it must still find it. */
-	tlb_fill(&t, k2m, va2m >> 21, 4, true);
-	tlb_flush_all(&t, false);
-	assert_int_equal(tlb_probe(&t, tlb_key(va2m, 21, 2), va2m >> 21, &gen),
-			 1);
-	tlb_invalidate(&t, va2m + 0x1000, 1, 12, 2);
-	assert_int_equal(tlb_probe(&t, tlb_key(va2m, 21, 2), va2m >> 21, &gen),
-			 0);
+	sim_tlb_fill(&t, k2m, va2m >> 21, 4, true);
+	sim_tlb_flush_all(&t, false);
+	assert_int_equal(
+		sim_tlb_probe(&t, sim_tlb_key(va2m, 21, 2), va2m >> 21, &gen),
+		1);
+	sim_tlb_invalidate(&t, va2m + 0x1000, 1, 12, 2);
+	assert_int_equal(
+		sim_tlb_probe(&t, sim_tlb_key(va2m, 21, 2), va2m >> 21, &gen),
+		0);
 	/* After a flush with globals, a new large entry is found again. */
-	tlb_flush_all(&t, true);
-	tlb_fill(&t, k2m, va2m >> 21, 5, false);
-	tlb_invalidate(&t, va2m + 0x1ff000, 1, 12, 1);
-	assert_int_equal(tlb_probe(&t, k2m, va2m >> 21, &gen), 0);
-	tlb_finish(&t);
+	sim_tlb_flush_all(&t, true);
+	sim_tlb_fill(&t, k2m, va2m >> 21, 5, false);
+	sim_tlb_invalidate(&t, va2m + 0x1ff000, 1, 12, 1);
+	assert_int_equal(sim_tlb_probe(&t, k2m, va2m >> 21, &gen), 0);
+	sim_tlb_finish(&t);
 }
 
 int main(void)

@@ -9,8 +9,8 @@
 #include "sim/mm.h"
 #include "sim/workload.h"
 
-void touch(struct task *t, uint32_t slot, enum hvtlb_sim_touch how,
-	   uint32_t count)
+void sim_touch(struct task *t, uint32_t slot, enum hvtlb_sim_touch how,
+	       uint32_t count)
 {
 	struct sim *s = t->s;
 	struct mm *m = &s->mm[t->mm];
@@ -22,37 +22,38 @@ void touch(struct task *t, uint32_t slot, enum hvtlb_sim_touch how,
 		case HVTLB_SIM_TOUCH_NONE:
 			break;
 		case HVTLB_SIM_TOUCH_FIRST:
-			t_touch(t, va, &user, &sys);
+			sim_t_touch(t, va, &user, &sys);
 			break;
 		case HVTLB_SIM_TOUCH_ALL:
 			for (uint32_t i = 0; i < m->pages; i++)
-				t_touch(t, va + ((uint64_t)i << m->shift),
-					&user, &sys);
+				sim_t_touch(t, va + ((uint64_t)i << m->shift),
+					    &user, &sys);
 			break;
 		case HVTLB_SIM_TOUCH_RANDOM:
 			for (uint32_t i = 0; i < count; i++) {
 				uint64_t p = sim_rng_below(&t->rng, m->pages);
 
-				t_touch(t, va + (p << m->shift), &user, &sys);
+				sim_t_touch(t, va + (p << m->shift), &user,
+					    &sys);
 			}
 			break;
 		}
 	}
-	t_work(t, sys, ACCT_SYS);
-	t_work(t, user, ACCT_USER);
+	sim_t_work(t, sys, ACCT_SYS);
+	sim_t_work(t, user, ACCT_USER);
 }
 
-void user_work(struct task *t)
+void sim_user_work(struct task *t)
 {
 	struct sim *s = t->s;
 
-	t_work(t,
-	       cyc(s, SIM_COST_user_op) +
-		       us_to_cyc(s, (double)s->c->wl_user_ns / 1000.0),
-	       ACCT_USER);
+	sim_t_work(t,
+		   cyc(s, SIM_COST_user_op) +
+			   us_to_cyc(s, (double)s->c->wl_user_ns / 1000.0),
+		   ACCT_USER);
 }
 
-void maybe_sleep(struct task *t)
+void sim_maybe_sleep(struct task *t)
 {
 	struct sim *s = t->s;
 
@@ -61,7 +62,7 @@ void maybe_sleep(struct task *t)
 	uint64_t ns = sim_rng_below(&t->rng, s->c->wl_sleep_ns_max + 1);
 
 	if (ns)
-		sleep_timer(s, t, us_to_cyc(s, (double)ns / 1000.0));
+		sim_sleep_timer(s, t, us_to_cyc(s, (double)ns / 1000.0));
 }
 
 static const struct sim_workload *const workloads[] = {
@@ -73,19 +74,19 @@ _Static_assert(sizeof(workloads) / sizeof(workloads[0]) ==
 		       HVTLB_SIM_WORKLOAD_COUNT_,
 	       "one entry per workload.kind");
 
-uint32_t workload_shared_slots(const struct hvtlb_sim_config *c)
+uint32_t sim_workload_shared_slots(const struct hvtlb_sim_config *c)
 {
 	uint32_t n = workloads[c->workload]->shared_slots;
 
 	return c->wl_shared && !n ? 1 : n;
 }
 
-uint32_t workload_slot_pages(const struct hvtlb_sim_config *c)
+uint32_t sim_workload_slot_pages(const struct hvtlb_sim_config *c)
 {
 	return c->wl_pages + workloads[c->workload]->extra_pages;
 }
 
-uint32_t workload_reserved_slots(const struct hvtlb_sim_config *c)
+uint32_t sim_workload_reserved_slots(const struct hvtlb_sim_config *c)
 {
 	const struct sim_workload *w = workloads[c->workload];
 
@@ -108,27 +109,27 @@ static bool more(const struct sim_workload *w, struct task *t, uint64_t i)
 }
 
 /* The body of task @p t: its workload's operations, then exit. */
-void workload_run(struct task *t)
+void sim_workload_run(struct task *t)
 {
 	struct sim *s = t->s;
 	const struct sim_workload *w = workloads[s->c->workload];
-	bool shared = workload_shared_slots(s->c) > 0;
+	bool shared = sim_workload_shared_slots(s->c) > 0;
 	uint32_t own = NONE_ID;
 
 	if (w->own_slot) {
 		if (shared && !w->never_shared)
 			own = 0; /* the process's shared mapping, slot 0 */
 		else
-			do_mmap(t, &own);
+			sim_do_mmap(t, &own);
 	}
 	for (uint64_t i = 0; more(w, t, i); i++) {
 		if (s->c->wl_kernel_pages)
-			kernel_op(t);
+			sim_kernel_op(t);
 		w->op(t, &own, i);
 		s->r->ops++;
 	}
 	if (own != NONE_ID && (!shared || w->never_shared))
-		do_munmap(t, own);
+		sim_do_munmap(t, own);
 	if (t->debt)
-		t_work(t, 0, ACCT_SYS);
+		sim_t_work(t, 0, ACCT_SYS);
 }

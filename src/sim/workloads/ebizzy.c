@@ -109,15 +109,16 @@ static void copy_chunk(struct task *t, uint32_t src, uint32_t dst)
 
 	for (uint32_t p = 0; p <= n; p++) {
 		if (p < n)
-			t_touch(t, slot_va(m, src) + ((uint64_t)p << m->shift),
-				&user, &sys);
-		t_touch(t, slot_va(m, dst) + ((uint64_t)p << m->shift), &user,
-			&sys);
+			sim_t_touch(t,
+				    slot_va(m, src) + ((uint64_t)p << m->shift),
+				    &user, &sys);
+		sim_t_touch(t, slot_va(m, dst) + ((uint64_t)p << m->shift),
+			    &user, &sys);
 	}
 	user += (simtime)(s->cost[SIM_COST_copy_page] *
 			  (double)(chunk_bytes(s, m) >> 12));
-	t_work(t, sys, ACCT_SYS);
-	t_work(t, user, ACCT_USER);
+	sim_t_work(t, sys, ACCT_SYS);
+	sim_t_work(t, user, ACCT_USER);
 }
 
 /* bsearch() of key 0 among the copy's records (record j holds j): the
@@ -133,14 +134,15 @@ static void search_copy(struct task *t, uint32_t dst)
 		uint64_t mid = (lo + hi) / 2;
 		uint64_t off = CHUNK_OVERHEAD + mid * RECORD_BYTES;
 
-		t_touch(t, slot_va(m, dst) + (off & ~((1ULL << m->shift) - 1)),
-			&user, &sys);
+		sim_t_touch(t,
+			    slot_va(m, dst) + (off & ~((1ULL << m->shift) - 1)),
+			    &user, &sys);
 		if (mid == 0)
 			break;
 		hi = mid;
 	}
-	t_work(t, sys, ACCT_SYS);
-	t_work(t, user, ACCT_USER);
+	sim_t_work(t, sys, ACCT_SYS);
+	sim_t_work(t, user, ACCT_USER);
 }
 
 static void ebizzy_op(struct task *t, uint32_t *heap, uint64_t i)
@@ -153,21 +155,21 @@ static void ebizzy_op(struct task *t, uint32_t *heap, uint64_t i)
 	bool mapped = copy_mapped(s, m);
 
 	(void)i;
-	user_work(t);
+	sim_user_work(t);
 	if (mapped)
-		do_mmap(t, &dst);
+		sim_do_mmap(t, &dst);
 	copy_chunk(t, src, dst);
 	search_copy(t, dst);
 	if (mapped) {
-		do_munmap(t, dst);
+		sim_do_munmap(t, dst);
 		/* free() of a mapped chunk raises the dynamic threshold */
 		if (!s->c->wl_ebizzy_always_mmap &&
 		    chunk_bytes(s, m) + CHUNK_OVERHEAD <= MMAP_THRESHOLD_MAX)
 			m->wl_flags |= EB_RAISED;
 	} else if (heap_trims(s, m)) {
-		do_madvise_range(t, *heap, 1, s->c->wl_pages);
+		sim_do_madvise_range(t, *heap, 1, s->c->wl_pages);
 	}
-	maybe_sleep(t);
+	sim_maybe_sleep(t);
 }
 
 const struct sim_workload sim_workload_EBIZZY = {

@@ -38,15 +38,15 @@ static void k_access(struct task *t, uint32_t p, simtime *sys)
 	const struct pte *pt = kpte_of(s, t->vm, p);
 	uint64_t va = KVA_BASE + ((uint64_t)p << 12);
 	/* Looked up from the current ASID: a global entry matches any. */
-	uint64_t key = tlb_key(va, 12, s->mm[t->mm].id);
+	uint64_t key = sim_tlb_key(va, 12, s->mm[t->mm].id);
 	uint32_t gen;
 	int lv;
 
-	vcpu_tlb_ready(s, v);
+	sim_vcpu_tlb_ready(s, v);
 	if (!v->tlb_ready)
 		return;
 	*sys += cyc(s, SIM_COST_touch);
-	lv = tlb_lookup(&v->tlb, key, va >> 12, &gen);
+	lv = sim_tlb_lookup(&v->tlb, key, va >> 12, &gen);
 	if (lv) {
 		if (lv == 1)
 			s->r->tlb_l1_hits++;
@@ -59,7 +59,7 @@ static void k_access(struct task *t, uint32_t p, simtime *sys)
 	s->r->tlb_misses++;
 	*sys += (simtime)(s->cost[SIM_COST_walk_ref] *
 			  s->cost[SIM_COST_walk_refs]);
-	tlb_fill(&v->tlb, key, va >> 12, pt->gen, true);
+	sim_tlb_fill(&v->tlb, key, va >> 12, pt->gen, true);
 	s->kfill[(size_t)t->vm * s->c->wl_kernel_pages + p] |=
 		filler_bit(v->idx);
 }
@@ -88,7 +88,7 @@ static void kernel_free(struct task *t)
 
 	s->kfill[(size_t)t->vm * s->c->wl_kernel_pages + p] = 0;
 	t->kpage = NONE_ID;
-	t_work(t, cyc(s, SIM_COST_munmap), ACCT_SYS);
+	sim_t_work(t, cyc(s, SIM_COST_munmap), ACCT_SYS);
 	v = &s->v[t->vcpu];
 	of.vm = v->vm;
 	struct hvtlb_flush_request req = {
@@ -104,7 +104,7 @@ static void kernel_free(struct task *t)
 
 	for (uint32_t c = 0; c < s->c->vcpus; c++)
 		hvtlb_cpumask_set(&req.targets, c);
-	if (!shootdown(t, &req, &out, &of))
+	if (!sim_shootdown(t, &req, &out, &of))
 		return;
 	if (covered > pt->flushed)
 		pt->flushed = covered;
@@ -112,7 +112,7 @@ static void kernel_free(struct task *t)
 		p;
 }
 
-void kernel_op(struct task *t)
+void sim_kernel_op(struct task *t)
 {
 	struct sim *s = t->s;
 	uint32_t n = s->c->wl_kernel_pages, p;
@@ -130,7 +130,7 @@ void kernel_op(struct task *t)
 	p = (uint32_t)sim_rng_below(&t->rng, n);
 	if (kpte_of(s, t->vm, p)->gen & 1)
 		k_access(t, p, &sys);
-	t_work(t, sys, ACCT_SYS);
+	sim_t_work(t, sys, ACCT_SYS);
 	if (t->kpage != NONE_ID && ++t->kage >= KERNEL_HOLD)
 		kernel_free(t);
 }

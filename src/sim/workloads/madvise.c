@@ -9,16 +9,16 @@
 #include "sim/mm.h"
 #include "sim/workload.h"
 
-void madvise_op(struct task *t, uint32_t *own, uint64_t i)
+void sim_madvise_op(struct task *t, uint32_t *own, uint64_t i)
 {
 	(void)i;
-	user_work(t);
-	touch(t, *own, HVTLB_SIM_TOUCH_ALL, 0);
-	do_madvise(t, *own);
-	maybe_sleep(t);
+	sim_user_work(t);
+	sim_touch(t, *own, HVTLB_SIM_TOUCH_ALL, 0);
+	sim_do_madvise(t, *own);
+	sim_maybe_sleep(t);
 }
 
 const struct sim_workload sim_workload_MADVISE = {
 	.own_slot = true,
-	.op = madvise_op,
+	.op = sim_madvise_op,
 };

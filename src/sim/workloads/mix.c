@@ -8,13 +8,13 @@ static void mix_op(struct task *t, uint32_t *own, uint64_t i)
 {
 	switch (sim_rng_below(&t->rng, 3)) {
 	case 0:
-		trasher_op(t, own, i);
+		sim_trasher_op(t, own, i);
 		break;
 	case 1:
-		madvise_op(t, own, i);
+		sim_madvise_op(t, own, i);
 		break;
 	default:
-		mmap_search_op(t, own, i);
+		sim_mmap_search_op(t, own, i);
 		break;
 	}
 }

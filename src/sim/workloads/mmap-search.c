@@ -24,13 +24,13 @@ static void search(struct task *t, uint32_t own, uint32_t n)
 
 		if (!m->live[slot])
 			slot = own;
-		t_touch(t, slot_va(m, slot) + (p << m->shift), &user, &sys);
+		sim_t_touch(t, slot_va(m, slot) + (p << m->shift), &user, &sys);
 	}
-	t_work(t, sys, ACCT_SYS);
-	t_work(t, user, ACCT_USER);
+	sim_t_work(t, sys, ACCT_SYS);
+	sim_t_work(t, user, ACCT_USER);
 }
 
-void mmap_search_op(struct task *t, uint32_t *own, uint64_t i)
+void sim_mmap_search_op(struct task *t, uint32_t *own, uint64_t i)
 {
 	struct sim *s = t->s;
 	uint32_t slot;
@@ -39,14 +39,14 @@ void mmap_search_op(struct task *t, uint32_t *own, uint64_t i)
 	(void)i;
 	/* Allocate a record chunk and fill it, search records of every
 	 * thread (ebizzy's records are shared), free the chunk. */
-	user_work(t);
-	do_mmap(t, &slot);
-	touch(t, slot, HVTLB_SIM_TOUCH_ALL, 0);
+	sim_user_work(t);
+	sim_do_mmap(t, &slot);
+	sim_touch(t, slot, HVTLB_SIM_TOUCH_ALL, 0);
 	search(t, slot, s->c->wl_search_pages);
-	do_munmap(t, slot);
-	maybe_sleep(t);
+	sim_do_munmap(t, slot);
+	sim_maybe_sleep(t);
 }
 
 const struct sim_workload sim_workload_MMAP_SEARCH = {
-	.op = mmap_search_op,
+	.op = sim_mmap_search_op,
 };

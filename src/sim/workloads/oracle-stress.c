@@ -28,8 +28,8 @@
 /* Touches every page of both shared mappings. */
 static void touch_shared(struct task *t)
 {
-	touch(t, 0, HVTLB_SIM_TOUCH_ALL, 0);
-	touch(t, 1, HVTLB_SIM_TOUCH_ALL, 0);
+	sim_touch(t, 0, HVTLB_SIM_TOUCH_ALL, 0);
+	sim_touch(t, 1, HVTLB_SIM_TOUCH_ALL, 0);
 }
 
 static void stress_op(struct task *t, uint32_t *own, uint64_t i)
@@ -43,18 +43,18 @@ static void stress_op(struct task *t, uint32_t *own, uint64_t i)
 	switch (sim_rng_below(&t->rng, 4)) {
 	case 0:
 	case 1:
-		do_madvise(t, zap);
+		sim_do_madvise(t, zap);
 		break;
 	case 2:
-		do_reclaim(t, zap);
+		sim_do_reclaim(t, zap);
 		break;
 	default:
-		mmap_search_op(t, own, i);
+		sim_mmap_search_op(t, own, i);
 		break;
 	}
 	/* Hold the translations again while sleeping or preempted. */
 	touch_shared(t);
-	maybe_sleep(t);
+	sim_maybe_sleep(t);
 }
 
 const struct sim_workload sim_workload_ORACLE_STRESS = {

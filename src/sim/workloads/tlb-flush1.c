@@ -45,14 +45,14 @@ static void tlb_flush1_op(struct task *t, uint32_t *own, uint64_t i)
 	uint32_t window = m->shift == 12 ? FAULT_AROUND_PAGES : 1;
 
 	if (!p && i && !s->c->wl_shared) {
-		do_munmap(t, *own);
-		do_mmap(t, own);
+		sim_do_munmap(t, *own);
+		sim_do_mmap(t, own);
 	}
-	user_work(t);
-	t_cow_write(t, *own, p);
-	do_madvise_range(t, *own, p, 1);
-	t_read_around(t, *own, p, window);
-	maybe_sleep(t);
+	sim_user_work(t);
+	sim_t_cow_write(t, *own, p);
+	sim_do_madvise_range(t, *own, p, 1);
+	sim_t_read_around(t, *own, p, window);
+	sim_maybe_sleep(t);
 }
 
 const struct sim_workload sim_workload_TLB_FLUSH1 = {

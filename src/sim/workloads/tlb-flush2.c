@@ -36,20 +36,20 @@ static void tlb_flush2_op(struct task *t, uint32_t *own, uint64_t i)
 	uint64_t va;
 
 	if (!p && i && !s->c->wl_shared) {
-		do_munmap(t, *own);
-		do_mmap(t, own);
+		sim_do_munmap(t, *own);
+		sim_do_mmap(t, own);
 	}
 	va = slot_va(m, *own) + ((uint64_t)p << m->shift);
-	user_work(t);
-	t_touch(t, va, &user, &sys);
-	t_work(t, sys, ACCT_SYS);
-	t_work(t, user, ACCT_USER);
-	do_madvise_range(t, *own, p, 1);
+	sim_user_work(t);
+	sim_t_touch(t, va, &user, &sys);
+	sim_t_work(t, sys, ACCT_SYS);
+	sim_t_work(t, user, ACCT_USER);
+	sim_do_madvise_range(t, *own, p, 1);
 	user = sys = 0;
-	t_read_anon(t, va, &user, &sys);
-	t_work(t, sys, ACCT_SYS);
-	t_work(t, user, ACCT_USER);
-	maybe_sleep(t);
+	sim_t_read_anon(t, va, &user, &sys);
+	sim_t_work(t, sys, ACCT_SYS);
+	sim_t_work(t, user, ACCT_USER);
+	sim_maybe_sleep(t);
 }
 
 const struct sim_workload sim_workload_TLB_FLUSH2 = {

@@ -37,10 +37,10 @@ static void trace_flush(struct task *t, uint32_t slot, uint32_t pages)
 	simtime user = 0, sys = 0;
 
 	for (uint32_t i = 0; i < n; i++)
-		t_touch(t, va + ((uint64_t)i << m->shift), &user, &sys);
-	t_work(t, sys, ACCT_SYS);
-	t_work(t, user, ACCT_USER);
-	do_madvise_range(t, slot, 0, n);
+		sim_t_touch(t, va + ((uint64_t)i << m->shift), &user, &sys);
+	sim_t_work(t, sys, ACCT_SYS);
+	sim_t_work(t, user, ACCT_USER);
+	sim_do_madvise_range(t, slot, 0, n);
 }
 
 static void trace_op(struct task *t, uint32_t *own, uint64_t i)
@@ -54,12 +54,12 @@ static void trace_op(struct task *t, uint32_t *own, uint64_t i)
 	st = &th->steps[i];
 	switch (st->kind) {
 	case HVTLB_SIM_STEP_COMPUTE:
-		t_work(t, us_to_cyc(s, (double)st->ns / 1000.0), ACCT_USER);
+		sim_t_work(t, us_to_cyc(s, (double)st->ns / 1000.0), ACCT_USER);
 		break;
 	case HVTLB_SIM_STEP_SLEEP:
 		if (st->ns)
-			sleep_timer(s, t,
-				    us_to_cyc(s, (double)st->ns / 1000.0));
+			sim_sleep_timer(s, t,
+					us_to_cyc(s, (double)st->ns / 1000.0));
 		break;
 	default:
 		trace_flush(t, *own, st->pages);

@@ -8,20 +8,20 @@
 #include "sim/mm.h"
 #include "sim/workload.h"
 
-void trasher_op(struct task *t, uint32_t *own, uint64_t i)
+void sim_trasher_op(struct task *t, uint32_t *own, uint64_t i)
 {
 	struct sim *s = t->s;
 	uint32_t slot;
 
 	(void)own;
 	(void)i;
-	user_work(t);
-	do_mmap(t, &slot);
-	touch(t, slot, s->c->wl_touch, s->c->wl_search_pages);
-	do_munmap(t, slot);
-	maybe_sleep(t);
+	sim_user_work(t);
+	sim_do_mmap(t, &slot);
+	sim_touch(t, slot, s->c->wl_touch, s->c->wl_search_pages);
+	sim_do_munmap(t, slot);
+	sim_maybe_sleep(t);
 }
 
 const struct sim_workload sim_workload_TRASHER = {
-	.op = trasher_op,
+	.op = sim_trasher_op,
 };
