@@ -504,66 +504,70 @@ struct reproduce_opts {
 	uint64_t iterations, seeds, base, draws;
 };
 
+/* One option into @p ctx (cli_take_fn). */
+static int take(void *ctx, int c, const char *v)
+{
+	struct reproduce_opts *o = ctx;
+	uint64_t n;
+
+	switch (c) {
+	case OPT_JSON:
+		o->json = true;
+		break;
+	case OPT_DIR:
+		o->dir = v;
+		break;
+	case OPT_QUICK:
+		o->quick = true;
+		break;
+	case OPT_FAIL_ON_MISS:
+		o->fail_on_miss = true;
+		break;
+	case OPT_ITERATIONS:
+		if (cli_u64("reproduce", "--iterations", v, 1, UINT64_MAX,
+			    &o->iterations))
+			return CLI_EXIT_USAGE;
+		break;
+	case OPT_SEED:
+		if (cli_u64("reproduce", "--seed", v, 0, UINT64_MAX, &o->base))
+			return CLI_EXIT_USAGE;
+		o->seed = v;
+		break;
+	case OPT_SEEDS:
+		if (cli_u64("reproduce", "--seeds", v, 1, SEEDS_MAX, &o->seeds))
+			return CLI_EXIT_USAGE;
+		break;
+	case OPT_THREADS:
+		if (cli_u64("reproduce", "--threads", v, 1,
+			    HVTLB_SIM_MAX_THREADS, &n))
+			return CLI_EXIT_USAGE;
+		o->threads = v;
+		break;
+	case OPT_UNCERTAINTY:
+		if (cli_u64("reproduce", "--uncertainty", v, 1, DRAWS_MAX,
+			    &o->draws))
+			return CLI_EXIT_USAGE;
+		break;
+	case 'o':
+		o->output = v;
+		break;
+	case 'q':
+		progress_quiet();
+		break;
+	default:
+		return CLI_EXIT_USAGE;
+	}
+	return 0;
+}
+
 /* Returns 0, 1 after --help, or 2 (message printed). */
 static int parse_args(int argc, char **argv, struct reproduce_opts *o)
 {
-	uint64_t n;
-	int c;
+	int rc = cli_parse_options(&cmd_reproduce, usage_text, argc, argv, take,
+				   o);
 
-	while ((c = cli_getopt(&cmd_reproduce, argc, argv)) != -1) {
-		switch (c) {
-		case 'h':
-			fputs(usage_text, stdout);
-			return 1;
-		case OPT_JSON:
-			o->json = true;
-			break;
-		case OPT_DIR:
-			o->dir = optarg;
-			break;
-		case OPT_QUICK:
-			o->quick = true;
-			break;
-		case OPT_FAIL_ON_MISS:
-			o->fail_on_miss = true;
-			break;
-		case OPT_ITERATIONS:
-			if (cli_u64("reproduce", "--iterations", optarg, 1,
-				    UINT64_MAX, &o->iterations))
-				return CLI_EXIT_USAGE;
-			break;
-		case OPT_SEED:
-			if (cli_u64("reproduce", "--seed", optarg, 0,
-				    UINT64_MAX, &o->base))
-				return CLI_EXIT_USAGE;
-			o->seed = optarg;
-			break;
-		case OPT_SEEDS:
-			if (cli_u64("reproduce", "--seeds", optarg, 1,
-				    SEEDS_MAX, &o->seeds))
-				return CLI_EXIT_USAGE;
-			break;
-		case OPT_THREADS:
-			if (cli_u64("reproduce", "--threads", optarg, 1,
-				    HVTLB_SIM_MAX_THREADS, &n))
-				return CLI_EXIT_USAGE;
-			o->threads = optarg;
-			break;
-		case OPT_UNCERTAINTY:
-			if (cli_u64("reproduce", "--uncertainty", optarg, 1,
-				    DRAWS_MAX, &o->draws))
-				return CLI_EXIT_USAGE;
-			break;
-		case 'o':
-			o->output = optarg;
-			break;
-		case 'q':
-			progress_quiet();
-			break;
-		default:
-			return CLI_EXIT_USAGE;
-		}
-	}
+	if (rc >= 0)
+		return rc == CLI_EXIT_OK ? 1 : rc;
 	if (optind < argc)
 		return cli_usage_error("reproduce", "unexpected argument '%s'",
 				       argv[optind]);

@@ -168,64 +168,68 @@ static const struct option options[] = {
 	{ 0 },
 };
 
+/* One option into @p ctx (cli_take_fn). */
+static int take(void *ctx, int c, const char *v)
+{
+	struct vopts *o = ctx;
+	uint64_t n;
+
+	switch (c) {
+	case OPT_UNCERTAINTY:
+		if (cli_u64("validate", "--uncertainty", v, 1, DRAWS_MAX,
+			    &o->draws))
+			return CLI_EXIT_USAGE;
+		break;
+	case OPT_SEED:
+		if (cli_u64("validate", "--seed", v, 0, UINT64_MAX, &n))
+			return CLI_EXIT_USAGE;
+		o->seed = v;
+		break;
+	case OPT_SET:
+		if (o->nsets == SETS_MAX)
+			return cli_usage_error("validate", "more than %u --set",
+					       SETS_MAX);
+		o->sets[o->nsets++] = v;
+		break;
+	case OPT_THREADS:
+		if (cli_u64("validate", "--threads", v, 1,
+			    HVTLB_SIM_MAX_THREADS, &n))
+			return CLI_EXIT_USAGE;
+		o->threads = (unsigned)n;
+		break;
+	case OPT_JSON:
+		o->json = true;
+		break;
+	case OPT_QUICK:
+		o->quick = true;
+		break;
+	case OPT_CONVERGE:
+		o->converge = true;
+		break;
+	case OPT_FAIL_ON_MISS:
+		o->fail_on_miss = true;
+		break;
+	case 'o':
+		o->output = v;
+		break;
+	case 'q':
+		progress_quiet();
+		break;
+	default:
+		return CLI_EXIT_USAGE;
+	}
+	return 0;
+}
+
 static int parse_args(struct vopts *o, struct vlist *l, int argc, char **argv)
 {
-	uint64_t n;
-	int c;
+	int rc;
 
 	o->draws = DEFAULT_DRAWS;
 	o->threads = sim_host_threads();
-	while ((c = cli_getopt(&cmd_validate, argc, argv)) != -1) {
-		switch (c) {
-		case 'h':
-			fputs(usage_text, stdout);
-			return CLI_EXIT_OK;
-		case OPT_UNCERTAINTY:
-			if (cli_u64("validate", "--uncertainty", optarg, 1,
-				    DRAWS_MAX, &o->draws))
-				return CLI_EXIT_USAGE;
-			break;
-		case OPT_SEED:
-			if (cli_u64("validate", "--seed", optarg, 0, UINT64_MAX,
-				    &n))
-				return CLI_EXIT_USAGE;
-			o->seed = optarg;
-			break;
-		case OPT_SET:
-			if (o->nsets == SETS_MAX)
-				return cli_usage_error("validate",
-						       "more than %u --set",
-						       SETS_MAX);
-			o->sets[o->nsets++] = optarg;
-			break;
-		case OPT_THREADS:
-			if (cli_u64("validate", "--threads", optarg, 1,
-				    HVTLB_SIM_MAX_THREADS, &n))
-				return CLI_EXIT_USAGE;
-			o->threads = (unsigned)n;
-			break;
-		case OPT_JSON:
-			o->json = true;
-			break;
-		case OPT_QUICK:
-			o->quick = true;
-			break;
-		case OPT_CONVERGE:
-			o->converge = true;
-			break;
-		case OPT_FAIL_ON_MISS:
-			o->fail_on_miss = true;
-			break;
-		case 'o':
-			o->output = optarg;
-			break;
-		case 'q':
-			progress_quiet();
-			break;
-		default:
-			return CLI_EXIT_USAGE;
-		}
-	}
+	rc = cli_parse_options(&cmd_validate, usage_text, argc, argv, take, o);
+	if (rc >= 0)
+		return rc;
 	for (int i = optind; i < argc; i++) {
 		const char *a = argv[i];
 		struct stat st;
