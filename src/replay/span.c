@@ -19,7 +19,7 @@ static int digit(char c, int base)
 	return d < base ? d : -1;
 }
 
-int span_u64(struct trace_span *s, int base, uint64_t *out)
+int trace_span_u64(struct trace_span *s, int base, uint64_t *out)
 {
 	uint64_t v = 0;
 	size_t i = 0;
@@ -47,12 +47,12 @@ int span_u64(struct trace_span *s, int base, uint64_t *out)
 	return 0;
 }
 
-int span_i64(struct trace_span *s, int64_t min, int64_t max, int64_t *out)
+int trace_span_i64(struct trace_span *s, int64_t min, int64_t max, int64_t *out)
 {
 	struct trace_span t = *s;
 	bool neg = span_skip(&t, "-");
 	uint64_t v;
-	int rc = span_u64(&t, 10, &v);
+	int rc = trace_span_u64(&t, 10, &v);
 
 	if (rc)
 		return rc;

@@ -70,7 +70,7 @@ static int field_word(struct trace_reader *r, struct trace_span body,
 	return field_until(r, body, key, ",", out);
 }
 
-/* A number field in [@p min, @p max]; base as span_u64 (signed: 10). */
+/* A number field in [@p min, @p max]; base as trace_span_u64 (signed: 10). */
 static int field_num(struct trace_reader *r, struct trace_span body,
 		     const char *key, int base, int64_t min, int64_t max,
 		     int64_t *out)
@@ -82,9 +82,9 @@ static int field_num(struct trace_reader *r, struct trace_span body,
 	if (field_word(r, body, key, &v))
 		return -EINVAL;
 	if (base == 10 || min < 0) {
-		rc = span_i64(&v, min, max, out);
+		rc = trace_span_i64(&v, min, max, out);
 	} else {
-		rc = span_u64(&v, base, &u);
+		rc = trace_span_u64(&v, base, &u);
 		if (!rc && u > (uint64_t)max)
 			rc = -ERANGE;
 		*out = (int64_t)u;
@@ -113,7 +113,7 @@ static int field_hex(struct trace_reader *r, struct trace_span body,
 		v.p += 2;
 		v.len -= 2;
 	}
-	if (span_u64(&v, 16, out) || v.len)
+	if (trace_span_u64(&v, 16, out) || v.len)
 		return trace_fail(r, v.p, "bad hex number in '%s'", key);
 	return 0;
 }
@@ -167,7 +167,7 @@ static int parse_reason(struct trace_reader *r, struct trace_span v,
 		for (open = v.len; open && v.p[open - 1] != '('; open--)
 			;
 		num = (struct trace_span){ v.p + open, v.len - open - 1 };
-		if (!open || span_i64(&num, INT32_MIN, INT32_MAX, &nr) ||
+		if (!open || trace_span_i64(&num, INT32_MIN, INT32_MAX, &nr) ||
 		    num.len)
 			return trace_fail(r, v.p, "bad reason number");
 		*out = (int32_t)nr;
@@ -181,7 +181,7 @@ static int parse_reason(struct trace_reader *r, struct trace_span v,
 		}
 	}
 	num = v;
-	if (span_u64(&num, 0, &u) || num.len || u > INT32_MAX)
+	if (trace_span_u64(&num, 0, &u) || num.len || u > INT32_MAX)
 		return trace_fail(r, v.p, "unknown tlb_flush reason '%.*s'",
 				  (int)(v.len > 40 ? 40 : v.len), v.p);
 	*out = (int32_t)u;
@@ -359,7 +359,7 @@ static int parse_sys_enter(struct trace_reader *r, struct trace_span b,
 		if (rec->u.sys.nargs == 6)
 			return trace_fail(r, b.p,
 					  "more than 6 syscall arguments");
-		if (span_u64(&b, 0, &rec->u.sys.args[rec->u.sys.nargs++]))
+		if (trace_span_u64(&b, 0, &rec->u.sys.args[rec->u.sys.nargs++]))
 			return trace_fail(r, b.p, "bad syscall argument");
 		if (b.len && !span_skip(&b, ", "))
 			return trace_fail(r, b.p,
@@ -374,7 +374,7 @@ static int parse_sys_exit(struct trace_reader *r, struct trace_span b,
 	span_skip(&b, "->");
 	span_ws(&b);
 	span_rtrim(&b);
-	if (span_u64(&b, 0, &rec->u.sys.ret) || b.len)
+	if (trace_span_u64(&b, 0, &rec->u.sys.ret) || b.len)
 		return trace_fail(r, b.p, "bad syscall return value");
 	return 1;
 }

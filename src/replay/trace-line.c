@@ -51,7 +51,7 @@ static int parse_task(struct trace_reader *r, struct trace_span head,
 		return trace_fail(r, head.p,
 				  "want TASK-PID before the CPU column");
 	t = (struct trace_span){ head.p + dash, head.len - dash };
-	if (span_i64(&t, 0, INT32_MAX, &pid) || t.len)
+	if (trace_span_i64(&t, 0, INT32_MAX, &pid) || t.len)
 		return trace_fail(r, head.p + dash, "bad pid");
 	rec->comm = (struct trace_span){ head.p, dash - 1 };
 	rec->pid = (int32_t)pid;
@@ -67,12 +67,13 @@ static int parse_ts(struct trace_reader *r, struct trace_span t,
 	size_t digits;
 	int kind;
 
-	if (span_u64(&t, 10, &sec))
+	if (trace_span_u64(&t, 10, &sec))
 		return trace_fail(r, t.p, "bad timestamp");
 	kind = 2;
 	if (span_skip(&t, ".")) {
 		f = t;
-		if (span_u64(&t, 10, &frac) || (digits = f.len - t.len) > 9)
+		if (trace_span_u64(&t, 10, &frac) ||
+		    (digits = f.len - t.len) > 9)
 			return trace_fail(r, f.p, "bad timestamp fraction");
 		for (; digits < 9; digits++)
 			frac *= 10;
@@ -145,7 +146,7 @@ int trace_parse_event(struct trace_reader *r, struct trace_span l,
 	if (rc)
 		return rc;
 	t = (struct trace_span){ l.p + i + 1, l.len - i - 1 };
-	if (span_u64(&t, 10, &cpu) || cpu >= TRACE_MAX_CPUS)
+	if (trace_span_u64(&t, 10, &cpu) || cpu >= TRACE_MAX_CPUS)
 		return trace_fail(r, t.p, "CPU number past %d",
 				  TRACE_MAX_CPUS - 1);
 	rec->cpu = (uint32_t)cpu;

@@ -84,9 +84,10 @@ static inline struct trace_span span_token(struct trace_span *s,
  * 0: "0x" means hex, else decimal) and consumes it. Returns 0, -EINVAL
  * without a digit, -ERANGE past 2^64-1.
  */
-int span_u64(struct trace_span *s, int base, uint64_t *out);
+int trace_span_u64(struct trace_span *s, int base, uint64_t *out);
 
 /** A signed decimal ("-1") into [@p min, @p max]; 0 or negative errno. */
-int span_i64(struct trace_span *s, int64_t min, int64_t max, int64_t *out);
+int trace_span_i64(struct trace_span *s, int64_t min, int64_t max,
+		   int64_t *out);
 
 #endif

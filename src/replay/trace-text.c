@@ -93,10 +93,10 @@ static int parse_lost(struct trace_reader *r, struct trace_span l,
 	uint64_t cpu, lost;
 
 	span_skip(&t, "CPU:");
-	if (span_u64(&t, 10, &cpu) || cpu >= TRACE_MAX_CPUS)
+	if (trace_span_u64(&t, 10, &cpu) || cpu >= TRACE_MAX_CPUS)
 		return trace_fail(r, t.p, "bad CPU number in a LOST line");
 	span_ws(&t);
-	if (!span_skip(&t, "[LOST ") || span_u64(&t, 10, &lost) ||
+	if (!span_skip(&t, "[LOST ") || trace_span_u64(&t, 10, &lost) ||
 	    !span_skip(&t, " EVENTS]"))
 		return trace_fail(r, t.p, "want CPU:N [LOST M EVENTS]");
 	span_ws(&t);
@@ -120,7 +120,7 @@ static bool is_header(struct trace_span l)
 		if (span_starts(l, heads[i]))
 			return true;
 	/* "CPU 3 is empty" */
-	return span_skip(&t, "CPU ") && !span_u64(&t, 10, &cpu) &&
+	return span_skip(&t, "CPU ") && !trace_span_u64(&t, 10, &cpu) &&
 	       span_skip(&t, " is empty") && !t.len;
 }
 

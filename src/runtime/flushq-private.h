@@ -10,11 +10,13 @@
  * hvtlb_flushq_push() with the HVTLB_FLUSH_FAULT_* switches: with
  * HVTLB_FLUSH_FAULT_DROP_OVERFLOW a push that does not fit is dropped.
  */
-int flushq_push_flags(struct hvtlb_flushq *q, const struct hvtlb_gva_range *r,
-		      size_t n, unsigned flags);
+int runtime_flushq_push_flags(struct hvtlb_flushq *q,
+			      const struct hvtlb_gva_range *r, size_t n,
+			      unsigned flags);
 
 /* What hvtlb_flushq_drain() would return, leaving the queue as it is (the
  * oracle reads what a vCPU has pending). */
-void flushq_peek(struct hvtlb_flushq *q, struct hvtlb_flushq_batch *out);
+void runtime_flushq_peek(struct hvtlb_flushq *q,
+			 struct hvtlb_flushq_batch *out);
 
 #endif /* HVTLB_RUNTIME_FLUSHQ_PRIVATE_H */

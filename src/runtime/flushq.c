@@ -55,8 +55,9 @@ static void set_all_locked(struct hvtlb_flushq *q)
 	q->n = 0;
 }
 
-int flushq_push_flags(struct hvtlb_flushq *q, const struct hvtlb_gva_range *r,
-		      size_t n, unsigned flags)
+int runtime_flushq_push_flags(struct hvtlb_flushq *q,
+			      const struct hvtlb_gva_range *r, size_t n,
+			      unsigned flags)
 {
 	bool fits = true;
 	size_t i;
@@ -92,7 +93,7 @@ int flushq_push_flags(struct hvtlb_flushq *q, const struct hvtlb_gva_range *r,
 int hvtlb_flushq_push(struct hvtlb_flushq *q, const struct hvtlb_gva_range *r,
 		      size_t n)
 {
-	return flushq_push_flags(q, r, n, 0);
+	return runtime_flushq_push_flags(q, r, n, 0);
 }
 
 void hvtlb_flushq_push_all(struct hvtlb_flushq *q)
@@ -117,7 +118,7 @@ void hvtlb_flushq_drain(struct hvtlb_flushq *q, struct hvtlb_flushq_batch *out)
 	rt_unlock(&q->lock);
 }
 
-void flushq_peek(struct hvtlb_flushq *q, struct hvtlb_flushq_batch *out)
+void runtime_flushq_peek(struct hvtlb_flushq *q, struct hvtlb_flushq_batch *out)
 {
 	rt_lock(&q->lock);
 	out->all = q->all;

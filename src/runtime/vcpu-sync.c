@@ -202,7 +202,7 @@ static uint64_t post_one(struct hvtlb_vcpu_sync *vs,
 	if (all)
 		hvtlb_flushq_push_all(&vs->queue);
 	else
-		flushq_push_flags(&vs->queue, ranges, nranges, flags);
+		runtime_flushq_push_flags(&vs->queue, ranges, nranges, flags);
 	ticket = rt_fetch_add(&vs->posted, 1) + 1;
 	rt_fetch_or(&vs->requests, HVTLB_VCPU_REQ_TLB_FLUSH);
 	mode = rt_load(&vs->mode);

@@ -148,7 +148,7 @@ static bool queued_hits(struct vcpu *o, uint64_t va, unsigned shift,
 
 	if (!hvtlb_flushq_pending(&o->fq))
 		return false;
-	flushq_peek(&o->fq, &b);
+	runtime_flushq_peek(&o->fq, &b);
 	if (b.all)
 		return !global || o->fq_global;
 	for (size_t i = 0; i < b.n; i++) {
@@ -303,7 +303,7 @@ static bool pending_all(struct sim *s, struct vcpu *o, uint32_t asid)
 	}
 	if (!hvtlb_flushq_pending(&o->fq))
 		return false;
-	flushq_peek(&o->fq, &b);
+	runtime_flushq_peek(&o->fq, &b);
 	return b.all;
 }
 
