@@ -384,7 +384,8 @@
 	X(WL_PROCESSES, "workload.processes", U32, wl_processes, "1", 1, 4096, \
 	  "processes",                                                         \
 	  "processes (address spaces) per VM; threads are split "              \
-	  "round-robin")                                                       \
+	  "round-robin (workload.kind = trace: each in its recorded "          \
+	  "process, and their count by default)")                              \
 	X(WL_ITERATIONS, "workload.iterations", U64, wl_iterations, "1000", 1, \
 	  1099511627776.0, "operations", "operations per thread")              \
 	X(WL_PAGES, "workload.pages", U32, wl_pages, "1", 1, 1048576, "pages", \

@@ -106,6 +106,9 @@ struct hvtlb_sim_step {
 struct hvtlb_sim_script_thread {
 	const struct hvtlb_sim_step *steps;
 	uint64_t nsteps;
+	/** Its address space: 0 .. workload.processes - 1. The guest threads
+	 *  that replay it run in that process of their VM. */
+	uint32_t process;
 };
 
 /**

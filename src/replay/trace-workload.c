@@ -35,11 +35,35 @@ struct builder {
 	int32_t cur[TRACE_MAX_CPUS]; /* the task each CPU last ran, -1 none */
 };
 
+/* A chosen thread in pass 1: its pid and its address space, the mm of
+ * the mmap_lock events inside its last flushing call (munmap, madvise,
+ * mprotect: they lock the caller's own mm), else of its last mmap_lock
+ * event (fork locks the child's mm too, exec a new one: neither is inside
+ * those calls); 0: none seen. */
+struct chosen {
+	int32_t pid;
+	bool in_call;
+	uint64_t mm, call_mm;
+};
+
+static enum hvtlb_sim_step_kind call_kind(struct trace_span name);
+
+static uint64_t mm_of(const struct chosen *c)
+{
+	return c->call_mm ? c->call_mm : c->mm;
+}
+
 static int cmp_pid(const void *a, const void *b)
 {
 	int32_t x = *(const int32_t *)a, y = *(const int32_t *)b;
 
 	return x < y ? -1 : x > y;
+}
+
+static int cmp_chosen(const void *a, const void *b)
+{
+	return cmp_pid(&((const struct chosen *)a)->pid,
+		       &((const struct chosen *)b)->pid);
 }
 
 /* The index of @p pid among the chosen threads, or -1. */
@@ -69,29 +93,78 @@ static int fail(struct trace_workload *w, const char *fmt, const char *a)
 	return -EINVAL;
 }
 
-/* Adds @p pid to the chosen threads, once. */
-static int choose(struct trace_workload *w, int32_t pid, uint32_t *cap)
+/* Adds the thread of record @p r to the chosen ones @p ch (*@p n of
+ * them), once, and notes its address space from its first mmap_lock
+ * event. */
+static int choose(struct trace_workload *w, struct chosen **ch, uint32_t *n,
+		  uint32_t *cap, const struct trace_record *r)
 {
-	int32_t *np;
+	bool lock =
+		r->event != TRACE_EV_SYS_ENTER && r->event != TRACE_EV_SYS_EXIT;
+	struct chosen *nc, *c;
+	uint32_t i;
 
-	for (uint32_t i = 0; i < w->script.nthreads; i++)
-		if (w->pids[i] == pid)
-			return 0;
-	if (w->script.nthreads == TRACE_WL_MAX_THREADS)
-		return fail(w, "more than %s threads to replay", "4096");
-	if (w->script.nthreads == *cap) {
-		*cap = *cap ? 2 * *cap : 16;
-		np = realloc(w->pids, *cap * sizeof(*np));
-		if (!np)
-			return -ENOMEM;
-		w->pids = np;
+	for (i = 0; i < *n && (*ch)[i].pid != r->pid; i++)
+		;
+	if (i == *n) {
+		if (*n == TRACE_WL_MAX_THREADS)
+			return fail(w, "more than %s threads to replay",
+				    "4096");
+		if (*n == *cap) {
+			*cap = *cap ? 2 * *cap : 16;
+			nc = realloc(*ch, *cap * sizeof(*nc));
+			if (!nc)
+				return -ENOMEM;
+			*ch = nc;
+		}
+		(*ch)[(*n)++] = (struct chosen){ .pid = r->pid };
 	}
-	w->pids[w->script.nthreads++] = pid;
+	c = &(*ch)[i];
+	if (!lock) {
+		if (call_kind(r->u.sys.name) != HVTLB_SIM_STEP_KIND_COUNT_)
+			c->in_call = r->event == TRACE_EV_SYS_ENTER;
+	} else if (r->u.lock.mm) {
+		c->mm = r->u.lock.mm;
+		if (c->in_call)
+			c->call_mm = r->u.lock.mm;
+	}
 	return 0;
 }
 
-/* Pass 1: the threads (and the CPUs), and the clock is one in seconds. */
-static int pick_threads(struct trace_workload *w, const char *buf, size_t len)
+/* The process of each chosen thread (sorted by pid): threads with the
+ * same mm share one, numbered in pid order; a thread with no mmap_lock
+ * event of its own joins process 0. */
+static int number_processes(struct trace_workload *w, const struct chosen *ch,
+			    uint32_t n)
+{
+	w->pids = malloc(n * sizeof(*w->pids));
+	w->procs = malloc(n * sizeof(*w->procs));
+	if (!w->pids || !w->procs)
+		return -ENOMEM;
+	w->processes = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		uint64_t mm = mm_of(&ch[i]);
+		uint32_t j;
+
+		w->pids[i] = ch[i].pid;
+		for (j = 0; j < i && (!mm || mm_of(&ch[j]) != mm); j++)
+			;
+		if (!mm) {
+			w->procs[i] = 0;
+			w->no_mm++;
+		} else {
+			w->procs[i] = j < i ? w->procs[j] : w->processes;
+		}
+		if (w->procs[i] == w->processes)
+			w->processes++;
+	}
+	return 0;
+}
+
+/* Pass 1, reading: the chosen threads into @p ch (*@p n), the CPUs, and
+ * the clock is one in seconds. */
+static int read_threads(struct trace_workload *w, const char *buf, size_t len,
+			struct chosen **ch, uint32_t *n)
 {
 	struct trace_reader rd;
 	struct trace_record rec;
@@ -114,22 +187,35 @@ static int pick_threads(struct trace_workload *w, const char *buf, size_t len)
 			return -EINVAL;
 		}
 		if (own_event(&rec) && rec.pid > 0) {
-			rc = choose(w, rec.pid, &cap);
+			rc = choose(w, ch, n, &cap, &rec);
 			if (rc)
 				return rc;
 		}
 	}
-	if (rc < 0) {
+	if (rc < 0)
 		memcpy(w->err, rd.err, sizeof(w->err));
-		return rc;
+	return rc;
+}
+
+/* Pass 1: the threads, sorted by pid, and their processes. */
+static int pick_threads(struct trace_workload *w, const char *buf, size_t len)
+{
+	struct chosen *ch = NULL;
+	uint32_t n = 0;
+	int rc = read_threads(w, buf, len, &ch, &n);
+
+	if (!rc && !n)
+		rc = fail(w,
+			  "%sno thread to replay: no syscall or mmap_lock "
+			  "event of a traced process",
+			  "");
+	if (!rc) {
+		qsort(ch, n, sizeof(*ch), cmp_chosen);
+		rc = number_processes(w, ch, n);
+		w->script.nthreads = n;
 	}
-	if (!w->script.nthreads)
-		return fail(w,
-			    "%sno thread to replay: no syscall or mmap_lock "
-			    "event of a traced process",
-			    "");
-	qsort(w->pids, w->script.nthreads, sizeof(*w->pids), cmp_pid);
-	return 0;
+	free(ch);
+	return rc;
 }
 
 /* Appends a step to thread @p i; a COMPUTE after a COMPUTE adds to it. */
@@ -242,13 +328,16 @@ static void not_a_step(struct trace_workload *w, int32_t reason)
 	w->not_steps[reason >= 0 && reason < 6 ? reason : 6]++;
 }
 
-/* A remote flush from @p cpu: 2 when no other CPU runs a replayed
- * thread, else 1. */
-static int remote_kind(const struct builder *b, uint32_t cpu)
+/* A remote flush of thread @p i from @p cpu: 2 when no other CPU runs a
+ * replayed thread of its process, else 1. */
+static int remote_kind(const struct builder *b, uint32_t i, uint32_t cpu)
 {
-	for (uint32_t c = 0; c < b->w->cpus && c < TRACE_MAX_CPUS; c++)
-		if (c != cpu && thread_of(b->w, b->cur[c]) >= 0)
+	for (uint32_t c = 0; c < b->w->cpus && c < TRACE_MAX_CPUS; c++) {
+		long j = c != cpu ? thread_of(b->w, b->cur[c]) : -1;
+
+		if (j >= 0 && b->w->procs[j] == b->w->procs[i])
 			return 1;
+	}
 	return 2;
 }
 
@@ -275,18 +364,18 @@ static int on_flush(struct builder *b, uint32_t i, const struct trace_record *r)
 	if ((reason == 3 && t->self_flush) ||
 	    (t->sys != HVTLB_SIM_STEP_KIND_COUNT_ && t->sys_flushed)) {
 		if (reason == 4 && !t->remote)
-			t->remote = remote_kind(b, r->cpu);
+			t->remote = remote_kind(b, i, r->cpu);
 		not_a_step(b->w, reason);
 		return 0;
 	}
 	if (t->sys != HVTLB_SIM_STEP_KIND_COUNT_) {
 		t->sys_flushed = true;
 		if (reason == 4 && !t->remote)
-			t->remote = remote_kind(b, r->cpu);
+			t->remote = remote_kind(b, i, r->cpu);
 		return 0;
 	}
 	if (reason == 4)
-		count_remote(b->w, remote_kind(b, r->cpu));
+		count_remote(b->w, remote_kind(b, i, r->cpu));
 	if (pages < 0)
 		p = 0; /* the whole address space */
 	else if (pages > TRACE_WL_MAX_PAGES)
@@ -366,6 +455,14 @@ static int step_record(struct builder *b, const struct trace_record *r)
 
 	if (r->kind != TRACE_LINE_EVENT)
 		return 0;
+	/* The flush on task switch is raised inside the switch, after its
+	 * sched_switch line, still in the name of the task switched out:
+	 * neither time that task ran nor a sign of what the CPU runs. */
+	if (r->event == TRACE_EV_TLB_FLUSH && r->u.tlb.reason == 0) {
+		if (thread_of(b->w, r->pid) >= 0)
+			not_a_step(b->w, 0);
+		return 0;
+	}
 	b->cur[r->cpu] =
 		r->event == TRACE_EV_SCHED_SWITCH ? r->u.sw.next_pid : r->pid;
 	if (r->event == TRACE_EV_SCHED_SWITCH)
@@ -442,8 +539,10 @@ int trace_workload_read(struct trace_workload *w, const char *buf, size_t len)
 		return -ENOMEM;
 	}
 	w->script.threads = w->threads;
-	for (uint32_t i = 0; i < w->script.nthreads; i++)
+	for (uint32_t i = 0; i < w->script.nthreads; i++) {
 		b.ts[i].sys = HVTLB_SIM_STEP_KIND_COUNT_;
+		w->threads[i].process = w->procs[i];
+	}
 	rc = write_steps(&b, buf, len);
 	/* the steps now belong to w->threads[] */
 	free(b.ts);
@@ -459,5 +558,6 @@ void trace_workload_free(struct trace_workload *w)
 			free((void *)w->threads[i].steps);
 	free(w->threads);
 	free(w->pids);
+	free(w->procs);
 	memset(w, 0, sizeof(*w));
 }

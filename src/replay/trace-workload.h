@@ -6,6 +6,11 @@
  * the simulator never reads trace text. Internal to the tool and its
  * tests, like trace-text.h; only libc under it.
  *
+ * Which processes: threads whose mmap_lock events name the same mm= share
+ * an address space (a process); numbered in the order of their lowest
+ * pid. A thread with no mmap_lock event of its own joins process 0. A
+ * trace without mmap_lock events is one process.
+ *
  * Which threads: those with a syscall or an mmap_lock event of their
  * own. A recording that follows one command (scripts/record-trace.sh,
  * set_event_pid) has only the command's threads raise those; another
@@ -46,9 +51,12 @@ struct trace_workload {
 	struct hvtlb_sim_script script;
 	struct hvtlb_sim_script_thread *threads; /* script.threads */
 	int32_t *pids;				 /* pid of each thread */
-	uint32_t pages;	  /* the largest flush, 1 .. TRACE_WL_MAX_PAGES */
-	uint32_t cpus;	  /* highest CPU column seen + 1 */
-	uint64_t flushes; /* flush steps of all threads */
+	uint32_t *procs;    /* process of each thread, 0 .. processes - 1 */
+	uint32_t processes; /* address spaces: the mm= of mmap_lock events */
+	uint32_t no_mm;	    /* threads with no mmap_lock event: process 0 */
+	uint32_t pages;	    /* the largest flush, 1 .. TRACE_WL_MAX_PAGES */
+	uint32_t cpus;	    /* highest CPU column seen + 1 */
+	uint64_t flushes;   /* flush steps of all threads */
 	uint64_t by_kind[HVTLB_SIM_STEP_KIND_COUNT_];
 	/* tlb_flush lines of the chosen threads that made no step, by
 	 * reason 0..5 (other reasons: [6]) */

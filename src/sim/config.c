@@ -19,6 +19,7 @@
 #include "sim/cost.h"
 #include "sim/gate.h"
 #include "sim/guest-os.h"
+#include "sim/workload.h"
 
 enum key_id {
 #define HVTLB_X_(id, ...) K_##id,
@@ -538,6 +539,17 @@ static bool script_ok(const struct hvtlb_sim_script *sc)
 	return true;
 }
 
+/* The processes a script's threads run in: the highest + 1. */
+static uint32_t script_processes(const struct hvtlb_sim_script *sc)
+{
+	uint32_t n = 0;
+
+	for (uint32_t k = 0; k < sc->nthreads; k++)
+		if (sc->threads[k].process >= n)
+			n = sc->threads[k].process + 1;
+	return n;
+}
+
 /* The first key whose field is out of its range, or K_COUNT. */
 static enum key_id first_bad_key(const struct hvtlb_sim_config *c)
 {
@@ -705,7 +717,11 @@ int hvtlb_sim_config_check(const struct hvtlb_sim_config *c,
 	else if (c->workload == HVTLB_SIM_WORKLOAD_TRACE &&
 		 !script_ok(c->wl_script))
 		bad = keys[K_WL_KIND].name;
-	else if (c->pcpus % c->sockets)
+	else if (c->workload == HVTLB_SIM_WORKLOAD_TRACE &&
+		 script_processes(c->wl_script) > c->wl_processes) {
+		bad = keys[K_WL_PROCESSES].name;
+		why = "fewer than the processes of the replayed threads";
+	} else if (c->pcpus % c->sockets)
 		bad = keys[K_SOCKETS].name;
 	/* ebizzy refuses -m with -M */
 	else if (c->wl_ebizzy_always_mmap && c->wl_ebizzy_never_mmap)
@@ -740,8 +756,7 @@ int hvtlb_sim_config_check(const struct hvtlb_sim_config *c,
 		/* The arena of one process must fit the simulator's page
 		 * tables: threads x pages x 2 pages of page-table entries. */
 		uint64_t per = (uint64_t)c->wl_pages *
-			       ((c->wl_threads + c->wl_processes - 1) /
-				c->wl_processes);
+			       sim_workload_threads_per_process(c);
 		if (per > (1ULL << 26))
 			bad = keys[K_WL_PAGES].name;
 	}

@@ -149,12 +149,12 @@ static int setup_vcpus(struct sim *s)
 	return 0;
 }
 
-/* One address space per process, threads split round-robin. */
+/* One address space per process (sim_workload_process() places the
+ * threads). */
 static int setup_mms(struct sim *s)
 {
 	const struct hvtlb_sim_config *c = s->c;
-	uint32_t per_mm =
-		(c->wl_threads + c->wl_processes - 1) / c->wl_processes;
+	uint32_t per_mm = sim_workload_threads_per_process(c);
 	uint32_t shared = sim_workload_shared_slots(c);
 
 	for (uint32_t i = 0; i < s->nmms; i++) {
@@ -202,7 +202,7 @@ static int setup_mms(struct sim *s)
 	return 0;
 }
 
-/* Thread k of a VM: process k mod processes, vCPU k mod vCPUs, its own
+/* Thread k of a VM: its process (sim_workload_process()), vCPU k mod vCPUs, its own
  * random stream and a coroutine on a guarded stack. */
 static int setup_tasks(struct sim *s)
 {
@@ -216,8 +216,8 @@ static int setup_tasks(struct sim *s)
 		t->s = s;
 		t->id = i;
 		t->vm = vm;
-		t->mm = vm * c->wl_processes + k % c->wl_processes;
-		sim_guest_group(s, k % c->wl_processes, &base, &n);
+		t->mm = vm * c->wl_processes + sim_workload_process(c, k);
+		sim_guest_group(s, sim_workload_process(c, k), &base, &n);
 		t->vcpu = vm * c->vcpus + base + k % n;
 		t->st = T_BLOCKED;
 		t->kpage = NONE_ID;

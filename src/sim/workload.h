@@ -33,6 +33,9 @@ struct sim_workload {
 	/* Operations thread @p t runs, in place of workload.iterations and
 	 * workload.duration_s (optional: a replayed trace's own count). */
 	uint64_t (*ops)(const struct task *t);
+	/* The process of thread @p k of a VM, in place of k mod
+	 * workload.processes (optional: a replayed thread's own). */
+	uint32_t (*process)(const struct hvtlb_sim_config *c, uint32_t k);
 };
 
 #define WORKLOAD_X_(n, s) extern const struct sim_workload sim_workload_##n;
@@ -46,6 +49,11 @@ uint32_t sim_workload_shared_slots(const struct hvtlb_sim_config *c);
 /* Pages per slot, and slots kept mapped per process, of config @p c. */
 uint32_t sim_workload_slot_pages(const struct hvtlb_sim_config *c);
 uint32_t sim_workload_reserved_slots(const struct hvtlb_sim_config *c);
+
+/* The process of thread @p k of a VM (0 .. workload.processes - 1), and
+ * the most threads one process has. */
+uint32_t sim_workload_process(const struct hvtlb_sim_config *c, uint32_t k);
+uint32_t sim_workload_threads_per_process(const struct hvtlb_sim_config *c);
 
 /* The body of a task: its workload's operations. */
 void sim_workload_run(struct task *t);

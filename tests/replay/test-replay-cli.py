@@ -5,7 +5,8 @@ counts and pages by reason equal those a separate reader (the regular
 expressions here) takes from the same text, it reads every event line,
 and its replayed side (docs/replay.md, "Fidelity") sets the run beside
 the recording: the flush requests of the replayed threads, those with a
-remote target and those made while no other CPU ran the process, as this
+remote target and those made while no other CPU ran a thread of the
+process (threads grouped by the mm= of their mmap_lock lines), as this
 reader counts them, every request a shootdown of the run; a trace with a
 raw clock is not replayed, and says why. Then its errors: a malformed
 trace gives one line naming the line and byte, exit 2.
@@ -48,19 +49,39 @@ LINE = re.compile(r"^\s*(.+)-(\d+)\s+(?:\(\s*\d+\)\s+)?\[(\d+)\]"
 CALLS = ("sys_munmap", "sys_madvise", "sys_mprotect")
 
 
+def processes(lines, mine):
+    """Each thread's address space: the mm= of the mmap_lock lines inside
+    its last munmap/madvise/mprotect, else of its last mmap_lock line."""
+    last, in_call, call_mm = {}, {}, {}
+    for _comm, pid, _cpu, ev, body in lines:
+        pid = int(pid)
+        if ev in CALLS:
+            in_call[pid] = body.startswith("(")
+        elif ev.startswith("mmap_lock"):
+            mm = re.search(r"mm=([0-9a-fx]+)", body).group(1)
+            last[pid] = mm
+            if in_call.get(pid):
+                call_mm[pid] = mm
+    return {pid: call_mm.get(pid, last.get(pid)) for pid in mine}
+
+
 def requests(text):
     """The flush requests of the threads with a syscall or mmap_lock event:
-    (requests, remote, remote while no other CPU ran one of them), one per
-    flushing call, one per reason-3/4 flush outside a call (a reason 3 in
-    the thread's own flush_tlb_func run is the local half of a remote
-    one)."""
+    (requests, remote, remote while no other CPU ran a thread of its
+    process), one per flushing call, one per reason-3/4 flush outside a
+    call (a reason 3 in the thread's own flush_tlb_func run is the local
+    half of a remote one). A flush on task switch (reason 0) is raised in
+    the switched-out task's name: it says nothing of what a CPU runs."""
     lines = [m.groups() for m in map(LINE.match, text.splitlines()) if m]
     mine = {int(g[1]) for g in lines
             if g[3].startswith(("sys_", "mmap_lock"))}
+    proc = processes(lines, mine)
     cpus = {int(g[2]) for g in lines}
     cur, call, own, n, remote, elsewhere = {}, {}, {}, 0, 0, 0
     for _comm, pid, cpu, ev, body in lines:
         pid, cpu = int(pid), int(cpu)
+        if ev == "tlb_flush" and body.endswith("(0)"):
+            continue
         nxt = re.search(r"next_pid=(\d+)", body)
         cur[cpu] = int(nxt.group(1)) if ev == "sched_switch" else pid
         if pid not in mine:
@@ -79,6 +100,7 @@ def requests(text):
         elif ev == "tlb_flush":
             r = int(re.search(r"\((\d+)\)$", body).group(1))
             far = 1 + (not any(cur.get(c) in mine
+                               and proc[cur[c]] == proc[pid]
                                for c in cpus if c != cpu))
             st = call.get(pid)
             if st is not None and r in (3, 4):

@@ -52,6 +52,35 @@ static const char trace[] =
 	L("app-100", "000", "10.002410", "sys_mprotect -> 0x0")
 	L("app-100", "000", "10.002500", "mmap_lock_start_locking: mm=000000007379c6dc memcg_id=1 write=true");
 
+/* Processes: 200, 201 and 400 lock mm a (400 inside its munmap, after an
+ * exec from mm c and before a fork's copy d), 300 mm b, 500 none. 200's first remote flush finds
+ * only process b on CPU 1; the switch to 201 there is followed by a flush
+ * on task switch in 300's name, after which 300 neither runs nor is what
+ * CPU 1 runs; 200's second remote flush finds 201 there. */
+static const char procs[] =
+	L("p-300", "001", "5.000000", "sys_munmap(addr: 0, len: 0x1000)")
+	L("p-300", "001", "5.000001", "mmap_lock_start_locking: mm=00000000000000bb memcg_id=1 write=true")
+	L("p-300", "001", "5.000002", "tlb_flush: pages:1 reason:local MM shootdown (3)")
+	L("p-300", "001", "5.000003", "sys_munmap -> 0x0")
+	L("p-200", "000", "5.000010", "sys_madvise(start: 0, len_in: 0x1000, behavior: 4)")
+	L("p-200", "000", "5.000011", "mmap_lock_start_locking: mm=00000000000000aa memcg_id=1 write=false")
+	L("p-200", "000", "5.000012", "tlb_flush: pages:1 reason:remote IPI send (4)")
+	L("p-200", "000", "5.000013", "sys_madvise -> 0x0")
+	L("p-300", "001", "5.000100", "sched_switch: prev_comm=p prev_pid=300 prev_prio=120 prev_state=S ==> next_comm=p next_pid=201 next_prio=120")
+	L("p-300", "001", "5.000101", "tlb_flush: pages:-1 reason:flush on task switch (0)")
+	L("p-200", "000", "5.000200", "tlb_flush: pages:1 reason:remote IPI send (4)")
+	L("p-201", "001", "5.000300", "mmap_lock_start_locking: mm=00000000000000aa memcg_id=1 write=false")
+	L("p-201", "001", "5.000400", "sched_wakeup: comm=p pid=300 prio=120 target_cpu=000")
+	L("p-400", "000", "5.000500", "mmap_lock_start_locking: mm=00000000000000cc memcg_id=1 write=true")
+	L("p-400", "000", "5.000510", "sys_munmap(addr: 0, len: 0x1000)")
+	L("p-400", "000", "5.000511", "mmap_lock_start_locking: mm=00000000000000aa memcg_id=1 write=true")
+	L("p-400", "000", "5.000512", "tlb_flush: pages:1 reason:local MM shootdown (3)")
+	L("p-400", "000", "5.000513", "sys_munmap -> 0x0")
+	L("p-400", "000", "5.000520", "mmap_lock_start_locking: mm=00000000000000dd memcg_id=1 write=true")
+	L("p-500", "000", "5.000600", "sys_mprotect(start: 0, len: 0x1000, prot: 1)")
+	L("p-500", "000", "5.000601", "sys_mprotect -> 0x0")
+	L("p-300", "000", "5.001400", "sys_munmap(addr: 0, len: 0x1000)");
+
 /* A thread that made no flush; flushes past workload.pages' bound. */
 static const char quiet[] =
 	L("app-1", "000", "1.000000", "sys_munmap(addr: 0, len: 1)")
@@ -176,12 +205,42 @@ static void test_no_flush_and_bounds(void **state)
 	trace_workload_free(&w);
 }
 
+/* Threads grouped into processes by the mm their flushing calls lock; a
+ * remote flush is "elsewhere" when no other CPU runs a thread of its own
+ * process; a flush on task switch is no sign of the switched-out task. */
+static void test_processes(void **state)
+{
+	static const uint32_t want[] = { 0, 0, 1, 0, 0 }; /* 200 .. 500 */
+	struct trace_workload w;
+	uint64_t compute = 0;
+
+	(void)state;
+	assert_int_equal(trace_workload_read(&w, procs, sizeof(procs) - 1), 0);
+	assert_int_equal(w.script.nthreads, 5);
+	assert_int_equal(w.processes, 2);
+	assert_int_equal(w.no_mm, 1);
+	for (uint32_t i = 0; i < 5; i++) {
+		assert_int_equal(w.procs[i], want[i]);
+		assert_int_equal(w.threads[i].process, want[i]);
+	}
+	assert_int_equal(w.remote, 2);
+	assert_int_equal(w.remote_elsewhere, 1);
+	/* 300 ran 5.000000 .. 5.000100 (its munmap's time is the call's);
+	 * from its wakeup it ran nothing the trace shows until 5.001400 */
+	for (uint64_t k = 0; k < w.threads[2].nsteps; k++)
+		if (w.threads[2].steps[k].kind == HVTLB_SIM_STEP_COMPUTE)
+			compute += w.threads[2].steps[k].ns;
+	assert_int_equal(compute, 97000);
+	trace_workload_free(&w);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_steps),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_no_flush_and_bounds),
+		cmocka_unit_test(test_processes),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -288,6 +288,57 @@ static void test_trace(void **state)
 	hvtlb_sim_results_destroy(r);
 }
 
+/* A script thread's process: two threads that flush while both run
+ * reach each other's vCPU in one process (process 0 of 1, or 1 of 2),
+ * never in two; a thread whose process is past workload.processes is
+ * refused. */
+static void test_trace_processes(void **state)
+{
+	static const struct hvtlb_sim_step st[] = {
+		{ HVTLB_SIM_STEP_COMPUTE, 0, 200000 },
+		{ HVTLB_SIM_STEP_MADVISE, 4, 0 },
+		{ HVTLB_SIM_STEP_COMPUTE, 0, 200000 },
+		{ HVTLB_SIM_STEP_MADVISE, 4, 0 },
+		{ HVTLB_SIM_STEP_COMPUTE, 0, 200000 },
+	};
+	struct hvtlb_sim_script_thread th[] = { { st, 5, 0 }, { st, 5, 0 } };
+	const struct hvtlb_sim_script sc = { th, 2 };
+	const char *kv[] = { "workload.kind=trace",
+			     "workload.threads=2",
+			     "vm.vcpus=2",
+			     "machine.pcpus=2",
+			     "workload.pages=4",
+			     "strategy=ipi",
+			     NULL };
+	struct hvtlb_sim_config c;
+	struct hvtlb_sim_results *r;
+	const char *bad = NULL;
+
+	(void)state;
+	cfg_apply(&c, kv);
+	c.wl_script = &sc;
+	r = run_cfg(&c);
+	assert_int_equal(r->violations, 0);
+	assert_int_equal(r->shootdowns, 4);
+	assert_true(r->flushes[HVTLB_SIM_FLUSH_IPI] >= 2);
+	hvtlb_sim_results_destroy(r);
+	th[1].process = 1;
+	assert_int_equal(hvtlb_sim_config_validate(&c, &bad), -ERANGE);
+	assert_string_equal(bad, "workload.processes");
+	assert_int_equal(hvtlb_sim_config_set(&c, "workload.processes", "2"),
+			 0);
+	r = run_cfg(&c);
+	assert_int_equal(r->violations, 0);
+	assert_int_equal(r->shootdowns, 4);
+	assert_int_equal(r->flushes[HVTLB_SIM_FLUSH_IPI], 0);
+	hvtlb_sim_results_destroy(r);
+	/* both in process 1 of 2: together again, whatever k mod 2 says */
+	th[0].process = 1;
+	r = run_cfg(&c);
+	assert_true(r->flushes[HVTLB_SIM_FLUSH_IPI] >= 2);
+	hvtlb_sim_results_destroy(r);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -298,6 +349,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_tlb_flush1),
 		cmocka_unit_test(test_fault_vma_lock),
 		cmocka_unit_test(test_trace),
+		cmocka_unit_test(test_trace_processes),
 	};
 
 	if (argc > 1)

@@ -4,6 +4,8 @@
  * operations (workload.iterations of them), and the operations they share:
  * touching a mapping, user-space work, a random sleep.
  */
+#include <stdlib.h>
+
 #include "sim/guest.h"
 #include "sim/machine.h"
 #include "sim/mm.h"
@@ -91,6 +93,32 @@ uint32_t sim_workload_reserved_slots(const struct hvtlb_sim_config *c)
 	const struct sim_workload *w = workloads[c->workload];
 
 	return w->reserved_slots ? w->reserved_slots(c) : 0;
+}
+
+uint32_t sim_workload_process(const struct hvtlb_sim_config *c, uint32_t k)
+{
+	const struct sim_workload *w = workloads[c->workload];
+
+	return w->process ? w->process(c, k) : k % c->wl_processes;
+}
+
+uint32_t sim_workload_threads_per_process(const struct hvtlb_sim_config *c)
+{
+	uint32_t most = 0, *n;
+
+	if (!workloads[c->workload]->process)
+		return (c->wl_threads + c->wl_processes - 1) / c->wl_processes;
+	n = calloc(c->wl_processes, sizeof(*n));
+	if (!n) /* every thread in one process: an upper bound */
+		return c->wl_threads;
+	for (uint32_t k = 0; k < c->wl_threads; k++) {
+		uint32_t p = sim_workload_process(c, k);
+
+		if (p < c->wl_processes && ++n[p] > most)
+			most = n[p];
+	}
+	free(n);
+	return most;
 }
 
 /* Whether thread @p t runs operation @p i: workload.iterations of them,

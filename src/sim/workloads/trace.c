@@ -22,6 +22,13 @@ static const struct hvtlb_sim_script_thread *script_thread(const struct task *t)
 	return &sc->threads[(t->id % c->wl_threads) % sc->nthreads];
 }
 
+static uint32_t trace_process(const struct hvtlb_sim_config *c, uint32_t k)
+{
+	const struct hvtlb_sim_script *sc = c->wl_script;
+
+	return sc->threads[k % sc->nthreads].process;
+}
+
 static uint64_t trace_ops(const struct task *t)
 {
 	return script_thread(t)->nsteps;
@@ -72,4 +79,5 @@ const struct sim_workload sim_workload_TRACE = {
 	.never_shared = true,
 	.op = trace_op,
 	.ops = trace_ops,
+	.process = trace_process,
 };

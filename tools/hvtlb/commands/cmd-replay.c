@@ -153,9 +153,11 @@ static void print_side(const struct replay_check *c, int rc,
 		printf("\nreplayed: not possible: %s\n", s->err);
 		return;
 	}
-	printf("\nreplayed (hvtlb sim: %u threads on %u vCPUs, %u pCPUs, as "
-	       "recorded; strategy %s, seed %" PRIu64 "; docs/replay.md):\n",
-	       s->threads, s->cpus, s->cpus, REPLAY_SIM_STRATEGY, s->seed);
+	printf("\nreplayed (hvtlb sim: %u threads of %u process%s on %u vCPUs, "
+	       "%u pCPUs, as recorded; strategy %s, seed %" PRIu64
+	       "; docs/replay.md):\n",
+	       s->threads, s->processes, s->processes == 1 ? "" : "es", s->cpus,
+	       s->cpus, REPLAY_SIM_STRATEGY, s->seed);
 	printf("  %-36s %9s %9s\n", "FLUSHES", "RECORDED", "REPLAYED");
 	side_row("requests (of the replayed threads)", s->requests,
 		 s->shootdowns, "shootdowns");
@@ -244,8 +246,9 @@ static void json_side(const struct replay_check *c, int rc,
 		return;
 	}
 	printf(",\"replayed\":{\"strategy\":\"%s\",\"vcpus\":%u,"
-	       "\"pcpus\":%u,\"threads\":%u,\"seed\":%" PRIu64,
-	       REPLAY_SIM_STRATEGY, s->cpus, s->cpus, s->threads, s->seed);
+	       "\"pcpus\":%u,\"threads\":%u,\"processes\":%u,\"seed\":%" PRIu64,
+	       REPLAY_SIM_STRATEGY, s->cpus, s->cpus, s->threads, s->processes,
+	       s->seed);
 	json_pair("requests", s->requests, s->shootdowns);
 	json_pair("remote", s->remote, s->hypercalls);
 	json_pair("local_only", s->requests - s->remote,

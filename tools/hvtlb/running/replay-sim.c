@@ -10,17 +10,19 @@
 #include "trace-workload.h"
 
 /* The recorded machine: one VM of as many vCPUs as the trace has CPUs,
- * on as many pCPUs; everything else at its default. */
+ * on as many pCPUs, the trace's processes; everything else at its
+ * default. */
 static int recorded_config(struct hvtlb_sim_config *c,
 			   const struct trace_workload *w)
 {
-	char n[3][16];
+	char n[4][16];
 	int rc;
 
 	hvtlb_sim_config_init(c);
 	snprintf(n[0], sizeof(n[0]), "%u", w->cpus);
 	snprintf(n[1], sizeof(n[1]), "%u", w->script.nthreads);
 	snprintf(n[2], sizeof(n[2]), "%u", w->pages);
+	snprintf(n[3], sizeof(n[3]), "%u", w->processes);
 	rc = hvtlb_sim_config_set(c, "strategy", REPLAY_SIM_STRATEGY);
 	if (!rc)
 		rc = hvtlb_sim_config_set(c, "vm.vcpus", n[0]);
@@ -32,6 +34,8 @@ static int recorded_config(struct hvtlb_sim_config *c,
 		rc = hvtlb_sim_config_set(c, "workload.threads", n[1]);
 	if (!rc)
 		rc = hvtlb_sim_config_set(c, "workload.pages", n[2]);
+	if (!rc)
+		rc = hvtlb_sim_config_set(c, "workload.processes", n[3]);
 	c->wl_script = &w->script;
 	return rc ? rc : hvtlb_sim_config_validate(c, NULL);
 }
@@ -64,6 +68,7 @@ int replay_side_run(const char *buf, size_t len, struct replay_side *s)
 		return rc;
 	}
 	s->threads = w.script.nthreads;
+	s->processes = w.processes;
 	s->cpus = w.cpus;
 	s->requests = w.flushes;
 	for (int k = 0; k < 4; k++)

@@ -17,6 +17,7 @@
 
 struct replay_side {
 	uint32_t threads, cpus; /* replayed threads; vCPUs = pCPUs */
+	uint32_t processes;	/* their address spaces */
 	uint64_t seed;
 	/* recorded, from the trace (trace-workload.h) */
 	uint64_t requests;   /* flush steps */

@@ -271,6 +271,8 @@ static int apply_script(struct sim_batch *b, struct hvtlb_sim_config *cfg)
 		cfg->wl_threads = b->script->nthreads;
 	if (!given(b, "workload.pages"))
 		cfg->wl_pages = b->script_pages;
+	if (!given(b, "workload.processes") && b->script_processes)
+		cfg->wl_processes = b->script_processes;
 	if (b->script_machine && b->script_cpus) {
 		if (!given(b, "vm.vcpus"))
 			cfg->vcpus = b->script_cpus;

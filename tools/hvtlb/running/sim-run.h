@@ -39,7 +39,9 @@ struct sim_batch {
 	const struct hvtlb_sim_script *script;
 	uint32_t script_pages; /**< the largest flush: workload.pages */
 	uint32_t script_cpus;  /**< the trace's CPUs */
-	bool script_machine;   /**< no scenario file: the recorded VM */
+	uint32_t
+		script_processes; /**< its address spaces: workload.processes */
+	bool script_machine;	  /**< no scenario file: the recorded VM */
 	void *script_owner;
 	void (*script_free)(void *owner);
 };

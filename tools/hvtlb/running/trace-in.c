@@ -175,6 +175,7 @@ static int sim_trace_load(struct sim_batch *b)
 	b->script = &w->script;
 	b->script_pages = w->pages;
 	b->script_cpus = w->cpus;
+	b->script_processes = w->processes;
 	b->script_owner = w;
 	b->script_free = script_free;
 	return 0;
