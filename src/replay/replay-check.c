@@ -315,6 +315,7 @@ static int tally(struct replay_check *c, struct pairing *p, const char *buf,
 	sd_drop_all(c, p);
 	c->lines = rd.line;
 	c->unknown = rd.unknown;
+	c->clock_khz = rd.clock_khz;
 	return 0;
 }
 

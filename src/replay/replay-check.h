@@ -47,7 +47,8 @@ struct replay_reason {
 
 struct replay_check {
 	uint64_t lines, events, unknown, lost_lines, lost_events;
-	bool ts_raw; /* latencies in clock counts, unit unknown */
+	bool ts_raw;	    /* latencies in clock counts, unit unknown */
+	uint64_t clock_khz; /* a raw clock converted at this rate, or 0 */
 	uint64_t first_ts, last_ts;
 	struct replay_reason reasons[REPLAY_MAX_REASONS];
 	size_t nreasons;

@@ -91,6 +91,10 @@ static int parse_ts(struct trace_reader *r, struct trace_span t,
 	r->clock_kind = kind;
 	rec->ts = sec;
 	rec->ts_raw = kind == 2;
+	if (rec->ts_raw && r->clock_khz) { /* counts at a known rate: ns */
+		rec->ts = (uint64_t)((double)sec * 1e6 / (double)r->clock_khz);
+		rec->ts_raw = false;
+	}
 	return 0;
 }
 

@@ -124,6 +124,43 @@ static bool is_header(struct trace_span l)
 	       span_skip(&t, " is empty") && !t.len;
 }
 
+/* "# hvtlb-clock-mhz: 2694.884": the rate of a raw clock (x86-tsc), in
+ * MHz with up to 3 decimals, which the recording wrote (docs/replay.md).
+ * Returns 0 (also for any other comment) or -EINVAL. */
+static int clock_line(struct trace_reader *r, struct trace_span t)
+{
+	uint64_t mhz, frac = 0;
+	struct trace_span f;
+	size_t digits = 0;
+
+	if (!span_skip(&t, "# hvtlb-clock-mhz:"))
+		return 0;
+	span_ws(&t);
+	if (r->events)
+		return trace_fail(r, t.p, "a clock rate after the first event");
+	if (trace_span_u64(&t, 10, &mhz) || mhz > 1000000)
+		return trace_fail(r, t.p,
+				  "bad clock rate: want MHz, "
+				  "e.g. 2694.884");
+	if (span_skip(&t, ".")) {
+		f = t;
+		if (trace_span_u64(&t, 10, &frac) ||
+		    (digits = f.len - t.len) > 3)
+			return trace_fail(r, f.p,
+					  "bad clock rate: at most 3 "
+					  "decimals");
+	}
+	for (; digits < 3; digits++)
+		frac *= 10;
+	span_ws(&t);
+	if (t.len || !(mhz * 1000 + frac))
+		return trace_fail(r, t.p,
+				  "bad clock rate: want MHz, "
+				  "e.g. 2694.884");
+	r->clock_khz = mhz * 1000 + frac;
+	return 0;
+}
+
 /* The next line, without its newline and a trailing CR; false at the
  * end of the buffer. */
 static bool next_line(struct trace_reader *r, struct trace_span *l)
@@ -158,6 +195,8 @@ int trace_reader_next(struct trace_reader *r, struct trace_record *rec)
 			return trace_fail(r, nul, "NUL byte in the line");
 		t = l;
 		span_ws(&t);
+		if (t.len && t.p[0] == '#' && clock_line(r, t))
+			return -EINVAL;
 		if (!t.len || t.p[0] == '#' || is_header(t))
 			continue;
 		memset(rec, 0, sizeof(*rec));

@@ -130,11 +130,14 @@ struct trace_record {
 struct trace_reader {
 	const char *buf;
 	size_t len;
-	size_t pos;	   /* start of the next line */
-	uint64_t line;	   /* lines read, 1-based once one was */
-	uint64_t unknown;  /* event lines of events the reader skips */
-	uint64_t events;   /* event lines returned */
-	int clock_kind;	   /* 0 none yet, 1 seconds, 2 raw counter */
+	size_t pos;	  /* start of the next line */
+	uint64_t line;	  /* lines read, 1-based once one was */
+	uint64_t unknown; /* event lines of events the reader skips */
+	uint64_t events;  /* event lines returned */
+	int clock_kind;	  /* 0 none yet, 1 seconds, 2 raw counter */
+	/* A raw clock's counts per millisecond, from a "# hvtlb-clock-mhz:"
+	 * line before the first event; 0: unknown (counts stay raw) */
+	uint64_t clock_khz;
 	uint64_t err_line; /* after an error: its line (1-based) */
 	size_t err_byte;   /* and the offset in the buffer it names */
 	char err[256];	   /* "line N (byte B): ..." */

@@ -162,6 +162,8 @@ with tempfile.TemporaryDirectory() as tmp:
         ("replay", ["replay", "--check", "--json",
                     "traces/tlb-churn-3t-tsc.txt.gz"]),
         ("replay", ["replay", "--check", "--json",
+                    "fuzz/corpus/trace-text/real-tsc-clock.txt"]),
+        ("replay", ["replay", "--check", "--json",
                     "fuzz/corpus/trace-text/format-ipi-shootdowns.txt"]),
         ("sim", ["sim", "scenarios/default.ini", *SMALL, "--json"]),
         ("sim", ["sim", "scenarios/default.ini", *SMALL, "--uncertainty",

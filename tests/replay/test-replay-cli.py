@@ -145,7 +145,13 @@ for name in traces:
     check(f"{name}: every event line read",
           f" {events} events read, 0 events of other kinds skipped" in out,
           out[:300])
-    if re.search(r"^\s*\S+-\d+\s.*\] (\S+ )?\d+:", text, re.M):
+    rate = re.search(r"^# hvtlb-clock-mhz: ([\d.]+)$", text, re.M)
+    if rate:
+        check(f"{name}: a raw clock at its rate, converted",
+              f"clock: raw counts at {float(rate.group(1)):.3f} MHz" in out,
+              out[:300])
+    if not rate and re.search(r"^\s*\S+-\d+\s.*\] (\S+ )?\d+:", text,
+                              re.M):
         check(f"{name}: a raw clock is not replayed, and says why",
               re.search(r"^replayed: not possible: line \d+: the trace's "
                         r"clock counts in an unknown unit", out, re.M),

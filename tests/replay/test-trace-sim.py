@@ -112,6 +112,33 @@ with tempfile.TemporaryDirectory() as d:
                 "0x1000)\n")
     refused("a raw clock", ["--trace-in", raw],
             r"raw\.txt: line 1: the trace's clock counts in an unknown unit")
+    late = write("late.txt", "  a-1 [000] 1.5: sys_munmap(addr: 0, len: "
+                 "0x1000)\n# hvtlb-clock-mhz: 1000\n")
+    refused("a clock rate after the first event", ["--trace-in", late],
+            r"late\.txt: line 2 \(byte \d+\): a clock rate after the first "
+            r"event")
+    for bad_rate in ("0", "2.1234", "fast", "1000001"):
+        br = write("rate.txt", f"# hvtlb-clock-mhz: {bad_rate}\n")
+        refused(f"a clock rate of '{bad_rate}'", ["--trace-in", br],
+                r"rate\.txt: line 1 \(byte \d+\): bad clock rate")
+    # the same counts at 1000 MHz (a count a nanosecond): the steps of
+    # the same trace printed in seconds
+    at = write("at.txt", "# hvtlb-clock-mhz: 1000\n"
+               "  a-1 [000] 1000000000: sys_munmap(addr: 0, len: 1)\n"
+               "  a-1 [000] 1000500000: sys_munmap -> 0x0\n")
+    secs = write("secs.txt",
+                 "  a-1 [000] 1.000000: sys_munmap(addr: 0, len: 1)\n"
+                 "  a-1 [000] 1.000500: sys_munmap -> 0x0\n")
+    ra, oa, ea = sim("--trace-in", at, "--json")
+    rs, os_, es = sim("--trace-in", secs, "--json")
+    def runs(out):
+        try:
+            return json.loads(out)["runs"]
+        except (ValueError, KeyError, TypeError):
+            return None
+    check("a raw clock at 1000 MHz runs as its seconds twin",
+          ra == 0 and rs == 0 and runs(oa) and runs(oa) == runs(os_),
+          (ea, es, oa[:300], os_[:300]))
     refused("a missing trace", ["--trace-in", os.path.join(d, "no.txt")],
             r"--trace-in .*cannot read trace .*no\.txt: No such file")
     kind = write("kind.ini", "[vm]\nvcpus = 2\n[workload]\nkind = trace\n")

@@ -114,6 +114,11 @@ static void print_check(const char *path, const struct replay_check *c)
 		       "unknown), "
 		       "span %.0f counts\n",
 		       span);
+	else if (c->clock_khz)
+		printf("  clock: raw counts at %.3f MHz (hvtlb-clock-mhz), "
+		       "span "
+		       "%.6f s\n",
+		       (double)c->clock_khz / 1e3, span / 1e9);
 	else
 		printf("  clock: seconds, span %.6f s\n", span / 1e9);
 	printf("  threads seen: %" PRIu64 "; syscalls: %" PRIu64
@@ -204,10 +209,17 @@ static void print_json(const char *path, const struct replay_check *c)
 	       ",\"threads\":%" PRIu64 ",\"syscalls\":%" PRIu64
 	       ",\"mmap_lock_events\":%" PRIu64 ",\"sched_switches\":%" PRIu64
 	       ",\"lost\":{\"lines\":%" PRIu64 ",\"events\":%" PRIu64 "}",
-	       c->lines, c->events, c->unknown, c->ts_raw ? "raw" : "seconds",
+	       c->lines, c->events, c->unknown,
+	       c->ts_raw      ? "raw"
+	       : c->clock_khz ? "raw-at-rate"
+			      : "seconds",
 	       c->last_ts - c->first_ts, c->threads, c->syscalls,
 	       c->mmap_lock_events, c->sched_switches, c->lost_lines,
 	       c->lost_events);
+	if (c->clock_khz)
+		printf(",\"clock_mhz\":%.3f", (double)c->clock_khz / 1e3);
+	else
+		printf(",\"clock_mhz\":null");
 	printf(",\"flushes\":[");
 	for (size_t i = 0; i < c->nreasons; i++) {
 		const struct replay_reason *r = &c->reasons[i];
