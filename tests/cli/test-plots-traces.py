@@ -151,6 +151,10 @@ with tempfile.TemporaryDirectory() as d:
           not os.path.exists(os.path.join(d, "bad.svg")), err)
     rc, out, err = run("sweep", DEFAULT, "--vary", "vm.vcpus=1,2", "--log-x")
     check("--log-x without --svg", rc == 2 and "needs --svg" in err, err)
+    rc, out, err = run("sweep", DEFAULT, "--vary", "vm.vcpus=1,2",
+                       "--metric", "sys_s")
+    check("--metric without --svg", rc == 2 and
+          err == "hvtlb sweep: --metric needs --svg FILE\n", err)
 
     # --- sensitivity's tornado renders too ----------------------------
     tor = os.path.join(d, "tornado.svg")

@@ -9,6 +9,7 @@
  * runs them as separate tests.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -274,6 +275,126 @@ static void test_config_order(void **state)
 	assert_memory_equal(&fwd, &back, sizeof(fwd));
 }
 
+/* Advances @p a (a permutation of 0..n-1) to the next in lexicographic
+ * order; false after the last. */
+static bool next_permutation(size_t *a, size_t n)
+{
+	size_t i = n - 1, j = n - 1, t;
+
+	while (i > 0 && a[i - 1] >= a[i])
+		i--;
+	if (i == 0)
+		return false;
+	while (a[j] <= a[i - 1])
+		j--;
+	t = a[i - 1], a[i - 1] = a[j], a[j] = t;
+	for (j = n - 1; i < j; i++, j--)
+		t = a[i], a[i] = a[j], a[j] = t;
+	return true;
+}
+
+/*
+ * Every order of a small file's lines (both bundles, keys of both
+ * bundles, a plain key, a cost set to its default) gives the same
+ * config, byte for byte: the library, not the caller, orders them.
+ */
+static void test_config_permutations(void **state)
+{
+	static const char *const kv[][2] = {
+		{ "strategy.lazy_skip", "off" },
+		{ "strategy.full_flush_ceiling", "7" },
+		{ "guest.tick_accounting", "false" },
+		{ "guest.os", "windows" },
+		{ "strategy", "hyperv" },
+		{ "vm.vcpus", "8" },
+		{ "cost.vmexit", "default" },
+	};
+	enum { N = sizeof(kv) / sizeof(kv[0]) };
+	size_t order[N], perms = 0;
+	struct hvtlb_sim_config first, c;
+
+	(void)state;
+	for (size_t i = 0; i < N; i++)
+		order[i] = i;
+	do {
+		hvtlb_sim_config_init(&c);
+		for (size_t i = 0; i < N; i++)
+			assert_int_equal(hvtlb_sim_config_set(&c,
+							      kv[order[i]][0],
+							      kv[order[i]][1]),
+					 0);
+		if (!perms++)
+			first = c;
+		assert_memory_equal(&c, &first, sizeof(c));
+	} while (next_permutation(order, N));
+	assert_int_equal(perms, 5040); /* 7! */
+	/* the keys given by name beat both bundles */
+	assert_int_equal(first.strategy.kind, HVTLB_STRATEGY_HYPERV);
+	assert_false(first.strategy.lazy_skip);
+	assert_int_equal(first.strategy.full_flush_ceiling, 7);
+	assert_false(first.tick_accounting);
+	assert_true(first.ipi_mailbox); /* the rest of windows' bundle */
+	assert_int_equal(first.vcpus, 8);
+}
+
+/*
+ * Every boolean key (BOOL, and the strategy knobs that read true or
+ * false) takes the same words, in any case, and refuses any other
+ * without changing the config.
+ */
+static void test_config_bool_words(void **state)
+{
+	static const char *const words[] = { "true", "false", "on", "off",
+					     "yes",  "no",    "1",  "0" };
+	static const char *const upper[] = { "TRUE", "False", "ON",
+					     "Off",  "YES",   "No" };
+	static const char *const bad[] = { "maybe", "",	   "2",	  "tru",
+					   "y",	    " on", "on ", "enable" };
+	const struct hvtlb_sim_key *k;
+	struct hvtlb_sim_config c, was;
+	size_t nkeys = 0, nbool = 0;
+	char buf[16];
+
+	(void)state;
+	/* the library's list is exactly these, true then false */
+	for (size_t i = 0; i < 8; i++)
+		assert_string_equal(hvtlb_bool_word(i), words[i]);
+	assert_null(hvtlb_bool_word(8));
+	hvtlb_sim_config_init(&c);
+	for (size_t i = 0; (k = hvtlb_sim_key_at(i)); i++) {
+		if (!hvtlb_sim_key_value(k, 0) ||
+		    strcmp(hvtlb_sim_key_value(k, 0), "false") ||
+		    (strcmp(k->type, "BOOL") && strcmp(k->type, "KNOB")))
+			continue;
+		nkeys++;
+		nbool += !strcmp(k->type, "BOOL");
+		for (size_t w = 0; w < 8 + 6; w++) {
+			const char *v = w < 8 ? words[w] : upper[w - 8];
+
+			assert_int_equal(hvtlb_sim_config_set(&c, k->name, v),
+					 0);
+			assert_int_equal(hvtlb_sim_config_get(&c, k->name, buf,
+							      sizeof(buf)),
+					 0);
+			assert_string_equal(buf, w % 2 ? "false" : "true");
+		}
+		was = c;
+		for (size_t b = 0; b < sizeof(bad) / sizeof(bad[0]); b++) {
+			assert_int_equal(
+				hvtlb_sim_config_set(&c, k->name, bad[b]),
+				-EINVAL);
+			assert_memory_equal(&c, &was, sizeof(c));
+		}
+	}
+	/* BOOL keys and boolean knobs both */
+	assert_true(nbool > 0 && nkeys > nbool);
+	assert_int_equal(hvtlb_sim_config_set(&c, "strategy.lazy_skip", "on"),
+			 0);
+	assert_true(c.strategy.lazy_skip);
+	assert_int_equal(hvtlb_sim_config_set(&c, "guest.tlb_gen", "yes"), 0);
+	assert_true(c.tlb_gen);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -282,6 +403,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_guest_os),
 		cmocka_unit_test(test_config_defaults),
 		cmocka_unit_test(test_config_order),
+		cmocka_unit_test(test_config_permutations),
+		cmocka_unit_test(test_config_bool_words),
 	};
 
 	if (argc > 1)

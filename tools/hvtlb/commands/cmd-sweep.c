@@ -160,8 +160,11 @@ static const struct metric *find_metric(const char *name)
 	return NULL;
 }
 
-static int take_option(struct sweep_opts *o, int c, const char *val)
+/* One option into the sweep's options (cli_take_fn). */
+static int take_option(void *ctx, int c, const char *val)
 {
+	struct sweep_opts *o = ctx;
+
 	switch (c) {
 	case OPT_VARY:
 		return sweep_vary_add(o, val);
@@ -176,6 +179,7 @@ static int take_option(struct sweep_opts *o, int c, const char *val)
 		o->svg_path = val;
 		return 0;
 	case OPT_METRIC:
+		o->metric_given = true;
 		o->metric = find_metric(val);
 		return o->metric ? 0 : CLI_EXIT_USAGE;
 	case OPT_SEED: {
@@ -216,9 +220,9 @@ static int take_option(struct sweep_opts *o, int c, const char *val)
 }
 
 /* The plot options against the rest. */
-static int check_plot(struct sweep_opts *o, bool metric_given)
+static int check_plot(struct sweep_opts *o)
 {
-	if (metric_given && !o->svg_path)
+	if (o->metric_given && !o->svg_path)
 		return cli_usage_error("sweep", "--metric needs --svg FILE");
 	if ((o->log_x || o->log_y) && !o->svg_path)
 		return cli_usage_error("sweep", "%s needs --svg FILE",
@@ -235,22 +239,16 @@ static int check_plot(struct sweep_opts *o, bool metric_given)
 static int parse_args(struct sweep_opts *o, int argc, char **argv,
 		      int *first_operand)
 {
-	bool metric_given = false;
-	int c;
+	int rc;
 
 	o->npoints = 1;
 	o->jobs = sim_host_threads();
-	while ((c = cli_getopt(&cmd_sweep, argc, argv)) != -1) {
-		if (c == 'h') {
-			fputs(usage_text, stdout);
-			return CLI_EXIT_OK;
-		}
-		if (c == '?' || take_option(o, c, optarg))
-			return CLI_EXIT_USAGE;
-		metric_given |= c == OPT_METRIC;
-	}
+	rc = cli_parse_options(&cmd_sweep, usage_text, argc, argv, take_option,
+			       o);
+	if (rc >= 0)
+		return rc;
 	*first_operand = optind;
-	if (check_plot(o, metric_given))
+	if (check_plot(o))
 		return CLI_EXIT_USAGE;
 	if (o->merge) {
 		if (o->nvary || o->nsets || o->seed || o->shard_n || o->draws)

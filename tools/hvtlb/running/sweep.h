@@ -71,6 +71,7 @@ struct sweep_opts {
 	const struct metric *metric;
 	uint64_t jobs, draws;
 	bool log_x, log_y, merge;
+	bool metric_given; /* --metric on the command line (needs --svg) */
 	/* the fixed columns a --vary key replaces */
 	bool vary_seed, vary_strategy;
 };
