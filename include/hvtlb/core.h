@@ -201,7 +201,8 @@ struct hvtlb_backend_ops {
 	X(KVM_PV, "kvm-pv")                                                    \
 	X(VMM_ASSIST, "vmm-assist")                                            \
 	X(BROADCAST, "broadcast")                                              \
-	X(LAZY, "lazy")
+	X(LAZY, "lazy")                                                        \
+	X(XEN_PV, "xen-pv")
 
 enum hvtlb_strategy_kind {
 #define HVTLB_X_(n, s) HVTLB_STRATEGY_##n,
@@ -228,6 +229,8 @@ enum hvtlb_strategy_kind {
  *    when the memory may be reused. Freed page tables are never lazy: a
  *    CPU that has not applied the invalidation could still walk the freed
  *    (and reused) table pages, so such requests take the IPI path.
+ *  - xen-pv: local flush, one vmm_flush for the remote targets, of one
+ *    4 KiB page or else a full flush (Linux's xen_flush_tlb_multi).
  * With no remote target, every strategy only flushes locally.
  */
 

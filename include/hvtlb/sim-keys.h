@@ -51,8 +51,9 @@
 	  "one and skips it: Linux aa44284960d5, fixed by 8f1d56f64f8d)")      \
 	X(STRATEGY, "strategy", STRATEGY, strategy, "ipi", 0, 0, "",           \
 	  "the guest's flush strategy: ipi, hyperv, kvm-pv, vmm-assist, "      \
-	  "broadcast, lazy. Sets the strategy.* knobs not given to its "       \
-	  "defaults")                                                          \
+	  "broadcast, lazy, xen-pv (a Xen PV guest's one MMUEXT_*_MULTI "      \
+	  "call: one page, or else a full flush of the targets). Sets the "    \
+	  "strategy.* knobs not given to its defaults")                        \
 	X(CONCURRENT, "strategy.concurrent", KNOB, strategy, "", 0, 0, "",     \
 	  "send the flush IPIs first, flush locally while they fly, then "     \
 	  "wait (Linux >= 5.13); false: flush locally first")                  \
@@ -101,7 +102,7 @@
 	  "machine's CPUs (machine.vms = 1, vm.vcpus = machine.pcpus). A "     \
 	  "halt or an ICR write is then no VM exit, so none is counted, and "  \
 	  "the strategies that need a hypervisor (hyperv, kvm-pv, "            \
-	  "vmm-assist) are refused; costs come from the profile "              \
+	  "vmm-assist, xen-pv) are refused; costs come from the profile "      \
 	  "(profiles/native.ini)")                                             \
 	X(BACKING, "machine.backing", BACKING, backing, "plain", 0, 0, "",     \
 	  "what the VM is on, as a confidential-VM platform restricts it: "    \

@@ -920,6 +920,11 @@ struct hvtlb_sim_results {
 	enum hvtlb_sim_ipi_delivery ipi_delivery;
 	enum hvtlb_sim_origin ipi_delivery_origin;
 	const char *ipi_delivery_why;
+	/** Pause-loop exits (hypervisor.ple) taken by a vCPU whose guest
+	 *  spun for flush IPI acknowledgements (the native shootdown's wait,
+	 *  Linux smp_call_function_many_cond() with wait set); the rest of
+	 *  vm_exits.ple were lock spins. At most vm_exits.ple. */
+	uint64_t ple_exits_ack_wait;
 };
 
 /**
@@ -971,7 +976,9 @@ struct hvtlb_sim_results {
 	S(ack_wait_share)                                                      \
 	C(fault_hits, "", "fault_hits", NULL, NULL)                            \
 	S(mem_per_vcpu)                                                        \
-	C(events, "", "events", NULL, NULL)
+	C(events, "", "events", NULL, NULL)                                    \
+	C(ple_exits_ack_wait, "", "ple_exits_ack_wait",                        \
+	  "PLE exits, waiting for flush acks", "ple_exits_ack_wait")
 
 /**
  * Runs the simulation @p c describes (validated first). On success stores a

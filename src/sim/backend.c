@@ -230,7 +230,10 @@ static void op_get_hints(void *user, struct hvtlb_hints *h)
 	h->extended_ranges = false;
 	h->broadcast = c->strategy.kind == HVTLB_STRATEGY_BROADCAST;
 	h->kvm_pv_flush = c->strategy.kind == HVTLB_STRATEGY_KVM_PV;
-	h->vmm_assist = c->strategy.kind == HVTLB_STRATEGY_VMM_ASSIST;
+	/* the host flushes named vCPUs itself: Shoot4U's call, Xen's
+	 * MMUEXT_{TLB_FLUSH,INVLPG}_MULTI */
+	h->vmm_assist = c->strategy.kind == HVTLB_STRATEGY_VMM_ASSIST ||
+			c->strategy.kind == HVTLB_STRATEGY_XEN_PV;
 }
 
 static uint8_t op_read_preempted(void *user, uint32_t cpu)

@@ -731,7 +731,8 @@ int hvtlb_sim_config_check(const struct hvtlb_sim_config *c,
 	else if (c->bare_metal &&
 		 (c->strategy.kind == HVTLB_STRATEGY_HYPERV ||
 		  c->strategy.kind == HVTLB_STRATEGY_KVM_PV ||
-		  c->strategy.kind == HVTLB_STRATEGY_VMM_ASSIST))
+		  c->strategy.kind == HVTLB_STRATEGY_VMM_ASSIST ||
+		  c->strategy.kind == HVTLB_STRATEGY_XEN_PV))
 		bad = keys[K_STRATEGY].name;
 	/* The send-IPI hypercalls need a hypervisor to call. */
 	else if (c->bare_metal &&

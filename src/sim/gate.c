@@ -72,6 +72,12 @@ static const char *backing_refused(const struct hvtlb_sim_config *c,
 		       "(pv_tlb_flush_supported)";
 		return "strategy";
 	}
+	if (sk == HVTLB_STRATEGY_XEN_PV) {
+		*why = "a Xen PV guest runs without "
+		       "hardware virtualization; a confidential VM (TDX, "
+		       "SEV-SNP) is a hardware-virtualized guest";
+		return "strategy";
+	}
 	if (c->backing == HVTLB_SIM_BACKING_TDX &&
 	    sk == HVTLB_STRATEGY_BROADCAST) {
 		*why = "machine.backing = tdx: INVLPGB is an AMD instruction, "

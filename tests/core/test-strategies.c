@@ -860,6 +860,75 @@ static void vmm_assist_not_offered(void **state)
 }
 
 /* ------------------------------------------------------------------ */
+/* Xen PV                                                              */
+/* ------------------------------------------------------------------ */
+
+/* One 4 KiB page: MMUEXT_INVLPG_MULTI, the page itself on the targets;
+ * preempted targets cost nothing, as for vmm-assist. */
+static void xen_pv_single_page(void **state)
+{
+	struct hvtlb_strategy_config c = cfg_of(HVTLB_STRATEGY_XEN_PV);
+	struct hvtlb_flush_request r = req_of(4, "0-3", 0x1000, 0x2000);
+	struct hvtlb_flush_outcome o;
+
+	states("rpr");
+	hints_are(&vmm_hints);
+	will_return(mock_vmm_flush, 0);
+	assert_int_equal(run(&c, &r, &o), 0);
+	assert_string_equal(mock.log, "local 0 0x1000+1|vmm 1-3 0x1000+1|");
+	assert_int_equal(o.ipis, 0);
+	assert_false(o.fell_back);
+}
+
+/* Two pages, or one 2 MiB page: MMUEXT_TLB_FLUSH_MULTI, a full flush of
+ * the targets; the initiator still flushes only the range. */
+static void xen_pv_widens(void **state)
+{
+	struct hvtlb_strategy_config c = cfg_of(HVTLB_STRATEGY_XEN_PV);
+	struct hvtlb_flush_request r = req_of(4, "0-3", 0x1000, 0x3000);
+
+	states("rrr");
+	hints_are(&vmm_hints);
+	will_return(mock_vmm_flush, 0);
+	assert_int_equal(run(&c, &r, NULL), 0);
+	assert_string_equal(mock.log, "local 0 0x1000+2|vmm 1-3 all|");
+
+	r = req_of(2, "0-1", 0x200000, 0x400000);
+	r.range.stride_shift = 21;
+	mock_reset();
+	states("r");
+	hints_are(&vmm_hints);
+	will_return(mock_vmm_flush, 0);
+	assert_int_equal(run(&c, &r, NULL), 0);
+	assert_string_equal(mock.log, "local 0 0x200000+1|vmm 1 all|");
+}
+
+/* A failed call falls back to IPIs of the request's own range; no hint:
+ * the native shootdown. */
+static void xen_pv_fallback(void **state)
+{
+	struct hvtlb_strategy_config c = cfg_of(HVTLB_STRATEGY_XEN_PV);
+	struct hvtlb_flush_request r = req_of(3, "0-2", 0x1000, 0x3000);
+	struct hvtlb_hints none = { 0 };
+	struct hvtlb_flush_outcome o;
+
+	states("rr");
+	hints_are(&vmm_hints);
+	will_return(mock_vmm_flush, -EBUSY);
+	assert_int_equal(run(&c, &r, &o), 0);
+	assert_string_equal(mock.log, "local 0 0x1000+2|vmm 1-2 all|"
+				      "ipi 1-2 0x1000+2|wait 1-2|");
+	assert_true(o.fell_back);
+
+	mock_reset();
+	states("rr");
+	hints_are(&none);
+	assert_int_equal(run(&c, &r, NULL), 0);
+	assert_string_equal(mock.log, "ipi 1-2 0x1000+2|local 0 0x1000+2|"
+				      "wait 1-2|");
+}
+
+/* ------------------------------------------------------------------ */
 /* Hardware broadcast                                                  */
 /* ------------------------------------------------------------------ */
 
@@ -1413,6 +1482,9 @@ int main(void)
 		T(vmm_assist),
 		T(vmm_assist_error),
 		T(vmm_assist_not_offered),
+		T(xen_pv_single_page),
+		T(xen_pv_widens),
+		T(xen_pv_fallback),
 		T(broadcast_chunks),
 		T(broadcast_over_ceiling),
 		T(broadcast_not_offered),

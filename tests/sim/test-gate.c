@@ -181,6 +181,12 @@ static void test_gate_backing(void **state)
 		  "machine.pcpus=16", "vm.vcpus=16"),
 	       "machine.backing", "needs a hypervisor");
 	expect(KV("machine.backing=plain", "strategy=broadcast"), NULL, NULL);
+	/* a Xen PV guest is no confidential VM */
+	expect(KV("machine.backing=tdx", "strategy=xen-pv"), "strategy",
+	       "Xen PV guest");
+	expect(KV("machine.backing=snp", "strategy=xen-pv"), "strategy",
+	       "Xen PV guest");
+	expect(KV("machine.backing=plain", "strategy=xen-pv"), NULL, NULL);
 }
 
 /* A short run of @p kv (two VMs' worth of flushes on 8 vCPUs). */

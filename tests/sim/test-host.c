@@ -675,6 +675,44 @@ static void test_directed_yield_count(void **state)
 	hvtlb_sim_results_destroy(r);
 }
 
+/*
+ * ple_exits_ack_wait counts the PLE exits of a vCPU whose guest spins for
+ * flush IPI acknowledgements (ipi_wait), not those of a lock spin, with
+ * directed yield and in the older model. Over an
+ * overcommitted run of the IPI strategy some exits are ack waits, never
+ * more than all PLE exits; without PLE there are none.
+ */
+static void test_ple_exits_ack_wait(void **state)
+{
+	const char *dy[] = { DY_RIG, NULL };
+	const char *fixed[] = { DY_RIG, "hypervisor.directed_yield=false",
+				NULL };
+	const char *ple[] = { OVERCOMMIT, "hypervisor.ple=true", NULL };
+	const char *no_ple[] = { OVERCOMMIT, "hypervisor.ple=false", NULL };
+	struct hvtlb_sim_results *r;
+
+	(void)state;
+	for (int i = 0; i < 4; i++) {
+		struct rig *g = rig_new(i < 2 ? dy : fixed);
+		int ack = i % 2;
+		struct sim *s = &g->s;
+
+		dy_state(s);
+		s->v[0].ipi_wait = ack;
+		ple_exit(s, &s->v[0]);
+		assert_int_equal(s->r->vm_exits[HVTLB_SIM_EXIT_PLE], 1);
+		assert_int_equal(s->r->ple_exits_ack_wait, ack);
+		rig_free(g);
+	}
+	r = run_kv(ple);
+	assert_true(r->ple_exits_ack_wait > 0);
+	assert_true(r->ple_exits_ack_wait <= r->vm_exits[HVTLB_SIM_EXIT_PLE]);
+	hvtlb_sim_results_destroy(r);
+	r = run_kv(no_ple);
+	assert_int_equal(r->ple_exits_ack_wait, 0);
+	hvtlb_sim_results_destroy(r);
+}
+
 /* A flush IPI from vCPU 0 reaching vCPU @p vid at @p arrive. */
 static void put_irq(struct sim *s, uint32_t vid, simtime arrive)
 {
@@ -979,6 +1017,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_poll_resume),
 		cmocka_unit_test(test_directed_yield),
 		cmocka_unit_test(test_directed_yield_count),
+		cmocka_unit_test(test_ple_exits_ack_wait),
 		cmocka_unit_test(test_dy_eligible),
 		cmocka_unit_test(test_dy_pending_irq),
 		cmocka_unit_test(test_balance_wake),

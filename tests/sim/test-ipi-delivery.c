@@ -299,7 +299,8 @@ static void test_oracle_each_delivery(void **state)
 {
 	static const char *const strategies[] = { "ipi",       "hyperv",
 						  "kvm-pv",    "vmm-assist",
-						  "broadcast", "lazy" };
+						  "broadcast", "lazy",
+						  "xen-pv" };
 	size_t ns = sizeof(strategies) / sizeof(strategies[0]);
 
 	(void)state;

@@ -217,13 +217,15 @@ struct fault_case {
 
 static const struct fault_case cases[] = {
 	{ "no-wait",
-	  { "ipi", "kvm-pv", "hyperv", "vmm-assist" },
+	  { "ipi", "kvm-pv", "hyperv", "vmm-assist", "xen-pv" },
 	  NEED_SERIAL | NEED_SPARSE },
 	{ "lose-deferred", { "kvm-pv" }, NEED_OVERCOMMIT | NEED_STRESS },
 	{ "skip-lazy-freed",
 	  { "ipi", "kvm-pv", "hyperv", "vmm-assist", "lazy" },
 	  NEED_FREED | NEED_LAZY },
-	{ "drop-target", { "ipi", "kvm-pv", "hyperv", "vmm-assist" }, 0 },
+	{ "drop-target",
+	  { "ipi", "kvm-pv", "hyperv", "vmm-assist", "xen-pv" },
+	  0 },
 	{ "global-survives",
 	  { "ipi", "kvm-pv", "hyperv", "vmm-assist", "broadcast", "lazy" },
 	  NEED_KERNEL },
@@ -368,7 +370,8 @@ static void test_clean_configs(void **state)
 {
 	static const char *const strategies[] = { "ipi",       "hyperv",
 						  "kvm-pv",    "vmm-assist",
-						  "broadcast", "lazy" };
+						  "broadcast", "lazy",
+						  "xen-pv" };
 	uint64_t x = 0x9e3779b97f4a7c15ULL, shootdowns = 0;
 
 	(void)state;
@@ -565,7 +568,8 @@ static void test_no_violations(void **state)
 {
 	static const char *const strategies[] = { "ipi",       "hyperv",
 						  "kvm-pv",    "vmm-assist",
-						  "broadcast", "lazy" };
+						  "broadcast", "lazy",
+						  "xen-pv" };
 	static const char *const workloads[][3] = {
 		{ "workload.kind=trasher", "workload.pages=8",
 		  "workload.touch=all" },

@@ -49,6 +49,7 @@ static struct hvtlb_sim_results *run_strategy(const char *strat,
 static void test_strategies_backend(void **state)
 {
 	struct hvtlb_sim_results *r;
+	uint64_t full;
 
 	(void)state;
 	/* Native IPIs: flush IPIs delivered, no hypercall. */
@@ -70,6 +71,18 @@ static void test_strategies_backend(void **state)
 	assert_true(r->hypercalls > 0);
 	assert_true(r->flushes[HVTLB_SIM_FLUSH_HYPERVISOR] > 0);
 	assert_int_equal(r->flushes[HVTLB_SIM_FLUSH_IPI], 0);
+	hvtlb_sim_results_destroy(r);
+	/* Xen PV: the same host call, but the 4-page madvise ranges are
+	 * full flushes of the targets (MMUEXT_TLB_FLUSH_MULTI). */
+	r = run_strategy("xen-pv", "machine.pcpus=8");
+	assert_true(r->hypercalls > 0);
+	assert_true(r->flushes[HVTLB_SIM_FLUSH_HYPERVISOR] > 0);
+	assert_int_equal(r->flushes[HVTLB_SIM_FLUSH_IPI], 0);
+	assert_int_equal(r->violations, 0);
+	full = r->flushes[HVTLB_SIM_FLUSH_FULL];
+	hvtlb_sim_results_destroy(r);
+	r = run_strategy("vmm-assist", "machine.pcpus=8");
+	assert_true(full > r->flushes[HVTLB_SIM_FLUSH_FULL]);
 	hvtlb_sim_results_destroy(r);
 	/* INVLPGB: nothing but broadcasts. */
 	r = run_strategy("broadcast", "machine.pcpus=8");

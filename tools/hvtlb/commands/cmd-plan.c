@@ -34,7 +34,8 @@ static const char usage_text[] =
 	"remote-flush, ex, xmm, extended-ranges, broadcast, kvm-pv, "
 	"vmm-assist\n"
 	"or none; the default is what the strategy needs (remote-flush,ex;\n"
-	"kvm-pv, vmm-assist or broadcast for those strategies). --vp-map "
+	"kvm-pv, vmm-assist or broadcast for those strategies, vmm-assist\n"
+	"for xen-pv). --vp-map "
 	"FILE:\n"
 	"one \"cpu vp\" pair per line, '#' comments. --set keys: concurrent,\n"
 	"early_ack, lazy_skip, full_flush_ceiling, xmm_fast, compact_vpset,\n"
@@ -286,6 +287,7 @@ static const char *default_hints(const char *strategy)
 	} defaults[] = {
 		{ "kvm-pv", "kvm-pv" },
 		{ "vmm-assist", "vmm-assist" },
+		{ "xen-pv", "vmm-assist" }, /* the same host call */
 		{ "broadcast", "broadcast" },
 	};
 
