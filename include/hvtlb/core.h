@@ -239,6 +239,16 @@ const char *hvtlb_strategy_name(enum hvtlb_strategy_kind k);
 /** Parses a short name. Returns 0 and sets *k, or -EINVAL. */
 int hvtlb_strategy_from_name(const char *name, enum hvtlb_strategy_kind *k);
 
+/**
+ * The host features strategy @p k uses, as the hints a host that offers
+ * them reports (hyperv: remote flush recommended and Ex; kvm-pv:
+ * KVM_FEATURE_PV_TLB_FLUSH; vmm-assist and xen-pv: the host's flush call;
+ * broadcast: INVLPGB), all false for ipi and lazy, which need nothing of
+ * a host. Without them the strategy falls back to the IPI shootdown.
+ * Returns 0, or -EINVAL for an unknown kind or a NULL @p needs.
+ */
+int hvtlb_strategy_needs(enum hvtlb_strategy_kind k, struct hvtlb_hints *needs);
+
 /** A strategy and its knobs. */
 struct hvtlb_strategy_config {
 	enum hvtlb_strategy_kind kind;

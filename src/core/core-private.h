@@ -35,6 +35,9 @@ struct core_work {
 struct core_strategy {
 	enum hvtlb_strategy_kind kind;
 	int (*flush)(struct hvtlb_flusher *f, const struct core_work *w);
+	/* The host features it uses (hvtlb_strategy_needs()): what a host
+	 * that offers it sets in its hints; none for ipi and lazy. */
+	struct hvtlb_hints needs;
 };
 
 /* Each strategy's file defines core_strategy_<NAME>, NAME as in

@@ -22,6 +22,16 @@ static const struct core_strategy *strategy_of(enum hvtlb_strategy_kind k)
 	return (unsigned)k < HVTLB_STRATEGY_COUNT_ ? strategies[k] : NULL;
 }
 
+int hvtlb_strategy_needs(enum hvtlb_strategy_kind k, struct hvtlb_hints *needs)
+{
+	const struct core_strategy *s = strategy_of(k);
+
+	if (!s || !needs)
+		return -EINVAL;
+	*needs = s->needs;
+	return 0;
+}
+
 static bool ops_valid(const struct hvtlb_backend_ops *ops)
 {
 	if (!ops || ops->version != HVTLB_BACKEND_OPS_VERSION)

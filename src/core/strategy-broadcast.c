@@ -54,4 +54,5 @@ static int broadcast_flush(struct hvtlb_flusher *f, const struct core_work *w)
 const struct core_strategy core_strategy_BROADCAST = {
 	.kind = HVTLB_STRATEGY_BROADCAST,
 	.flush = broadcast_flush,
+	.needs = { .broadcast = true },
 };

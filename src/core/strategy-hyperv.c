@@ -150,4 +150,5 @@ static int hyperv_flush(struct hvtlb_flusher *f, const struct core_work *w)
 const struct core_strategy core_strategy_HYPERV = {
 	.kind = HVTLB_STRATEGY_HYPERV,
 	.flush = hyperv_flush,
+	.needs = { .remote_flush_recommended = true, .ex_available = true },
 };

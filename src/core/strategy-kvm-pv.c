@@ -42,4 +42,5 @@ static int kvm_pv_flush(struct hvtlb_flusher *f, const struct core_work *w)
 const struct core_strategy core_strategy_KVM_PV = {
 	.kind = HVTLB_STRATEGY_KVM_PV,
 	.flush = kvm_pv_flush,
+	.needs = { .kvm_pv_flush = true },
 };

@@ -32,4 +32,5 @@ static int vmm_assist_flush(struct hvtlb_flusher *f, const struct core_work *w)
 const struct core_strategy core_strategy_VMM_ASSIST = {
 	.kind = HVTLB_STRATEGY_VMM_ASSIST,
 	.flush = vmm_assist_flush,
+	.needs = { .vmm_assist = true },
 };

@@ -51,4 +51,6 @@ static int xen_pv_flush(struct hvtlb_flusher *f, const struct core_work *w)
 const struct core_strategy core_strategy_XEN_PV = {
 	.kind = HVTLB_STRATEGY_XEN_PV,
 	.flush = xen_pv_flush,
+	/* the host call of vmm-assist: flush these vCPUs */
+	.needs = { .vmm_assist = true },
 };

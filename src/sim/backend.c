@@ -223,17 +223,13 @@ static void op_get_hints(void *user, struct hvtlb_hints *h)
 	struct vcpu *v = user;
 	const struct hvtlb_sim_config *c = v->s->c;
 
-	memset(h, 0, sizeof(*h));
-	h->remote_flush_recommended = c->strategy.kind == HVTLB_STRATEGY_HYPERV;
+	/* the simulated host offers what the run's strategy uses; Ex and
+	 * XMM input as the profile says */
+	if (hvtlb_strategy_needs(c->strategy.kind, h))
+		memset(h, 0, sizeof(*h));
 	h->ex_available = c->offer_ex;
 	h->xmm_input = c->offer_xmm;
 	h->extended_ranges = false;
-	h->broadcast = c->strategy.kind == HVTLB_STRATEGY_BROADCAST;
-	h->kvm_pv_flush = c->strategy.kind == HVTLB_STRATEGY_KVM_PV;
-	/* the host flushes named vCPUs itself: Shoot4U's call, Xen's
-	 * MMUEXT_{TLB_FLUSH,INVLPG}_MULTI */
-	h->vmm_assist = c->strategy.kind == HVTLB_STRATEGY_VMM_ASSIST ||
-			c->strategy.kind == HVTLB_STRATEGY_XEN_PV;
 }
 
 static uint8_t op_read_preempted(void *user, uint32_t cpu)

@@ -539,6 +539,16 @@ static bool script_ok(const struct hvtlb_sim_script *sc)
 	return true;
 }
 
+/* Whether strategy @p k calls on a hypervisor (a hint only a host
+ * gives): nothing to call on bare metal. */
+static bool needs_hypervisor(enum hvtlb_strategy_kind k)
+{
+	struct hvtlb_hints n;
+
+	return !hvtlb_strategy_needs(k, &n) &&
+	       (n.remote_flush_recommended || n.kvm_pv_flush || n.vmm_assist);
+}
+
 /* The processes a script's threads run in: the highest + 1. */
 static uint32_t script_processes(const struct hvtlb_sim_script *sc)
 {
@@ -728,11 +738,7 @@ int hvtlb_sim_config_check(const struct hvtlb_sim_config *c,
 		bad = keys[K_EB_NEVER_MMAP].name;
 	else if (c->bare_metal && (c->vms != 1 || c->vcpus != c->pcpus))
 		bad = keys[K_BARE_METAL].name;
-	else if (c->bare_metal &&
-		 (c->strategy.kind == HVTLB_STRATEGY_HYPERV ||
-		  c->strategy.kind == HVTLB_STRATEGY_KVM_PV ||
-		  c->strategy.kind == HVTLB_STRATEGY_VMM_ASSIST ||
-		  c->strategy.kind == HVTLB_STRATEGY_XEN_PV))
+	else if (c->bare_metal && needs_hypervisor(c->strategy.kind))
 		bad = keys[K_STRATEGY].name;
 	/* The send-IPI hypercalls need a hypervisor to call. */
 	else if (c->bare_metal &&

@@ -1441,6 +1441,50 @@ static void optional_queries_absent(void **state)
 				      "wait 1-2|");
 }
 
+/* What each strategy needs of its host (hvtlb_strategy_needs()) is the
+ * set of hints its own tests above run it with: with them it takes its
+ * own path (hv_list_vp_below_64, kvm_preempted_deferred, vmm_assist,
+ * xen_pv_widens, broadcast_chunks), without them it falls back. */
+static void strategy_needs(void **state)
+{
+	static const struct {
+		enum hvtlb_strategy_kind k;
+		const struct hvtlb_hints *h;
+	} want[] = {
+		{ HVTLB_STRATEGY_HYPERV, &hv_hints },
+		{ HVTLB_STRATEGY_KVM_PV, &kvm_hints },
+		{ HVTLB_STRATEGY_VMM_ASSIST, &vmm_hints },
+		{ HVTLB_STRATEGY_XEN_PV, &vmm_hints },
+		{ HVTLB_STRATEGY_BROADCAST, &bc_hints },
+	};
+	struct hvtlb_hints n, none = { 0 };
+
+	(void)state;
+	for (int k = 0; k < HVTLB_STRATEGY_COUNT_; k++) {
+		const struct hvtlb_hints *w = &none;
+
+		for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+			if (want[i].k == (enum hvtlb_strategy_kind)k)
+				w = want[i].h;
+		memset(&n, 0xa5, sizeof(n));
+		assert_int_equal(
+			hvtlb_strategy_needs((enum hvtlb_strategy_kind)k, &n),
+			0);
+		assert_int_equal(n.remote_flush_recommended,
+				 w->remote_flush_recommended);
+		assert_int_equal(n.ex_available, w->ex_available);
+		assert_int_equal(n.xmm_input, w->xmm_input);
+		assert_int_equal(n.extended_ranges, w->extended_ranges);
+		assert_int_equal(n.broadcast, w->broadcast);
+		assert_int_equal(n.kvm_pv_flush, w->kvm_pv_flush);
+		assert_int_equal(n.vmm_assist, w->vmm_assist);
+	}
+	assert_int_equal(hvtlb_strategy_needs(HVTLB_STRATEGY_COUNT_, &n),
+			 -EINVAL);
+	assert_int_equal(hvtlb_strategy_needs(HVTLB_STRATEGY_IPI, NULL),
+			 -EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1498,6 +1542,7 @@ int main(void)
 		T(bool_words),
 		T(config_knobs),
 		T(flusher_create_checks),
+		T(strategy_needs),
 		T(trace_events),
 		T(trace_other_kinds),
 		T(optional_queries_absent),

@@ -275,27 +275,25 @@ static int load_vp_map(const char *path, uint32_t ncpus,
 }
 
 /*
- * Without --hints, the host offers what the chosen strategy needs (a
- * Hyper-V host recommends remote flush and offers Ex; a KVM host offers
- * PV_TLB_FLUSH; ...), so that `--strategy kvm-pv` shows the deferred path
- * rather than its fallback. --hints none shows the fallbacks.
+ * Without --hints, the host offers what the chosen strategy needs
+ * (hvtlb_strategy_needs(): a Hyper-V host recommends remote flush and
+ * offers Ex; a KVM host offers PV_TLB_FLUSH; ...), so that `--strategy
+ * kvm-pv` shows the deferred path rather than its fallback; for ipi and
+ * lazy, which need nothing, a Hyper-V host's. --hints none shows the
+ * fallbacks.
  */
-static const char *default_hints(const char *strategy)
+static void default_hints(const char *strategy, struct hvtlb_hints *h)
 {
-	static const struct {
-		const char *strategy, *hints;
-	} defaults[] = {
-		{ "kvm-pv", "kvm-pv" },
-		{ "vmm-assist", "vmm-assist" },
-		{ "xen-pv", "vmm-assist" }, /* the same host call */
-		{ "broadcast", "broadcast" },
-	};
+	enum hvtlb_strategy_kind k;
 
-	for (size_t i = 0; i < sizeof(defaults) / sizeof(defaults[0]); i++) {
-		if (!strcmp(strategy, defaults[i].strategy))
-			return defaults[i].hints;
+	memset(h, 0, sizeof(*h));
+	if (!hvtlb_strategy_from_name(strategy, &k))
+		hvtlb_strategy_needs(k, h);
+	if (!h->remote_flush_recommended && !h->kvm_pv_flush &&
+	    !h->vmm_assist && !h->broadcast) {
+		h->remote_flush_recommended = true;
+		h->ex_available = true;
 	}
-	return "remote-flush,ex";
 }
 
 /* Applies the backend state from the command line to @p rec. */
@@ -330,8 +328,9 @@ static int setup_recorder(const struct plan_args *a, uint32_t ncpus,
 			hvtlb_recorder_set_cas_lose(rec, c, true);
 	}
 
-	if ((rc = parse_hints(a->hints ? a->hints : default_hints(a->strategy),
-			      &hints)))
+	if (!a->hints)
+		default_hints(a->strategy, &hints);
+	else if ((rc = parse_hints(a->hints, &hints)))
 		return rc;
 	hvtlb_recorder_set_hints(rec, &hints);
 
