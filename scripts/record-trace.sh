@@ -24,6 +24,11 @@
 # a CPU are kept: a shootdown IPI that lands on a CPU running another task
 # is then missing its receive side (hvtlb replay counts it as unpaired).
 #
+# `hvtlb record -o FILE [-d FILE.dat] [-b KB] [-c CLOCK] -- COMMAND` (the
+# tool's own, tools/hvtlb/commands/cmd-record.c) records the same events the
+# same way; this script stays for a machine without a build of the tool
+# and for -a, which the tool does not take.
+#
 # Example:
 #   sudo scripts/record-trace.sh -o traces/churn.txt -- build/traces/tlb-churn 2 200
 set -eu
