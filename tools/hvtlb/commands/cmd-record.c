@@ -147,6 +147,7 @@ static int put(const char *name, const char *text, bool append)
 	size_t len = strlen(text);
 
 	snprintf(p, sizeof(p), "%s/%s", inst, name);
+	errno = 0;
 	fd = open(p, O_WRONLY | (append ? O_APPEND : O_TRUNC));
 	if (fd < 0 || write(fd, text, len) != (ssize_t)len)
 		err = errno ? errno : EIO;
@@ -236,23 +237,24 @@ static int setup(const char *tracefs, const struct record_opts *o)
 }
 
 /* Forks COMMAND held on a pipe until its pid is the filter and tracing
- * is on. Returns its exit status as a shell gives it (128+signal), or 1
- * after printing why it could not run. */
+ * is on. Returns its exit status as a shell gives it (128+signal), or -1
+ * after printing why it could not be started. */
 static int run_command(char **argv)
 {
 	int go[2], status = 0;
+	bool failed = false;
 	char pid[32], c;
 	pid_t p;
 
 	if (pipe(go))
 		return fprintf(stderr, "hvtlb record: pipe: %s\n",
 			       strerror(errno)),
-		       1;
+		       -1;
 	p = fork();
 	if (p < 0)
 		return fprintf(stderr, "hvtlb record: fork: %s\n",
 			       strerror(errno)),
-		       1;
+		       -1;
 	if (p == 0) {
 		close(go[1]);
 		if (read(go[0], &c, 1) != 1)
@@ -267,7 +269,7 @@ static int run_command(char **argv)
 	close(go[0]);
 	snprintf(pid, sizeof(pid), "%ld", (long)p);
 	if (put("set_event_pid", pid, false) || put("tracing_on", "1", false))
-		status = -1;
+		failed = true; /* COMMAND reads EOF and exits unrun */
 	else
 		(void)!write(go[1], "g", 1);
 	close(go[1]);
@@ -275,8 +277,8 @@ static int run_command(char **argv)
 		;
 	child_pid = 0;
 	put("tracing_on", "0", false);
-	if (status == -1)
-		return 1;
+	if (failed)
+		return -1;
 	if (WIFSIGNALED(status))
 		return 128 + WTERMSIG(status);
 	return WEXITSTATUS(status);
@@ -449,6 +451,10 @@ static int run_record(int argc, char **argv)
 		return CLI_EXIT_FAIL;
 	}
 	status = run_command(argv + optind);
+	if (status < 0) {
+		cleanup();
+		return CLI_EXIT_FAIL;
+	}
 	rc = save_trace(o.out, &nev) ? CLI_EXIT_FAIL : status;
 	if (!rc || rc == status)
 		fprintf(stderr,
