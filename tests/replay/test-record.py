@@ -20,6 +20,7 @@ Skips (77) when tracefs is not writable here (not root, or no tracefs).
 import gzip
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -131,6 +132,21 @@ def live(tmp, churn):
           gzip.open(gz, "rt").read())
     rc, _, err = hvtlb(HVTLB, "replay", "--check", gz)
     check(".gz: replay --check reads it", rc == 0, err)
+
+    rc, _, err = record("-o", txt, "-c", "no-such-clock", "--", "true")
+    check("a clock the kernel refuses: exit 1, one line naming it",
+          rc == 1 and one_line(err, "trace_clock: the kernel refused "
+                               "'no-such-clock'"), err)
+    check("... and the instance is removed", instances(tracefs) == before,
+          instances(tracefs))
+
+    if shutil.which("trace-cmd"):
+        dat = os.path.join(tmp, "t.dat")
+        rc, _, err = record("-o", txt, "-d", dat, "--", churn, "2", "5", "4")
+        check("-d: exit 0, a trace.dat written", rc == 0 and
+              open(dat, "rb").read(3) == b"\x17\x08D", err)
+        check("-d: the instance is removed", instances(tracefs) == before,
+              instances(tracefs))
 
     # SIGINT to the tool alone: it passes it on, writes what it has,
     # removes the instance and says 130.

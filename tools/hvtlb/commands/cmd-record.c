@@ -153,7 +153,12 @@ static int put(const char *name, const char *text, bool append)
 		err = errno ? errno : EIO;
 	if (fd >= 0 && close(fd) && !err)
 		err = errno;
-	if (err)
+	if (err == EINVAL)
+		fprintf(stderr,
+			"hvtlb record: cannot write %s: the kernel refused "
+			"'%s'\n",
+			p, text);
+	else if (err)
 		fprintf(stderr,
 			"hvtlb record: cannot write %s: %s (needs root and "
 			"tracefs)\n",
