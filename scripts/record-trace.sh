@@ -24,6 +24,11 @@
 # a CPU are kept: a shootdown IPI that lands on a CPU running another task
 # is then missing its receive side (hvtlb replay counts it as unpaired).
 #
+# `hvtlb record -o FILE [-d FILE.dat] [-b KB] [-c CLOCK] -- COMMAND` (the
+# tool's own, tools/hvtlb/commands/cmd-record.c) records the same events the
+# same way; this script stays for a machine without a build of the tool
+# and for -a, which the tool does not take.
+#
 # Example:
 #   sudo scripts/record-trace.sh -o traces/churn.txt -- build/traces/tlb-churn 2 200
 set -eu
@@ -111,9 +116,24 @@ INST=$inst ALL=$all sh -c '
 	exec "$@"' record-trace "$@" || rc=$?
 echo 0 > "$inst/tracing_on"
 
+# x86-tsc prints bare counts: the rate Linux measured at boot goes first,
+# as the line the reader converts them with (docs/replay.md).
+head=
+if [ "$clock" = x86-tsc ]; then
+	mhz=$(dmesg 2>/dev/null | sed -n \
+		-e 's/.*tsc: Refined TSC clocksource calibration: \([0-9.]*\) MHz.*/\1/p' \
+		-e 's/.*tsc: Detected \([0-9.]*\) MHz processor.*/\1/p' | tail -n 1)
+	if [ -n "$mhz" ]; then
+		head=$(printf '# hvtlb-clock-mhz: %.3f' "$mhz")
+	else
+		echo "record-trace.sh: no TSC rate in dmesg; add a line" \
+			"'# hvtlb-clock-mhz: MHZ' before replaying" >&2
+	fi
+fi
+emit() { [ -z "$head" ] || echo "$head"; cat "$inst/trace"; }
 case $out in
-*.gz) cat "$inst/trace" | gzip -9 -n > "$out" ;;
-*) cat "$inst/trace" > "$out" ;;
+*.gz) emit | gzip -9 -n > "$out" ;;
+*) emit > "$out" ;;
 esac
 echo "record-trace.sh: $(grep -vc '^#' "$inst/trace" || true) events to $out" \
 	"(clock $clock, kernel $(uname -r), exit $rc)" >&2

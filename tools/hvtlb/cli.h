@@ -132,6 +132,6 @@ int cli_output_finish(const char *cmd, bool keep);
 /** The subcommands. */
 extern const struct cli_command cmd_encode, cmd_decode, cmd_plan, cmd_sim,
 	cmd_sweep, cmd_reproduce, cmd_keys, cmd_calibrate, cmd_sensitivity,
-	cmd_validate, cmd_scenarios, cmd_completion, cmd_replay;
+	cmd_validate, cmd_scenarios, cmd_completion, cmd_replay, cmd_record;
 
 #endif

@@ -8,11 +8,10 @@
 #include "version.h"
 
 const struct cli_command *const cli_commands[] = {
-	&cmd_encode,	  &cmd_decode,	  &cmd_plan,
-	&cmd_sim,	  &cmd_sweep,	  &cmd_reproduce,
-	&cmd_keys,	  &cmd_scenarios, &cmd_calibrate,
-	&cmd_sensitivity, &cmd_validate,  &cmd_replay,
-	&cmd_completion,  NULL,
+	&cmd_encode,	&cmd_decode,	  &cmd_plan,	 &cmd_sim,
+	&cmd_sweep,	&cmd_reproduce,	  &cmd_keys,	 &cmd_scenarios,
+	&cmd_calibrate, &cmd_sensitivity, &cmd_validate, &cmd_replay,
+	&cmd_record,	&cmd_completion,  NULL,
 };
 
 static void usage(FILE *out)

@@ -27,7 +27,7 @@ static void usage(FILE *out)
 		"has libtracecmd, and prints what it recorded: TLB\n"
 		"flushes by reason with their pages, shootdowns and their\n"
 		"latency (p50, p90, p99, max), threads, skipped events.\n"
-		"scripts/record-trace.sh records one; docs/replay.md says how\n"
+		"hvtlb record records one; docs/replay.md says how\n"
 		"shootdowns are paired. Then the trace replayed through the\n"
 		"simulator on the machine it was recorded on (as many vCPUs\n"
 		"and pCPUs as it has CPUs, remote flushes by hypercall), its\n"
