@@ -19,6 +19,7 @@
 #include "sim/cost.h"
 #include "sim/gate.h"
 #include "sim/guest-os.h"
+#include "sim/host.h"
 
 enum key_id {
 #define HVTLB_X_(id, ...) K_##id,
@@ -58,6 +59,12 @@ static const char *const workload_names[] = {
 static const char *const guest_os_names[] = {
 #define HVTLB_X_(n, s) s,
 	HVTLB_SIM_GUEST_OS_MAP(HVTLB_X_)
+#undef HVTLB_X_
+};
+
+static const char *const host_policy_names[] = {
+#define HVTLB_X_(n, s) s,
+	HVTLB_SIM_HOST_POLICY_MAP(HVTLB_X_)
 #undef HVTLB_X_
 };
 
@@ -382,6 +389,7 @@ static int get_PAGE_SIZE(const unsigned *f, char *buf, size_t len,
 NAMED_TYPE(FAULT, enum hvtlb_sim_fault, fault_names)
 NAMED_TYPE(WORKLOAD, enum hvtlb_sim_workload, workload_names)
 NAMED_TYPE(GUEST_OS, enum hvtlb_sim_guest_os, guest_os_names)
+NAMED_TYPE(HOST_POLICY, enum hvtlb_sim_host_policy, host_policy_names)
 NAMED_TYPE(TOUCH, enum hvtlb_sim_touch, touch_names)
 NAMED_TYPE(GOVERNOR, enum hvtlb_sim_idle_governor, governor_names)
 NAMED_TYPE(IDLE, enum hvtlb_sim_guest_idle, guest_idle_names)
@@ -635,6 +643,9 @@ int hvtlb_sim_config_set(struct hvtlb_sim_config *c, const char *key,
 		rc = set_key(c, (enum key_id)k, value);
 		if (!rc)
 			c->set_keys[k / 64] |= 1ull << (k % 64);
+		if (!rc &&
+		    (k == K_CFS || k == K_CFS_TICK || k == K_HOST_POLICY))
+			sim_host_policy_follow(c);
 		return rc;
 	}
 	i = find_cost(key);
@@ -731,6 +742,8 @@ int hvtlb_sim_config_check(const struct hvtlb_sim_config *c,
 	/* No host builds a VM larger than its limit (Xen's HVM_MAX_VCPUS). */
 	else if (c->vcpus > decoder_max_vps(c))
 		bad = keys[K_VCPUS].name;
+	if (!bad) /* hypervisor.cfs, cfs_tick and host_policy (host-policy.c) */
+		bad = sim_host_policy_clash(c, &why);
 	for (size_t i = 0; !bad && i < SIM_COST_COUNT; i++) {
 		if (!isfinite(c->cost[i]) || c->cost[i] < 0 ||
 		    (i == SIM_COST_cpu_mhz && c->cost[i] <= 0))
@@ -814,6 +827,9 @@ const char *hvtlb_sim_key_value(const struct hvtlb_sim_key *k, size_t i)
 		return i < NAMES(workload_names) ? workload_names[i] : NULL;
 	if (!strcmp(k->type, "GUEST_OS"))
 		return i < NAMES(guest_os_names) ? guest_os_names[i] : NULL;
+	if (!strcmp(k->type, "HOST_POLICY"))
+		return i < NAMES(host_policy_names) ? host_policy_names[i]
+						    : NULL;
 	if (!strcmp(k->type, "TOUCH"))
 		return i < NAMES(touch_names) ? touch_names[i] : NULL;
 	if (!strcmp(k->type, "PAGE_SIZE"))
@@ -864,4 +880,10 @@ const char *hvtlb_sim_workload_name(enum hvtlb_sim_workload w)
 {
 	return (unsigned)w < HVTLB_SIM_WORKLOAD_COUNT_ ? workload_names[w]
 						       : NULL;
+}
+
+const char *hvtlb_sim_host_policy_name(enum hvtlb_sim_host_policy p)
+{
+	return (unsigned)p < HVTLB_SIM_HOST_POLICY_COUNT_ ? host_policy_names[p]
+							  : NULL;
 }
