@@ -289,24 +289,10 @@ static void set_pairs(struct hvtlb_sim_config *c, const char *const kv[][2],
 	}
 }
 
-/*
- * The host policy registry (HVTLB_SIM_HOST_POLICY_MAP): every name parses,
- * reads back, has its implementation under the same name and sets the
- * booleans not given; the booleans alone choose the policy they always
- * did; a boolean given against hypervisor.host_policy is refused, naming
- * both keys, whichever comes first; one that agrees (or cfs_tick under
- * fifo) is not.
- */
-static void test_host_policy(void **state)
+/* hypervisor.host_policy and a boolean both given, in either order: the
+ * same config, refused when they disagree (naming both keys). */
+static void host_policy_given_both(void)
 {
-	static const struct {
-		const char *cfs, *tick, *policy;
-	} by_bools[] = {
-		{ "false", "true", "fifo" },
-		{ "false", "false", "fifo" },
-		{ "true", "true", "cfs-tick" },
-		{ "true", "false", "cfs-entry" },
-	};
 	static const char *const clash[][3][2] = {
 		{ { "hypervisor.cfs", "false" },
 		  { "hypervisor.host_policy", "cfs-tick" } },
@@ -328,6 +314,50 @@ static void test_host_policy(void **state)
 	};
 	struct hvtlb_sim_config c, d;
 	const char *bad, *why;
+	char buf[64];
+
+	for (size_t i = 0; i < sizeof(clash) / sizeof(clash[0]); i++) {
+		set_pairs(&c, clash[i], 2, false);
+		set_pairs(&d, clash[i], 2, true);
+		assert_memory_equal(&c, &d, sizeof(c));
+		bad = why = NULL;
+		assert_int_equal(hvtlb_sim_config_check(&c, &bad, &why),
+				 -ERANGE);
+		assert_string_equal(bad, clash[i][0][0]);
+		assert_non_null(why);
+		snprintf(buf, sizeof(buf), "hypervisor.host_policy = %s",
+			 clash[i][1][1]);
+		assert_non_null(strstr(why, buf));
+	}
+	for (size_t i = 0; i < sizeof(agree) / sizeof(agree[0]); i++) {
+		size_t n = agree[i][2][0] ? 3 : 2;
+
+		set_pairs(&c, agree[i], n, false);
+		set_pairs(&d, agree[i], n, true);
+		assert_memory_equal(&c, &d, sizeof(c));
+		assert_int_equal(hvtlb_sim_config_validate(&c, NULL), 0);
+	}
+}
+
+/*
+ * The host policy registry (HVTLB_SIM_HOST_POLICY_MAP): every name parses,
+ * reads back, has its implementation under the same name and sets the
+ * booleans not given; the booleans alone choose the policy they always
+ * did; a boolean given against hypervisor.host_policy is refused, naming
+ * both keys, whichever comes first; one that agrees (or cfs_tick under
+ * fifo) is not.
+ */
+static void test_host_policy(void **state)
+{
+	static const struct {
+		const char *cfs, *tick, *policy;
+	} by_bools[] = {
+		{ "false", "true", "fifo" },
+		{ "false", "false", "fifo" },
+		{ "true", "true", "cfs-tick" },
+		{ "true", "false", "cfs-entry" },
+	};
+	struct hvtlb_sim_config c, d;
 	char buf[64];
 
 	(void)state;
@@ -380,27 +410,7 @@ static void test_host_policy(void **state)
 		}
 	}
 
-	for (size_t i = 0; i < sizeof(clash) / sizeof(clash[0]); i++) {
-		set_pairs(&c, clash[i], 2, false);
-		set_pairs(&d, clash[i], 2, true);
-		assert_memory_equal(&c, &d, sizeof(c));
-		bad = why = NULL;
-		assert_int_equal(hvtlb_sim_config_check(&c, &bad, &why),
-				 -ERANGE);
-		assert_string_equal(bad, clash[i][0][0]);
-		assert_non_null(why);
-		snprintf(buf, sizeof(buf), "hypervisor.host_policy = %s",
-			 clash[i][1][1]);
-		assert_non_null(strstr(why, buf));
-	}
-	for (size_t i = 0; i < sizeof(agree) / sizeof(agree[0]); i++) {
-		size_t n = agree[i][2][0] ? 3 : 2;
-
-		set_pairs(&c, agree[i], n, false);
-		set_pairs(&d, agree[i], n, true);
-		assert_memory_equal(&c, &d, sizeof(c));
-		assert_int_equal(hvtlb_sim_config_validate(&c, NULL), 0);
-	}
+	host_policy_given_both();
 }
 
 int main(int argc, char **argv)
