@@ -163,7 +163,8 @@
 	  "granularity; kernel/sched/fair.c defaults); false: a FIFO run "     \
 	  "queue, a woken vCPU runs next, fixed slice cost.host_slice_us "     \
 	  "(the engine's older model; also what stands for a host that is "    \
-	  "not Linux, such as Hyper-V)")                                       \
+	  "not Linux, such as Hyper-V). hypervisor.host_policy names the "     \
+	  "same choice")                                                       \
 	X(CFS_TICK, "hypervisor.cfs_tick", BOOL, cfs_tick, "true", 0, 0, "",   \
 	  "with hypervisor.cfs: the running vCPU's slice is checked at every " \
 	  "host tick (cost.host_tick_us) against the vCPUs runnable then "     \
