@@ -16,7 +16,7 @@
  *   (HVTLB_SIM_FAULT_MAP), STRATEGY (hvtlb_strategy_name; setting it sets
  *   the strategy.* knobs), PROFILE (hvtlb_profile_name), WORKLOAD
  *   (HVTLB_SIM_WORKLOAD_MAP), GUEST_OS (HVTLB_SIM_GUEST_OS_MAP; setting
- *   it sets its model's keys), TOUCH, PAGE_SIZE, GOVERNOR (menu,
+ *   it sets its model's keys), HOST_POLICY (HVTLB_SIM_HOST_POLICY_MAP), TOUCH, PAGE_SIZE, GOVERNOR (menu,
  *   residency), IDLE (halt, poll, haltpoll), IPI_DELIVERY
  *   (HVTLB_SIM_IPI_DELIVERY_MAP), BACKING (HVTLB_SIM_BACKING_MAP); KVER
  *   (a Linux MAJOR.MINOR, "any" for none: HVTLB_SIM_KVER); or KNOB, a knob of
@@ -164,7 +164,8 @@
 	  "granularity; kernel/sched/fair.c defaults); false: a FIFO run "     \
 	  "queue, a woken vCPU runs next, fixed slice cost.host_slice_us "     \
 	  "(the engine's older model; also what stands for a host that is "    \
-	  "not Linux, such as Hyper-V)")                                       \
+	  "not Linux, such as Hyper-V). hypervisor.host_policy names the "     \
+	  "same choice")                                                       \
 	X(CFS_TICK, "hypervisor.cfs_tick", BOOL, cfs_tick, "true", 0, 0, "",   \
 	  "with hypervisor.cfs: the running vCPU's slice is checked at every " \
 	  "host tick (cost.host_tick_us) against the vCPUs runnable then "     \
@@ -172,6 +173,13 @@
 	  "buddies (Linux 4.15 kernel/sched/fair.c); false: the slice is "     \
 	  "fixed when a vCPU enters and a vCPU that yielded is never picked "  \
 	  "while another waits (the engine's older model)")                    \
+	X(HOST_POLICY, "hypervisor.host_policy", HOST_POLICY, host_policy,     \
+	  "cfs-tick", 0, 0, "",                                                \
+	  "the host scheduler by name: fifo (hypervisor.cfs = false), "        \
+	  "cfs-tick (cfs and cfs_tick true) or cfs-entry (cfs true, cfs_tick " \
+	  "false). Not given, the two booleans choose; given, those of them "  \
+	  "not given follow it, and one given that says otherwise is "         \
+	  "refused (cfs_tick is not read under fifo)")                         \
 	X(BALANCE, "hypervisor.balance", BOOL, balance, "true", 0, 0, "",      \
 	  "the host moves vCPU threads between pCPUs as Linux 4.15 does "      \
 	  "(kernel/sched/fair.c): a woken vCPU runs on its previous pCPU if "  \

@@ -135,6 +135,28 @@ enum hvtlb_sim_guest_os {
 		HVTLB_SIM_GUEST_OS_COUNT_
 };
 
+/**
+ * Host scheduler policies (hypervisor.host_policy): X(NAME, name). Each
+ * row's implementation is sim_host_<NAME> (src/sim/host-*.c).
+ * - fifo: a FIFO run queue, a woken vCPU runs next, a fixed slice
+ *   (cost.host_slice_us).
+ * - cfs-tick: Linux CFS with the running vCPU's slice checked at every
+ *   host tick and the next, last and skip buddies honoured.
+ * - cfs-entry: Linux CFS with the slice fixed when a vCPU enters (the
+ *   engine's older CFS model).
+ */
+#define HVTLB_SIM_HOST_POLICY_MAP(X)                                           \
+	X(FIFO, "fifo")                                                        \
+	X(CFS_TICK, "cfs-tick")                                                \
+	X(CFS_ENTRY, "cfs-entry")
+
+enum hvtlb_sim_host_policy {
+#define HVTLB_X_(n, s) HVTLB_SIM_HOST_POLICY_##n,
+	HVTLB_SIM_HOST_POLICY_MAP(HVTLB_X_)
+#undef HVTLB_X_
+		HVTLB_SIM_HOST_POLICY_COUNT_
+};
+
 enum hvtlb_sim_touch {
 	HVTLB_SIM_TOUCH_NONE,
 	HVTLB_SIM_TOUCH_FIRST,
@@ -417,8 +439,9 @@ struct hvtlb_sim_config {
 	uint32_t ple_window_grow;
 	uint32_t ple_window_shrink;
 	uint64_t ple_window_max;
-	bool cfs;
-	bool cfs_tick;
+	bool cfs;      /**< mapped onto host_policy (hypervisor.cfs) */
+	bool cfs_tick; /**< mapped onto host_policy (hypervisor.cfs_tick) */
+	enum hvtlb_sim_host_policy host_policy;
 	bool balance;
 	enum hvtlb_sim_idle_governor idle_governor;
 	uint32_t ipi_batch;
@@ -652,6 +675,8 @@ const char *hvtlb_sim_fault_name(enum hvtlb_sim_fault f);
 const char *hvtlb_sim_workload_name(enum hvtlb_sim_workload w);
 /** Name of a guest OS model ("windows"), or NULL. */
 const char *hvtlb_sim_guest_os_name(enum hvtlb_sim_guest_os os);
+/** The name of a host policy (hypervisor.host_policy), NULL if none. */
+const char *hvtlb_sim_host_policy_name(enum hvtlb_sim_host_policy p);
 
 /* ------------------------------------------------------------------ */
 /* Results                                                             */

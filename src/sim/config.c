@@ -20,6 +20,7 @@
 #include "sim/gate.h"
 #include "sim/guest-os.h"
 #include "sim/workload.h"
+#include "sim/host.h"
 
 enum key_id {
 #define HVTLB_X_(id, ...) K_##id,
@@ -59,6 +60,12 @@ static const char *const workload_names[] = {
 static const char *const guest_os_names[] = {
 #define HVTLB_X_(n, s) s,
 	HVTLB_SIM_GUEST_OS_MAP(HVTLB_X_)
+#undef HVTLB_X_
+};
+
+static const char *const host_policy_names[] = {
+#define HVTLB_X_(n, s) s,
+	HVTLB_SIM_HOST_POLICY_MAP(HVTLB_X_)
 #undef HVTLB_X_
 };
 
@@ -383,6 +390,7 @@ static int get_PAGE_SIZE(const unsigned *f, char *buf, size_t len,
 NAMED_TYPE(FAULT, enum hvtlb_sim_fault, fault_names)
 NAMED_TYPE(WORKLOAD, enum hvtlb_sim_workload, workload_names)
 NAMED_TYPE(GUEST_OS, enum hvtlb_sim_guest_os, guest_os_names)
+NAMED_TYPE(HOST_POLICY, enum hvtlb_sim_host_policy, host_policy_names)
 NAMED_TYPE(TOUCH, enum hvtlb_sim_touch, touch_names)
 NAMED_TYPE(GOVERNOR, enum hvtlb_sim_idle_governor, governor_names)
 NAMED_TYPE(IDLE, enum hvtlb_sim_guest_idle, guest_idle_names)
@@ -519,26 +527,6 @@ static int get_key(const struct hvtlb_sim_config *c, enum key_id k, char *buf,
 	return -ENOENT;
 }
 
-/* A replayed script a library user may have built by hand: steps where
- * it says so, kinds it names, times a run can hold (an hour a step). */
-static bool script_ok(const struct hvtlb_sim_script *sc)
-{
-	if (!sc || !sc->nthreads || !sc->threads)
-		return false;
-	for (uint32_t k = 0; k < sc->nthreads; k++) {
-		const struct hvtlb_sim_script_thread *th = &sc->threads[k];
-
-		if (th->nsteps && !th->steps)
-			return false;
-		for (uint64_t i = 0; i < th->nsteps; i++)
-			if ((unsigned)th->steps[i].kind >=
-				    HVTLB_SIM_STEP_KIND_COUNT_ ||
-			    th->steps[i].ns > 3600ull * 1000000000ull)
-				return false;
-	}
-	return true;
-}
-
 /* Whether strategy @p k calls on a hypervisor (a hint only a host
  * gives): nothing to call on bare metal. */
 static bool needs_hypervisor(enum hvtlb_strategy_kind k)
@@ -547,17 +535,6 @@ static bool needs_hypervisor(enum hvtlb_strategy_kind k)
 
 	return !hvtlb_strategy_needs(k, &n) &&
 	       (n.remote_flush_recommended || n.kvm_pv_flush || n.vmm_assist);
-}
-
-/* The processes a script's threads run in: the highest + 1. */
-static uint32_t script_processes(const struct hvtlb_sim_script *sc)
-{
-	uint32_t n = 0;
-
-	for (uint32_t k = 0; k < sc->nthreads; k++)
-		if (sc->threads[k].process >= n)
-			n = sc->threads[k].process + 1;
-	return n;
 }
 
 /* The first key whose field is out of its range, or K_COUNT. */
@@ -657,6 +634,9 @@ int hvtlb_sim_config_set(struct hvtlb_sim_config *c, const char *key,
 		rc = set_key(c, (enum key_id)k, value);
 		if (!rc)
 			c->set_keys[k / 64] |= 1ull << (k % 64);
+		if (!rc &&
+		    (k == K_CFS || k == K_CFS_TICK || k == K_HOST_POLICY))
+			sim_host_policy_follow(c);
 		return rc;
 	}
 	i = find_cost(key);
@@ -725,10 +705,10 @@ int hvtlb_sim_config_check(const struct hvtlb_sim_config *c,
 		bad = keys[K_WL_PROCESSES].name;
 	/* a trace workload replays its script: none, nothing to run */
 	else if (c->workload == HVTLB_SIM_WORKLOAD_TRACE &&
-		 !script_ok(c->wl_script))
+		 !sim_trace_script_ok(c->wl_script))
 		bad = keys[K_WL_KIND].name;
 	else if (c->workload == HVTLB_SIM_WORKLOAD_TRACE &&
-		 script_processes(c->wl_script) > c->wl_processes) {
+		 sim_trace_script_processes(c->wl_script) > c->wl_processes) {
 		bad = keys[K_WL_PROCESSES].name;
 		why = "fewer than the processes of the replayed threads";
 	} else if (c->pcpus % c->sockets)
@@ -754,6 +734,8 @@ int hvtlb_sim_config_check(const struct hvtlb_sim_config *c,
 	/* No host builds a VM larger than its limit (Xen's HVM_MAX_VCPUS). */
 	else if (c->vcpus > decoder_max_vps(c))
 		bad = keys[K_VCPUS].name;
+	if (!bad) /* hypervisor.cfs, cfs_tick and host_policy (host-policy.c) */
+		bad = sim_host_policy_clash(c, &why);
 	for (size_t i = 0; !bad && i < SIM_COST_COUNT; i++) {
 		if (!isfinite(c->cost[i]) || c->cost[i] < 0 ||
 		    (i == SIM_COST_cpu_mhz && c->cost[i] <= 0))
@@ -836,6 +818,9 @@ const char *hvtlb_sim_key_value(const struct hvtlb_sim_key *k, size_t i)
 		return i < NAMES(workload_names) ? workload_names[i] : NULL;
 	if (!strcmp(k->type, "GUEST_OS"))
 		return i < NAMES(guest_os_names) ? guest_os_names[i] : NULL;
+	if (!strcmp(k->type, "HOST_POLICY"))
+		return i < NAMES(host_policy_names) ? host_policy_names[i]
+						    : NULL;
 	if (!strcmp(k->type, "TOUCH"))
 		return i < NAMES(touch_names) ? touch_names[i] : NULL;
 	if (!strcmp(k->type, "PAGE_SIZE"))
@@ -886,4 +871,10 @@ const char *hvtlb_sim_workload_name(enum hvtlb_sim_workload w)
 {
 	return (unsigned)w < HVTLB_SIM_WORKLOAD_COUNT_ ? workload_names[w]
 						       : NULL;
+}
+
+const char *hvtlb_sim_host_policy_name(enum hvtlb_sim_host_policy p)
+{
+	return (unsigned)p < HVTLB_SIM_HOST_POLICY_COUNT_ ? host_policy_names[p]
+							  : NULL;
 }

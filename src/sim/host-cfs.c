@@ -33,7 +33,7 @@
  * - yield_task_fair (skip buddy) and yield_to_task_fair (next buddy) for
  *   KVM's directed yield (host-ple.c).
  *
- * sim_host_cfs_entry (hypervisor.cfs_tick = false) is the engine's older
+ * sim_host_CFS_ENTRY (hypervisor.cfs_tick = false) is the engine's older
  * model, kept for comparison: the slice is fixed when a vCPU enters, a
  * vCPU that yielded is never picked while another waits, no buddies.
  */
@@ -309,8 +309,8 @@ static bool cfs_tick_resched(struct sim *s, const struct pcpu *p)
 	return p->cur != NONE_ID && cfs_choose(s, p, &s->v[p->cur]) != p->cur;
 }
 
-const struct host_policy sim_host_cfs = {
-	.name = "cfs",
+const struct host_policy sim_host_CFS_TICK = {
+	.name = "cfs-tick",
 	.init = cfs_tick_init,
 	.pop = cfs_pop,
 	.slice_end = cfs_tick_end,
@@ -405,7 +405,7 @@ static bool cfs_resched(struct sim *s, const struct pcpu *p)
 	return p->cur != NONE_ID && p->rq_n;
 }
 
-const struct host_policy sim_host_cfs_entry = {
+const struct host_policy sim_host_CFS_ENTRY = {
 	.name = "cfs-entry",
 	.init = cfs_init,
 	.pick = cfs_pick,

@@ -29,7 +29,7 @@ static bool fifo_resched(struct sim *s, const struct pcpu *p)
 	return p->cur != NONE_ID && p->rq_n;
 }
 
-const struct host_policy sim_host_fifo = {
+const struct host_policy sim_host_FIFO = {
 	.name = "fifo",
 	.slice_end = fifo_slice_end,
 	.woken = fifo_woken,

@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 
+#include "hvtlb/sim.h"
 #include "sim/event.h"
 
 struct sim;
@@ -55,9 +56,31 @@ struct host_policy {
 	void (*update_curr)(struct sim *s, struct pcpu *p);
 };
 
-extern const struct host_policy sim_host_fifo;
-extern const struct host_policy sim_host_cfs;
-extern const struct host_policy sim_host_cfs_entry;
+/*
+ * A host policy is its row in HVTLB_SIM_HOST_POLICY_MAP (sim.h), its
+ * definition sim_host_<NAME> (NAME exactly as in the row; host-NAME.c)
+ * and its file's line in meson.build: the rows make the extern list below
+ * and the table of host-policy.c, and a row without its definition does
+ * not link.
+ */
+#define HOST_POLICY_X_(n, s) extern const struct host_policy sim_host_##n;
+HVTLB_SIM_HOST_POLICY_MAP(HOST_POLICY_X_)
+#undef HOST_POLICY_X_
+
+/* The implementation of policy @p p (NULL past the end). */
+const struct host_policy *sim_host_policy_get(enum hvtlb_sim_host_policy p);
+/*
+ * The host scheduler keys, whatever their order (hvtlb_sim_config_set()
+ * after each of them): hypervisor.host_policy given, the booleans
+ * hypervisor.cfs and cfs_tick not given follow it; not given, it follows
+ * the booleans. A given boolean keeps its value.
+ */
+void sim_host_policy_follow(struct hvtlb_sim_config *c);
+/* A given boolean that says otherwise than hypervisor.host_policy: its
+ * key, with why in @p why; NULL when they agree (cfs_tick is not read
+ * under fifo). */
+const char *sim_host_policy_clash(const struct hvtlb_sim_config *c,
+				  const char **why);
 
 /* host-sched.c */
 /* Queues @p vid on @p p's run queue, at its head or its tail (the run

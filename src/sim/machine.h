@@ -368,7 +368,8 @@ struct sim {
 	 * mmap with no free slot, and in madvise for the lazy epoch */
 	uint64_t slot_waits, epoch_waits;
 	int fail_rc; /* why the run failed, when not -EPROTO */
-	const struct host_policy *sched; /* hypervisor.cfs: sim_host_cfs */
+	const struct host_policy
+		*sched; /* hypervisor.host_policy (host-policy.c) */
 	uint64_t hist[HIST_BUCKETS];
 	simtime lat_max;
 	/* per target state (results.targets): acknowledgement latencies,

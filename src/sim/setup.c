@@ -92,9 +92,9 @@ static void setup_times(struct sim *s)
 		s->tick = 1;
 	s->limit =
 		(simtime)(c->max_virtual_s * s->cost[SIM_COST_cpu_mhz] * 1e6);
-	s->sched = !c->cfs	 ? &sim_host_fifo
-		   : c->cfs_tick ? &sim_host_cfs
-				 : &sim_host_cfs_entry;
+	/* hvtlb_sim_config_check() vouched for the policy and that
+	 * hypervisor.cfs and cfs_tick agree with it. */
+	s->sched = sim_host_policy_get(c->host_policy);
 	if (s->sched->init)
 		s->sched->init(s);
 }

@@ -55,6 +55,13 @@ uint32_t sim_workload_reserved_slots(const struct hvtlb_sim_config *c);
 uint32_t sim_workload_process(const struct hvtlb_sim_config *c, uint32_t k);
 uint32_t sim_workload_threads_per_process(const struct hvtlb_sim_config *c);
 
+/* A replayed script (workload.kind = trace) a library user may have built
+ * by hand: steps where it says so, kinds it names, times a run can hold
+ * (an hour a step); and the processes its threads run in (the highest +
+ * 1). workloads/trace.c. */
+bool sim_trace_script_ok(const struct hvtlb_sim_script *sc);
+uint32_t sim_trace_script_processes(const struct hvtlb_sim_script *sc);
+
 /* The body of a task: its workload's operations. */
 void sim_workload_run(struct task *t);
 

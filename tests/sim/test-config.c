@@ -10,6 +10,7 @@
  */
 #include <errno.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -21,6 +22,7 @@
 #include <hvtlb/sim.h>
 
 #include "sim/guest-os.h"
+#include "sim/host.h"
 
 static void test_config_errors(void **state)
 {
@@ -395,6 +397,142 @@ static void test_config_bool_words(void **state)
 	assert_true(c.tlb_gen);
 }
 
+/* Sets @p kv's pairs on a fresh config in order, or in reverse order. */
+static void set_pairs(struct hvtlb_sim_config *c, const char *const kv[][2],
+		      size_t n, bool reverse)
+{
+	hvtlb_sim_config_init(c);
+	for (size_t i = 0; i < n; i++) {
+		const char *const *p = kv[reverse ? n - 1 - i : i];
+
+		assert_int_equal(hvtlb_sim_config_set(c, p[0], p[1]), 0);
+	}
+}
+
+/* hypervisor.host_policy and a boolean both given, in either order: the
+ * same config, refused when they disagree (naming both keys). */
+static void host_policy_given_both(void)
+{
+	static const char *const clash[][3][2] = {
+		{ { "hypervisor.cfs", "false" },
+		  { "hypervisor.host_policy", "cfs-tick" } },
+		{ { "hypervisor.cfs", "true" },
+		  { "hypervisor.host_policy", "fifo" } },
+		{ { "hypervisor.cfs_tick", "true" },
+		  { "hypervisor.host_policy", "cfs-entry" } },
+		{ { "hypervisor.cfs_tick", "false" },
+		  { "hypervisor.host_policy", "cfs-tick" } },
+	};
+	static const char *const agree[][3][2] = {
+		{ { "hypervisor.cfs_tick", "true" },
+		  { "hypervisor.host_policy", "fifo" } },
+		{ { "hypervisor.cfs", "true" },
+		  { "hypervisor.host_policy", "cfs-entry" } },
+		{ { "hypervisor.cfs", "false" },
+		  { "hypervisor.host_policy", "fifo" },
+		  { "hypervisor.cfs_tick", "false" } },
+	};
+	struct hvtlb_sim_config c, d;
+	const char *bad, *why;
+	char buf[64];
+
+	for (size_t i = 0; i < sizeof(clash) / sizeof(clash[0]); i++) {
+		set_pairs(&c, clash[i], 2, false);
+		set_pairs(&d, clash[i], 2, true);
+		assert_memory_equal(&c, &d, sizeof(c));
+		bad = why = NULL;
+		assert_int_equal(hvtlb_sim_config_check(&c, &bad, &why),
+				 -ERANGE);
+		assert_string_equal(bad, clash[i][0][0]);
+		assert_non_null(why);
+		snprintf(buf, sizeof(buf), "hypervisor.host_policy = %s",
+			 clash[i][1][1]);
+		assert_non_null(strstr(why, buf));
+	}
+	for (size_t i = 0; i < sizeof(agree) / sizeof(agree[0]); i++) {
+		size_t n = agree[i][2][0] ? 3 : 2;
+
+		set_pairs(&c, agree[i], n, false);
+		set_pairs(&d, agree[i], n, true);
+		assert_memory_equal(&c, &d, sizeof(c));
+		assert_int_equal(hvtlb_sim_config_validate(&c, NULL), 0);
+	}
+}
+
+/*
+ * The host policy registry (HVTLB_SIM_HOST_POLICY_MAP): every name parses,
+ * reads back, has its implementation under the same name and sets the
+ * booleans not given; the booleans alone choose the policy they always
+ * did; a boolean given against hypervisor.host_policy is refused, naming
+ * both keys, whichever comes first; one that agrees (or cfs_tick under
+ * fifo) is not.
+ */
+static void test_host_policy(void **state)
+{
+	static const struct {
+		const char *cfs, *tick, *policy;
+	} by_bools[] = {
+		{ "false", "true", "fifo" },
+		{ "false", "false", "fifo" },
+		{ "true", "true", "cfs-tick" },
+		{ "true", "false", "cfs-entry" },
+	};
+	struct hvtlb_sim_config c, d;
+	char buf[64];
+
+	(void)state;
+	for (int p = 0; p < HVTLB_SIM_HOST_POLICY_COUNT_; p++) {
+		const char *name = hvtlb_sim_host_policy_name(
+			(enum hvtlb_sim_host_policy)p);
+
+		assert_non_null(name);
+		assert_non_null(sim_host_policy_get(p));
+		assert_string_equal(sim_host_policy_get(p)->name, name);
+		hvtlb_sim_config_init(&c);
+		assert_int_equal(hvtlb_sim_config_set(
+					 &c, "hypervisor.host_policy", name),
+				 0);
+		assert_int_equal(c.host_policy, p);
+		assert_int_equal(hvtlb_sim_config_get(&c,
+						      "hypervisor.host_policy",
+						      buf, sizeof(buf)),
+				 0);
+		assert_string_equal(buf, name);
+		assert_int_equal(c.cfs, p != HVTLB_SIM_HOST_POLICY_FIFO);
+		if (p != HVTLB_SIM_HOST_POLICY_FIFO)
+			assert_int_equal(c.cfs_tick,
+					 p == HVTLB_SIM_HOST_POLICY_CFS_TICK);
+		assert_int_equal(hvtlb_sim_config_validate(&c, NULL), 0);
+	}
+	assert_null(hvtlb_sim_host_policy_name(HVTLB_SIM_HOST_POLICY_COUNT_));
+	assert_null(sim_host_policy_get(HVTLB_SIM_HOST_POLICY_COUNT_));
+	d = c;
+	assert_int_equal(
+		hvtlb_sim_config_set(&c, "hypervisor.host_policy", "cfs"),
+		-EINVAL);
+	assert_memory_equal(&c, &d, sizeof(c));
+
+	for (size_t i = 0; i < sizeof(by_bools) / sizeof(by_bools[0]); i++) {
+		const char *const kv[][2] = {
+			{ "hypervisor.cfs", by_bools[i].cfs },
+			{ "hypervisor.cfs_tick", by_bools[i].tick },
+		};
+
+		for (int r = 0; r < 2; r++) {
+			set_pairs(&c, kv, 2, r);
+			assert_int_equal(hvtlb_sim_config_get(
+						 &c, "hypervisor.host_policy",
+						 buf, sizeof(buf)),
+					 0);
+			assert_string_equal(buf, by_bools[i].policy);
+			assert_int_equal(hvtlb_sim_config_validate(&c, NULL),
+					 0);
+		}
+	}
+
+	host_policy_given_both();
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -405,6 +543,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_config_order),
 		cmocka_unit_test(test_config_permutations),
 		cmocka_unit_test(test_config_bool_words),
+		cmocka_unit_test(test_host_policy),
 	};
 
 	if (argc > 1)

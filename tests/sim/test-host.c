@@ -88,7 +88,7 @@ static void test_cfs_tick(void **state)
 	/* the entry model keeps 24 ms (latency over one runnable) */
 	s->now = 0;
 	p->rq_n = 0;
-	assert_int_equal(sim_host_cfs_entry.slice_end(s, p), ms(s, 24));
+	assert_int_equal(sim_host_CFS_ENTRY.slice_end(s, p), ms(s, 24));
 
 	/* nine runnable: the slice is 27 ms / 9 */
 	s->now = ms(s, 1);

@@ -255,6 +255,46 @@ static void test_cfs(void **state)
 }
 
 /*
+ * hypervisor.host_policy selects the policy the booleans did: each name
+ * gives results byte-identical to its pair of booleans on the
+ * overcommitted machine of test_cfs, where the three policies give three
+ * different results (so a key that selected the wrong one, or none,
+ * fails here).
+ */
+static void test_host_policy_runs(void **state)
+{
+	const char *by_bools[][40] = {
+		{ SEED001_SHORT, "hypervisor.cfs=false", NULL },
+		{ SEED001_SHORT, "hypervisor.cfs_tick=true", NULL },
+		{ SEED001_SHORT, "hypervisor.cfs_tick=false", NULL },
+	};
+	const char *by_name[][40] = {
+		{ SEED001_SHORT, "hypervisor.host_policy=fifo", NULL },
+		{ SEED001_SHORT, "hypervisor.host_policy=cfs-tick", NULL },
+		{ SEED001_SHORT, "hypervisor.host_policy=cfs-entry", NULL },
+	};
+	char *j[3];
+
+	(void)state;
+	for (int p = 0; p < 3; p++) {
+		struct hvtlb_sim_results *a = run_kv(by_bools[p]);
+		struct hvtlb_sim_results *b = run_kv(by_name[p]);
+		char *jb = to_json(b);
+
+		j[p] = to_json(a);
+		assert_string_equal(j[p], jb);
+		free(jb);
+		hvtlb_sim_results_destroy(a);
+		hvtlb_sim_results_destroy(b);
+	}
+	assert_string_not_equal(j[0], j[1]);
+	assert_string_not_equal(j[0], j[2]);
+	assert_string_not_equal(j[1], j[2]);
+	for (int p = 0; p < 3; p++)
+		free(j[p]);
+}
+
+/*
  * IPIs by purpose: a hypercall run sends wake-up IPIs only, an IPI run
  * flush IPIs too, and the purposes add up to the IPIs sent. (Counting
  * a wake-up as a flush puts flush IPIs into the hypercall run.)
@@ -709,6 +749,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_ple_boost),
 		cmocka_unit_test(test_fault_exclusive),
 		cmocka_unit_test(test_cfs),
+		cmocka_unit_test(test_host_policy_runs),
 		cmocka_unit_test(test_guest_idle),
 	};
 

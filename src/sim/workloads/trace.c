@@ -74,6 +74,34 @@ static void trace_op(struct task *t, uint32_t *own, uint64_t i)
 	}
 }
 
+bool sim_trace_script_ok(const struct hvtlb_sim_script *sc)
+{
+	if (!sc || !sc->nthreads || !sc->threads)
+		return false;
+	for (uint32_t k = 0; k < sc->nthreads; k++) {
+		const struct hvtlb_sim_script_thread *th = &sc->threads[k];
+
+		if (th->nsteps && !th->steps)
+			return false;
+		for (uint64_t i = 0; i < th->nsteps; i++)
+			if ((unsigned)th->steps[i].kind >=
+				    HVTLB_SIM_STEP_KIND_COUNT_ ||
+			    th->steps[i].ns > 3600ull * 1000000000ull)
+				return false;
+	}
+	return true;
+}
+
+uint32_t sim_trace_script_processes(const struct hvtlb_sim_script *sc)
+{
+	uint32_t n = 0;
+
+	for (uint32_t k = 0; k < sc->nthreads; k++)
+		if (sc->threads[k].process >= n)
+			n = sc->threads[k].process + 1;
+	return n;
+}
+
 const struct sim_workload sim_workload_TRACE = {
 	.own_slot = true,
 	.never_shared = true,
