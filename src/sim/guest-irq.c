@@ -29,7 +29,8 @@ static bool mbox_live(const struct sim *s, const struct vcpu *v,
 {
 	/* A handler cut short by a deschedule ended there (sim_vcpu_steal's
 	 * time does not survive one). */
-	return m->done > s->now && v->hs == H_RUNNING && v->run_start <= m->at;
+	return m->done > s->now && v->hs == H_RUNNING &&
+	       v->host.run_start <= m->at;
 }
 
 static void mbox_note(struct sim *s, struct vcpu *v, uint32_t from,

@@ -192,8 +192,7 @@ struct vcpu {
 	uint64_t defer_seq;
 	simtime runq_t;
 	bool deferred;
-	uint64_t ple_token;
-	bool ple_armed;
+	struct vcpu_host host; /* host.h */
 	uint64_t long_spin_token;
 	bool long_spin_armed;
 	bool ipi_wait; /* its guest spins for flush IPI acknowledgements */
@@ -243,20 +242,6 @@ struct vcpu {
 	simtime poll_limit, poll_end;
 	simtime timer_at; /* its earliest known guest timer (0: none) */
 	bool preempted;	  /* descheduled while runnable (KVM vcpu->preempted) */
-	/* hypervisor.directed_yield: preempted in guest kernel mode (KVM's
-	 * preempted_in_kernel, kept from its last preemption), in a
-	 * sim_kvm_vcpu_on_spin() it yielded from, dy_eligible, its PLE window */
-	bool preempted_in_kernel;
-	bool in_spin_loop;
-	bool dy_eligible;
-	simtime ple_window;
-	simtime vruntime;  /* hypervisor.cfs: CFS virtual runtime */
-	simtime run_start; /* when it last entered its pCPU */
-	/* hypervisor.balance (host-balance.c): when it last left a pCPU
-	 * (cache hot until cost.sched_migration_cost_us after), and moved
-	 * to another since it last ran (its TLB is flushed at entry) */
-	simtime desched_at;
-	bool migrated;
 	uint64_t spin_token;
 	bool no_wait_pending;
 };

@@ -132,7 +132,7 @@ static int setup_vcpus(struct sim *s)
 		v->cur = NONE_ID;
 		v->loaded_mm = NONE_ID;
 		v->lz_min_epoch = UINT64_MAX;
-		v->ple_window = cyc(s, SIM_COST_ple_window);
+		v->host.ple_window = cyc(s, SIM_COST_ple_window);
 		if (hvtlb_flushq_init(&v->fq))
 			return -ENOMEM;
 		v->fq_ready = true;
