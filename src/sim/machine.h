@@ -15,6 +15,8 @@
  *   event.c        the event queue: (time, sequence) order
  *   send-chain.c   one vCPU's send to many (flush IPIs, kicks), queued one
  *                  event at a time
+ *   host.h         struct vcpu_host: the host's per-vCPU state (CFS,
+ *                  balance, PLE, directed yield)
  *   host-sched.c   pCPUs: entering and leaving vCPUs, slices, wake-ups;
  *   host-fifo.c,   the run-queue policies (FIFO, Linux CFS)
  *   host-cfs.c
@@ -30,6 +32,8 @@
  *   guest-os.c     the guest OS models by name: guest-os-linux.c,
  *                  guest-os-windows.c
  *   guest-sched.c  guest threads: scheduling, ticks, timers
+ *   guest-vcpu.h   struct vcpu_guest: the guest's per-vCPU state (lazy TLB
+ *                  mode, the lazy strategy's posts)
  *   guest-acct.c   their user and sys time, reported and consumed
  *   guest-irq.c    interrupts a vCPU takes: flush IPIs, acknowledgements,
  *                  lazy invalidations
@@ -66,6 +70,7 @@
 #include "sim/coro.h"
 #include "sim/cost.h"
 #include "sim/event.h"
+#include "sim/guest-vcpu.h"
 #include "sim/hist.h"
 #include "sim/host.h"
 #include "sim/idle-menu.h"
@@ -165,12 +170,6 @@ struct mbox_rec {
 	simtime at, done;
 };
 
-struct lazy_rec {
-	uint64_t start, end;
-	unsigned shift;
-	uint32_t asid;
-};
-
 struct task;
 struct oracle_flush;
 struct oracle_vcpu;
@@ -216,13 +215,7 @@ struct vcpu {
 	bool tlb_ready;
 	uint32_t loaded_mm; /* mm index or NONE_ID */
 	bool left_mm;	    /* guest.idle_leaves_mm: it left one when idle */
-	bool lazy;
-	uint64_t mm_gen;
-	struct lazy_rec *lz;
-	uint32_t nlz;
-	bool lz_all;
-	uint64_t lz_min_epoch; /* oldest unapplied lazy post, or UINT64_MAX */
-	uint64_t lz_max_epoch;
+	struct vcpu_guest guest; /* guest-vcpu.h */
 	struct hvtlb_flusher *fl;
 	/* Acknowledgements of the shootdown ack_seq still awaited; they are
 	 * posted one by one (sim_ack_post) and reach the initiator as one EV_ACK
