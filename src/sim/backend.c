@@ -37,7 +37,7 @@ static void op_local_flush(void *user, uint32_t cpu,
 		return;
 	}
 	sim_vcpu_flush_range(s, v, r, s->mm[t->mm].id, HVTLB_SIM_FLUSH_LOCAL);
-	v->mm_gen = s->mm[t->mm].tlb_gen;
+	v->guest.mm_gen = s->mm[t->mm].tlb_gen;
 	sim_t_work(t, flush_cost(s, r->all, hvtlb_range_pages(r)), ACCT_SYS);
 }
 
@@ -190,7 +190,7 @@ enum hvtlb_cpu_state sim_cpu_state(const struct vcpu *v, uint32_t cpu)
 
 	if (!tv)
 		return HVTLB_CPU_OFFLINE;
-	if (tv->cur == NONE_ID && tv->lazy)
+	if (tv->cur == NONE_ID && tv->guest.lazy)
 		return HVTLB_CPU_LAZY;
 	if (tv->hs == H_READY)
 		return HVTLB_CPU_PREEMPTED;
@@ -309,14 +309,14 @@ static uint64_t op_lazy_post(void *user, const struct hvtlb_cpumask *targets,
 		n++;
 		/* A halted vCPU applies it in its context switch before it
 		 * can translate again: it does not hold the epoch back. */
-		if (tv->lz_min_epoch == UINT64_MAX && tv->hs != H_HALTED)
-			tv->lz_min_epoch = epoch;
-		tv->lz_max_epoch = epoch;
-		if (r->all || tv->nlz >= slots || !tv->lz) {
-			tv->lz_all = true;
+		if (tv->guest.lz_min_epoch == UINT64_MAX && tv->hs != H_HALTED)
+			tv->guest.lz_min_epoch = epoch;
+		tv->guest.lz_max_epoch = epoch;
+		if (r->all || tv->guest.nlz >= slots || !tv->guest.lz) {
+			tv->guest.lz_all = true;
 			continue;
 		}
-		tv->lz[tv->nlz++] = (struct lazy_rec){
+		tv->guest.lz[tv->guest.nlz++] = (struct lazy_rec){
 			.start = r->start,
 			.end = r->end,
 			.shift = r->stride_shift,

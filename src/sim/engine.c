@@ -186,7 +186,7 @@ static void run_events(struct sim *s)
 	for (uint32_t i = 0; TRACING(s) && i < s->nvcpus; i++)
 		if (s->v[i].hs == H_RUNNING)
 			sim_trace_emit(s, HVTLB_SIM_TRACE_VCPU_RUN, &s->v[i],
-				       TR_NONE, s->v[i].run_start, 2, 0);
+				       TR_NONE, s->v[i].host.run_start, 2, 0);
 }
 
 /* The lazy strategy's waits and slot pools, at DEBUG level (the tests

@@ -29,7 +29,8 @@ static bool mbox_live(const struct sim *s, const struct vcpu *v,
 {
 	/* A handler cut short by a deschedule ended there (sim_vcpu_steal's
 	 * time does not survive one). */
-	return m->done > s->now && v->hs == H_RUNNING && v->run_start <= m->at;
+	return m->done > s->now && v->hs == H_RUNNING &&
+	       v->host.run_start <= m->at;
 }
 
 static void mbox_note(struct sim *s, struct vcpu *v, uint32_t from,
@@ -83,14 +84,14 @@ static void handle_ipi(struct sim *s, struct vcpu *v, const struct ipi_rec *q)
 	if (!q->drop) {
 		struct mm *m = &s->mm[q->asid - 1];
 
-		if (v->lazy && v->loaded_mm == q->asid - 1 &&
+		if (v->guest.lazy && v->loaded_mm == q->asid - 1 &&
 		    s->c->lazy_leave) {
 			/* Linux < 4.19: a lazy CPU leaves the mm. */
 			hvtlb_cpumask_clear(&m->cpumask, v->idx);
 			h += sim_ct_cpumask_write(s, v, q->asid - 1);
 			v->loaded_mm = NONE_ID;
 			oracle_left_mm(s, v);
-			v->lazy = false;
+			v->guest.lazy = false;
 			/* The CR3 write keeps globals; a kernel flush
 			 * (include_global) drops them all the same. */
 			sim_vcpu_flush_all(s, v, HVTLB_SIM_FLUSH_IPI,
@@ -114,8 +115,8 @@ static void handle_ipi(struct sim *s, struct vcpu *v, const struct ipi_rec *q)
 				 * CPU may have been skipped by flushes this one
 				 * does not cover, and catches up when it
 				 * switches back. */
-				if (!v->lazy)
-					v->mm_gen = m->tlb_gen;
+				if (!v->guest.lazy)
+					v->guest.mm_gen = m->tlb_gen;
 			}
 		}
 	}
@@ -144,26 +145,26 @@ void sim_vcpu_take_ipis(struct sim *s, struct vcpu *v)
 
 void sim_lazy_apply(struct sim *s, struct vcpu *v)
 {
-	if (!v->nlz && !v->lz_all)
+	if (!v->guest.nlz && !v->guest.lz_all)
 		return;
-	if (v->lz_all) {
+	if (v->guest.lz_all) {
 		/* An overflow of ranges too: conservative, globals go. */
 		sim_vcpu_flush_all(s, v, HVTLB_SIM_FLUSH_LAZY, true);
 	} else {
-		for (uint32_t i = 0; i < v->nlz; i++) {
+		for (uint32_t i = 0; i < v->guest.nlz; i++) {
 			struct hvtlb_flush_range r = {
-				.start = v->lz[i].start,
-				.end = v->lz[i].end,
-				.stride_shift = v->lz[i].shift,
+				.start = v->guest.lz[i].start,
+				.end = v->guest.lz[i].end,
+				.stride_shift = v->guest.lz[i].shift,
 			};
 
-			sim_vcpu_flush_range(s, v, &r, v->lz[i].asid,
+			sim_vcpu_flush_range(s, v, &r, v->guest.lz[i].asid,
 					     HVTLB_SIM_FLUSH_LAZY);
 		}
 	}
-	v->nlz = 0;
-	v->lz_all = false;
-	v->lz_min_epoch = UINT64_MAX;
+	v->guest.nlz = 0;
+	v->guest.lz_all = false;
+	v->guest.lz_min_epoch = UINT64_MAX;
 }
 
 /* EV_IPI: an IPI reaches a vCPU; a halted one wakes to take it. */

@@ -220,7 +220,7 @@ static bool lazy_epoch_done(struct sim *s, uint32_t vm, uint64_t epoch)
 	for (uint32_t i = 0; i < s->c->vcpus; i++) {
 		const struct vcpu *v = &s->v[vm * s->c->vcpus + i];
 
-		if (v->lz_min_epoch <= epoch)
+		if (v->guest.lz_min_epoch <= epoch)
 			return false;
 	}
 	return true;

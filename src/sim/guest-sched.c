@@ -80,21 +80,21 @@ static simtime switch_mm(struct sim *s, struct vcpu *v, struct task *t)
 			h += flush_cost(s, true, 0);
 		}
 		v->loaded_mm = t->mm;
-		v->mm_gen = m->tlb_gen;
+		v->guest.mm_gen = m->tlb_gen;
 		h += sim_ct_tlb_gen_read(s, v, t->mm);
 		v->left_mm = false;
-	} else if (v->lazy && s->c->tlb_gen) {
+	} else if (v->guest.lazy && s->c->tlb_gen) {
 		/* Back from lazy mode: the mm's tlb_gen says whether it
 		 * missed flushes; if so, catch up. */
 		h += sim_ct_tlb_gen_read(s, v, t->mm);
-		if (v->mm_gen < m->tlb_gen) {
+		if (v->guest.mm_gen < m->tlb_gen) {
 			sim_vcpu_flush_all(s, v, HVTLB_SIM_FLUSH_SWITCH_MM,
 					   false);
 			h += flush_cost(s, true, 0);
-			v->mm_gen = m->tlb_gen;
+			v->guest.mm_gen = m->tlb_gen;
 		}
 	}
-	v->lazy = false;
+	v->guest.lazy = false;
 	if (!hvtlb_cpumask_test(&m->cpumask, v->idx)) {
 		hvtlb_cpumask_set(&m->cpumask, v->idx);
 		h += sim_ct_cpumask_write(s, v, t->mm);
@@ -230,9 +230,9 @@ static void guest_schedule(struct sim *s, struct vcpu *v)
 		v->cur = NONE_ID;
 		if (s->c->idle_leaves_mm)
 			idle_leave_mm(s, v);
-		else if (!v->lazy && v->loaded_mm != NONE_ID)
+		else if (!v->guest.lazy && v->loaded_mm != NONE_ID)
 			oracle_lazy(s, v); /* enters lazy TLB mode */
-		v->lazy = v->loaded_mm != NONE_ID;
+		v->guest.lazy = v->loaded_mm != NONE_ID;
 		v->act = ACT_IDLE;
 		guest_idle(s, v);
 		return;

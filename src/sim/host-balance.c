@@ -118,9 +118,9 @@ static struct vcpu *coldest(struct sim *s, const struct pcpu *src)
 		struct vcpu *v =
 			&s->v[src->rq[(src->rq_head + k) % src->rq_cap]];
 
-		if (s->now - v->desched_at < s->mig_cost)
+		if (s->now - v->host.desched_at < s->mig_cost)
 			continue;
-		if (!best || v->desched_at < best->desched_at)
+		if (!best || v->host.desched_at < best->host.desched_at)
 			best = v;
 	}
 	return best;

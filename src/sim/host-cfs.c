@@ -59,8 +59,8 @@ static void cfs_init(struct sim *s)
 static simtime vcpu_vruntime(const struct sim *s, const struct vcpu *v)
 {
 	if (v->hs == H_RUNNING)
-		return v->vruntime + (s->now - v->run_start);
-	return v->vruntime;
+		return v->host.vruntime + (s->now - v->host.run_start);
+	return v->host.vruntime;
 }
 
 static uint32_t rq_at(const struct pcpu *p, uint32_t k)
@@ -85,13 +85,13 @@ static void leftmost2(const struct sim *s, const struct pcpu *p, uint32_t *k1,
 {
 	*k1 = *k2 = NONE_ID;
 	for (uint32_t k = 0; k < p->rq_n; k++) {
-		simtime vr = s->v[rq_at(p, k)].vruntime;
+		simtime vr = s->v[rq_at(p, k)].host.vruntime;
 
-		if (*k1 == NONE_ID || vr < s->v[rq_at(p, *k1)].vruntime) {
+		if (*k1 == NONE_ID || vr < s->v[rq_at(p, *k1)].host.vruntime) {
 			*k2 = *k1;
 			*k1 = k;
 		} else if (*k2 == NONE_ID ||
-			   vr < s->v[rq_at(p, *k2)].vruntime) {
+			   vr < s->v[rq_at(p, *k2)].host.vruntime) {
 			*k2 = k;
 		}
 	}
@@ -109,7 +109,7 @@ static void update_min(const struct sim *s, struct pcpu *p, bool has_curr,
 	if (has_curr)
 		vr = curr_vr;
 	if (k1 != NONE_ID) {
-		simtime l = s->v[rq_at(p, k1)].vruntime;
+		simtime l = s->v[rq_at(p, k1)].host.vruntime;
 
 		vr = has_curr && vr < l ? vr : l;
 	}
@@ -147,9 +147,9 @@ static uint32_t cfs_choose(const struct sim *s, const struct pcpu *p,
 	uint32_t k1, k2, left, se;
 
 	leftmost2(s, p, &k1, &k2);
-#define VR(x) (curr && (x) == curr->gid ? cvr : s->v[(x)].vruntime)
+#define VR(x) (curr && (x) == curr->gid ? cvr : s->v[(x)].host.vruntime)
 	left = k1 != NONE_ID ? rq_at(p, k1) : NONE_ID;
-	if (curr && (left == NONE_ID || cvr < s->v[left].vruntime))
+	if (curr && (left == NONE_ID || cvr < s->v[left].host.vruntime))
 		left = curr->gid;
 	if (left == NONE_ID)
 		return NONE_ID;
@@ -161,8 +161,8 @@ static uint32_t cfs_choose(const struct sim *s, const struct pcpu *p,
 			second = k1 != NONE_ID ? rq_at(p, k1) : NONE_ID;
 		} else {
 			second = k2 != NONE_ID ? rq_at(p, k2) : NONE_ID;
-			if (curr &&
-			    (second == NONE_ID || cvr < s->v[second].vruntime))
+			if (curr && (second == NONE_ID ||
+				     cvr < s->v[second].host.vruntime))
 				second = curr->gid;
 		}
 		if (second != NONE_ID &&
@@ -213,12 +213,13 @@ static simtime cfs_tick_end(struct sim *s, const struct pcpu *p)
 	ideal = cfs_ideal(s, p->rq_n + 1);
 	leftmost2(s, p, &k1, &k2);
 	/* delta_exec > ideal_runtime */
-	t = c->run_start + ideal + 1;
+	t = c->host.run_start + ideal + 1;
 	/* delta_exec >= min_granularity and curr - leftmost > ideal */
-	d = (int64_t)(s->v[rq_at(p, k1)].vruntime + ideal - c->vruntime);
-	tb = c->run_start + (d < 0 ? 0 : (simtime)d + 1);
-	if (tb < c->run_start + s->cfs_min_gran)
-		tb = c->run_start + s->cfs_min_gran;
+	d = (int64_t)(s->v[rq_at(p, k1)].host.vruntime + ideal -
+		      c->host.vruntime);
+	tb = c->host.run_start + (d < 0 ? 0 : (simtime)d + 1);
+	if (tb < c->host.run_start + s->cfs_min_gran)
+		tb = c->host.run_start + s->cfs_min_gran;
 	if (tb < t)
 		t = tb;
 	if (t <= s->now)
@@ -229,9 +230,9 @@ static simtime cfs_tick_end(struct sim *s, const struct pcpu *p)
 static void cfs_tick_ran(struct sim *s, struct pcpu *p, struct vcpu *v,
 			 bool ready)
 {
-	v->vruntime += s->now - v->run_start;
-	v->run_start = s->now;
-	update_min(s, p, true, v->vruntime);
+	v->host.vruntime += s->now - v->host.run_start;
+	v->host.run_start = s->now;
+	update_min(s, p, true, v->host.vruntime);
 	if (!ready) {
 		/* dequeue_entity */
 		clear_buddies(p, v->gid);
@@ -245,7 +246,7 @@ static void cfs_tick_expired(struct sim *s, struct pcpu *p)
 {
 	const struct vcpu *c = &s->v[p->cur];
 
-	if (s->now - c->run_start > cfs_ideal(s, p->rq_n + 1))
+	if (s->now - c->host.run_start > cfs_ideal(s, p->rq_n + 1))
 		clear_buddies(p, c->gid);
 }
 
@@ -276,10 +277,10 @@ static bool cfs_tick_woken(struct sim *s, struct pcpu *p, struct vcpu *v)
 	floor = p->min_vruntime > s->cfs_latency / 2
 			? p->min_vruntime - s->cfs_latency / 2
 			: 0;
-	if (v->vruntime < floor)
-		v->vruntime = floor;
+	if (v->host.vruntime < floor)
+		v->host.vruntime = floor;
 	sim_pcpu_push(s, p, v->gid, false);
-	if (!c || wakeup_preempt(s, vcpu_vruntime(s, c), v->vruntime) != 1)
+	if (!c || wakeup_preempt(s, vcpu_vruntime(s, c), v->host.vruntime) != 1)
 		return false;
 	p->next_buddy = v->gid;
 	if (p->rq_n + 1 >= CFS_NR_LATENCY)
@@ -336,7 +337,8 @@ static void cfs_pick(struct sim *s, struct pcpu *p)
 		uint32_t b = rq_at(p, best);
 
 		if (b == p->skip ||
-		    (a != p->skip && s->v[a].vruntime < s->v[b].vruntime))
+		    (a != p->skip &&
+		     s->v[a].host.vruntime < s->v[b].host.vruntime))
 			best = k;
 	}
 	/* Move the pick to the head, keeping the others' order. */
@@ -362,16 +364,16 @@ static simtime cfs_slice_end(struct sim *s, const struct pcpu *p)
 static void cfs_picked(struct sim *s, struct pcpu *p, struct vcpu *v)
 {
 	(void)s;
-	if (v->vruntime > p->min_vruntime)
-		p->min_vruntime = v->vruntime;
+	if (v->host.vruntime > p->min_vruntime)
+		p->min_vruntime = v->host.vruntime;
 }
 
 static void cfs_ran(struct sim *s, struct pcpu *p, struct vcpu *v, bool ready)
 {
 	(void)ready;
-	v->vruntime += s->now - v->run_start;
-	if (v->vruntime > p->min_vruntime && !p->rq_n)
-		p->min_vruntime = v->vruntime;
+	v->host.vruntime += s->now - v->host.run_start;
+	if (v->host.vruntime > p->min_vruntime && !p->rq_n)
+		p->min_vruntime = v->host.vruntime;
 }
 
 static bool cfs_woken(struct sim *s, struct pcpu *p, struct vcpu *v)
@@ -380,11 +382,12 @@ static bool cfs_woken(struct sim *s, struct pcpu *p, struct vcpu *v)
 				? p->min_vruntime - s->cfs_latency / 2
 				: 0;
 
-	if (v->vruntime < floor)
-		v->vruntime = floor;
+	if (v->host.vruntime < floor)
+		v->host.vruntime = floor;
 	sim_pcpu_push(s, p, v->gid, false);
-	if (p->cur != NONE_ID && vcpu_vruntime(s, &s->v[p->cur]) >
-					 v->vruntime + s->cfs_wakeup_gran) {
+	if (p->cur != NONE_ID &&
+	    vcpu_vruntime(s, &s->v[p->cur]) >
+		    v->host.vruntime + s->cfs_wakeup_gran) {
 		sim_count_exit(s, &s->v[p->cur], HVTLB_SIM_EXIT_PREEMPTION, 1);
 		sim_vcpu_deschedule(s, &s->v[p->cur], true);
 		return true;

@@ -95,33 +95,35 @@ static simtime ple_shrink(struct sim *s, simtime w)
 void sim_ple_sched_in(struct sim *s, struct vcpu *v)
 {
 	/* sim_kvm_vcpu_on_spin() ends once the spinner runs again. */
-	if (v->in_spin_loop) {
-		v->in_spin_loop = false;
-		v->dy_eligible = false;
+	if (v->host.in_spin_loop) {
+		v->host.in_spin_loop = false;
+		v->host.dy_eligible = false;
 	}
-	v->ple_window = ple_shrink(
-		s, v->ple_window ? v->ple_window : cyc(s, SIM_COST_ple_window));
+	v->host.ple_window =
+		ple_shrink(s, v->host.ple_window ? v->host.ple_window
+						 : cyc(s, SIM_COST_ple_window));
 }
 
 void sim_arm_ple(struct sim *s, struct vcpu *v)
 {
 	simtime start;
 
-	if (!s->c->ple || v->ple_armed || v->hs != H_RUNNING)
+	if (!s->c->ple || v->host.ple_armed || v->hs != H_RUNNING)
 		return;
 	if (!s->c->directed_yield) {
 		if (v->act != ACT_SPIN || !s->p[v->pcpu].rq_n)
 			return;
-		v->ple_armed = true;
+		v->host.ple_armed = true;
 		ev_push(s, s->now + cyc(s, SIM_COST_ple_window), EV_PLE, v->gid,
-			++v->ple_token);
+			++v->host.ple_token);
 		return;
 	}
 	if (!in_pause_loop(v) || !sim_vcpu_in_kernel(s, v))
 		return;
 	start = v->busy_until > s->now ? v->busy_until : s->now;
-	v->ple_armed = true;
-	ev_push(s, start + v->ple_window, EV_PLE, v->gid, ++v->ple_token);
+	v->host.ple_armed = true;
+	ev_push(s, start + v->host.ple_window, EV_PLE, v->gid,
+		++v->host.ple_token);
 }
 
 /* kvm_arch_dy_has_pending_interrupt(): an interrupt (a flush or a
@@ -146,13 +148,13 @@ static bool dy_candidate(struct sim *s, const struct vcpu *me, struct vcpu *v)
 	/* yield_to_kernel_mode: the spinner is in kernel mode, so a
 	 * preempted candidate must have been too (before 5.3 every candidate
 	 * is a preempted one), or, since 5.13, have an interrupt pending */
-	if (v->preempted && !v->preempted_in_kernel &&
+	if (v->preempted && !v->host.preempted_in_kernel &&
 	    !(s->c->ple_boost_irq && dy_pending_irq(s, v)))
 		return false;
-	if (v->in_spin_loop) {
-		bool eligible = v->dy_eligible;
+	if (v->host.in_spin_loop) {
+		bool eligible = v->host.dy_eligible;
 
-		v->dy_eligible = !v->dy_eligible;
+		v->host.dy_eligible = !v->host.dy_eligible;
 		return eligible;
 	}
 	return true;
@@ -188,7 +190,7 @@ static bool vcpu_on_spin(struct sim *s, struct vcpu *me)
 	uint32_t n = s->c->vcpus, last = s->vm_boosted[me->vm];
 	int tries = 3, yielded = 0;
 
-	me->in_spin_loop = true;
+	me->host.in_spin_loop = true;
 	for (int pass = 0; pass < 2 && !yielded && tries && s->vm_ready[me->vm];
 	     pass++) {
 		for (uint32_t i = pass ? 0 : last + 1; i < n; i++) {
@@ -211,8 +213,8 @@ static bool vcpu_on_spin(struct sim *s, struct vcpu *me)
 		sim_vcpu_deschedule(s, me, true);
 		return true;
 	}
-	me->in_spin_loop = false;
-	me->dy_eligible = false;
+	me->host.in_spin_loop = false;
+	me->host.dy_eligible = false;
 	return false;
 }
 
@@ -246,9 +248,9 @@ void sim_host_on_ple(struct sim *s, const struct event *e)
 {
 	struct vcpu *v = &s->v[e->obj];
 
-	if (e->arg != v->ple_token)
+	if (e->arg != v->host.ple_token)
 		return;
-	v->ple_armed = false;
+	v->host.ple_armed = false;
 	if (v->hs != H_RUNNING)
 		return;
 	if (!s->c->directed_yield) {
@@ -266,7 +268,7 @@ void sim_host_on_ple(struct sim *s, const struct event *e)
 	/* handle_pause(): grow the window, then sim_kvm_vcpu_on_spin() */
 	sim_count_exit(s, v, HVTLB_SIM_EXIT_PLE, 1);
 	s->r->ple_exits_ack_wait += v->ipi_wait;
-	v->ple_window = ple_grow(s, v->ple_window);
+	v->host.ple_window = ple_grow(s, v->host.ple_window);
 	sim_kvm_vcpu_on_spin(s, v);
 	sim_arm_ple(s, v); /* still spinning: the next window */
 }

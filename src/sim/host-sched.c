@@ -184,14 +184,14 @@ static void vcpu_enter(struct sim *s, struct vcpu *v)
 	if (p->last != v->gid && p->last != NONE_ID)
 		h += cyc(s, SIM_COST_vcpu_switch);
 	p->last = v->gid;
-	if (v->migrated) {
+	if (v->host.migrated) {
 		/* vmx_vcpu_load() on a new pCPU: KVM_REQ_TLB_FLUSH */
-		v->migrated = false;
+		v->host.migrated = false;
 		sim_vcpu_flush_all(s, v, HVTLB_SIM_FLUSH_MIGRATE, true);
 		h += cyc(s, SIM_COST_flush_full);
 	}
 	v->hs = H_RUNNING;
-	v->run_start = s->now;
+	v->host.run_start = s->now;
 	slice_arm(s, p, s->sched->slice_end(s, p));
 	if (v->cur != NONE_ID)
 		sim_acct_on_cpu(s, &s->t[v->cur]);
@@ -225,10 +225,10 @@ void sim_vcpu_deschedule(struct sim *s, struct vcpu *v, bool ready)
 {
 	struct pcpu *p = &s->p[v->pcpu];
 
-	TRACE(s, HVTLB_SIM_TRACE_VCPU_RUN, v, TR_NONE, v->run_start, !!ready,
-	      0);
+	TRACE(s, HVTLB_SIM_TRACE_VCPU_RUN, v, TR_NONE, v->host.run_start,
+	      !!ready, 0);
 	if (ready) /* kvm_arch_vcpu_put() of a preempted vCPU */
-		v->preempted_in_kernel = sim_vcpu_in_kernel(s, v);
+		v->host.preempted_in_kernel = sim_vcpu_in_kernel(s, v);
 	if (v->act == ACT_WORK && v->armed) {
 		v->work = v->seg_end > s->now ? v->seg_end - s->now : 0;
 		v->run_token++;
@@ -236,8 +236,8 @@ void sim_vcpu_deschedule(struct sim *s, struct vcpu *v, bool ready)
 	}
 	if (v->busy_until > s->now)
 		v->busy_until = s->now;
-	v->ple_armed = false;
-	v->ple_token++;
+	v->host.ple_armed = false;
+	v->host.ple_token++;
 	v->long_spin_armed = false;
 	v->long_spin_token++;
 	if (v->cur != NONE_ID)
@@ -246,7 +246,7 @@ void sim_vcpu_deschedule(struct sim *s, struct vcpu *v, bool ready)
 		s->sched->ran(s, p, v, ready);
 	p->cur = NONE_ID;
 	sim_vm_corun_step(s, v->vm, -1);
-	v->desched_at = s->now;
+	v->host.desched_at = s->now;
 	if (ready) {
 		v->hs = H_READY;
 		v->preempted = true;
@@ -288,7 +288,7 @@ void sim_vcpu_migrate(struct sim *s, struct vcpu *v, struct pcpu *to)
 		s->sched->update_curr(s, from);
 		s->sched->update_curr(s, to);
 	}
-	rel = (int64_t)(v->vruntime - from->min_vruntime);
+	rel = (int64_t)(v->host.vruntime - from->min_vruntime);
 	if (v->hs == H_READY) {
 		uint32_t k = 0;
 
@@ -306,11 +306,11 @@ void sim_vcpu_migrate(struct sim *s, struct vcpu *v, struct pcpu *to)
 			slice_arm(s, from, s->sched->slice_end(s, from));
 	}
 	/* migrate_task_rq_fair(): the distance to min_vruntime is kept */
-	v->vruntime = rel < 0 && (simtime)-rel > to->min_vruntime
-			      ? 0
-			      : (simtime)((int64_t)to->min_vruntime + rel);
+	v->host.vruntime = rel < 0 && (simtime)-rel > to->min_vruntime
+				   ? 0
+				   : (simtime)((int64_t)to->min_vruntime + rel);
 	v->pcpu = (uint32_t)(to - s->p);
-	v->migrated = true;
+	v->host.migrated = true;
 	s->r->vcpu_migrations++;
 	if (v->hs != H_READY)
 		return; /* a wake-up: it is queued when its EV_WAKE comes */

@@ -4,6 +4,7 @@
 #define HVTLB_SIM_HOST_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 #include "hvtlb/sim.h"
 #include "sim/event.h"
@@ -11,6 +12,34 @@
 struct sim;
 struct pcpu;
 struct vcpu;
+
+/*
+ * The host's state of one vCPU (struct vcpu's host): written by the host
+ * scheduler (host-sched.c, host-cfs.c, host-balance.c) and pause-loop
+ * exits (host-ple.c). A new per-vCPU field the host alone writes goes
+ * here.
+ */
+struct vcpu_host {
+	simtime vruntime;  /* hypervisor.cfs: CFS virtual runtime */
+	simtime run_start; /* when it last entered its pCPU */
+	/* hypervisor.balance (host-balance.c): when it last left a pCPU
+	 * (cache hot until cost.sched_migration_cost_us after) */
+	simtime desched_at;
+	/* pause-loop exits (host-ple.c): its PLE window, the EV_PLE it
+	 * armed (ple_token, ple_armed) */
+	simtime ple_window;
+	uint64_t ple_token;
+	bool ple_armed;
+	/* hypervisor.directed_yield: preempted in guest kernel mode (KVM's
+	 * preempted_in_kernel, kept from its last preemption), in a
+	 * sim_kvm_vcpu_on_spin() it yielded from, dy_eligible */
+	bool preempted_in_kernel;
+	bool in_spin_loop;
+	bool dy_eligible;
+	/* hypervisor.balance: moved to another pCPU since it last ran (its
+	 * TLB is flushed at entry) */
+	bool migrated;
+};
 
 /*
  * A host scheduling policy (host-fifo.c, host-cfs.c): which vCPU of a

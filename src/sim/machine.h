@@ -15,6 +15,8 @@
  *   event.c        the event queue: (time, sequence) order
  *   send-chain.c   one vCPU's send to many (flush IPIs, kicks), queued one
  *                  event at a time
+ *   host.h         struct vcpu_host: the host's per-vCPU state (CFS,
+ *                  balance, PLE, directed yield)
  *   host-sched.c   pCPUs: entering and leaving vCPUs, slices, wake-ups;
  *   host-fifo.c,   the run-queue policies (FIFO, Linux CFS)
  *   host-cfs.c
@@ -30,6 +32,8 @@
  *   guest-os.c     the guest OS models by name: guest-os-linux.c,
  *                  guest-os-windows.c
  *   guest-sched.c  guest threads: scheduling, ticks, timers
+ *   guest-vcpu.h   struct vcpu_guest: the guest's per-vCPU state (lazy TLB
+ *                  mode, the lazy strategy's posts)
  *   guest-acct.c   their user and sys time, reported and consumed
  *   guest-irq.c    interrupts a vCPU takes: flush IPIs, acknowledgements,
  *                  lazy invalidations
@@ -66,6 +70,7 @@
 #include "sim/coro.h"
 #include "sim/cost.h"
 #include "sim/event.h"
+#include "sim/guest-vcpu.h"
 #include "sim/hist.h"
 #include "sim/host.h"
 #include "sim/idle-menu.h"
@@ -165,12 +170,6 @@ struct mbox_rec {
 	simtime at, done;
 };
 
-struct lazy_rec {
-	uint64_t start, end;
-	unsigned shift;
-	uint32_t asid;
-};
-
 struct task;
 struct oracle_flush;
 struct oracle_vcpu;
@@ -192,8 +191,7 @@ struct vcpu {
 	uint64_t defer_seq;
 	simtime runq_t;
 	bool deferred;
-	uint64_t ple_token;
-	bool ple_armed;
+	struct vcpu_host host; /* host.h */
 	uint64_t long_spin_token;
 	bool long_spin_armed;
 	bool ipi_wait; /* its guest spins for flush IPI acknowledgements */
@@ -217,13 +215,7 @@ struct vcpu {
 	bool tlb_ready;
 	uint32_t loaded_mm; /* mm index or NONE_ID */
 	bool left_mm;	    /* guest.idle_leaves_mm: it left one when idle */
-	bool lazy;
-	uint64_t mm_gen;
-	struct lazy_rec *lz;
-	uint32_t nlz;
-	bool lz_all;
-	uint64_t lz_min_epoch; /* oldest unapplied lazy post, or UINT64_MAX */
-	uint64_t lz_max_epoch;
+	struct vcpu_guest guest; /* guest-vcpu.h */
 	struct hvtlb_flusher *fl;
 	/* Acknowledgements of the shootdown ack_seq still awaited; they are
 	 * posted one by one (sim_ack_post) and reach the initiator as one EV_ACK
@@ -243,20 +235,6 @@ struct vcpu {
 	simtime poll_limit, poll_end;
 	simtime timer_at; /* its earliest known guest timer (0: none) */
 	bool preempted;	  /* descheduled while runnable (KVM vcpu->preempted) */
-	/* hypervisor.directed_yield: preempted in guest kernel mode (KVM's
-	 * preempted_in_kernel, kept from its last preemption), in a
-	 * sim_kvm_vcpu_on_spin() it yielded from, dy_eligible, its PLE window */
-	bool preempted_in_kernel;
-	bool in_spin_loop;
-	bool dy_eligible;
-	simtime ple_window;
-	simtime vruntime;  /* hypervisor.cfs: CFS virtual runtime */
-	simtime run_start; /* when it last entered its pCPU */
-	/* hypervisor.balance (host-balance.c): when it last left a pCPU
-	 * (cache hot until cost.sched_migration_cost_us after), and moved
-	 * to another since it last ran (its TLB is flushed at entry) */
-	simtime desched_at;
-	bool migrated;
 	uint64_t spin_token;
 	bool no_wait_pending;
 };

@@ -171,7 +171,7 @@ static bool ipi_hits(struct sim *s, struct vcpu *o, uint64_t va, unsigned shift,
 			continue;
 		if (asid && q->asid != asid)
 			continue;
-		if (asid && s->c->lazy_leave && o->lazy &&
+		if (asid && s->c->lazy_leave && o->guest.lazy &&
 		    o->loaded_mm == q->asid - 1)
 			return true; /* it leaves the mm: a full flush */
 		if (flush_range_hits(&q->r, va, shift, !asid))
@@ -187,10 +187,10 @@ static bool lazy_rec_hits(const struct vcpu *o, uint64_t va, unsigned shift,
 {
 	if (o->cur != NONE_ID)
 		return false;
-	if (o->lz_all)
+	if (o->guest.lz_all)
 		return true;
-	for (uint32_t i = 0; i < o->nlz; i++) {
-		const struct lazy_rec *l = &o->lz[i];
+	for (uint32_t i = 0; i < o->guest.nlz; i++) {
+		const struct lazy_rec *l = &o->guest.lz[i];
 
 		if (asid && l->asid != asid)
 			continue;
@@ -212,7 +212,7 @@ static bool lazy_rec_hits(const struct vcpu *o, uint64_t va, unsigned shift,
 static bool pending_hits(struct sim *s, struct vcpu *o, uint64_t va,
 			 unsigned shift, uint32_t asid)
 {
-	if (o->lz && lazy_rec_hits(o, va, shift, asid))
+	if (o->guest.lz && lazy_rec_hits(o, va, shift, asid))
 		return true;
 	if (o->hs == H_RUNNING)
 		return false;
@@ -267,7 +267,7 @@ static void owe(struct sim *s, struct vcpu *o, const struct oracle_flush *f,
 static bool lazy_since_request(const struct sim *s, const struct vcpu *o,
 			       const struct oracle_flush *f)
 {
-	return f->mm != NONE_ID && o->lazy && o->cur == NONE_ID &&
+	return f->mm != NONE_ID && o->guest.lazy && o->cur == NONE_ID &&
 	       o->loaded_mm == f->mm && s->ov[o->gid].lazy_since < f->request;
 }
 
@@ -276,7 +276,8 @@ static bool lazy_since_request(const struct sim *s, const struct vcpu *o,
 static bool lazy_catches_up(const struct sim *s, const struct vcpu *o,
 			    const struct oracle_flush *f)
 {
-	return !f->freed && s->c->tlb_gen && o->mm_gen < s->mm[f->mm].tlb_gen;
+	return !f->freed && s->c->tlb_gen &&
+	       o->guest.mm_gen < s->mm[f->mm].tlb_gen;
 }
 
 /* A flush of all @p o's non-global entries of address space @p asid runs
@@ -286,7 +287,7 @@ static bool pending_all(struct sim *s, struct vcpu *o, uint32_t asid)
 	struct hvtlb_flushq_batch b;
 
 	/* as pending_hits(): a lazy flush of everything, idle or not */
-	if (o->lz && o->cur == NONE_ID && o->lz_all)
+	if (o->guest.lz && o->cur == NONE_ID && o->guest.lz_all)
 		return true;
 	if (o->hs == H_RUNNING)
 		return false;
@@ -297,7 +298,7 @@ static bool pending_all(struct sim *s, struct vcpu *o, uint32_t asid)
 
 		if (q->arrive <= s->now && q->kind == IPI_FLUSH && !q->drop &&
 		    q->asid == asid &&
-		    (q->r.all || (s->c->lazy_leave && o->lazy &&
+		    (q->r.all || (s->c->lazy_leave && o->guest.lazy &&
 				  o->loaded_mm == q->asid - 1)))
 			return true;
 	}
@@ -337,7 +338,7 @@ static enum hvtlb_sim_stale verdict(struct sim *s, struct vcpu *o,
 {
 	if (pending_hits(s, o, va, f->shift, asid))
 		return EXCUSED;
-	if (lazy_now ? f->mm != NONE_ID && o->lazy && o->cur == NONE_ID &&
+	if (lazy_now ? f->mm != NONE_ID && o->guest.lazy && o->cur == NONE_ID &&
 			       o->loaded_mm == f->mm
 		     : lazy_since_request(s, o, f)) {
 		/* Lazy TLB mode when the flush was requested, and still:

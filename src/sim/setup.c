@@ -131,8 +131,8 @@ static int setup_vcpus(struct sim *s)
 		v->act = ACT_IDLE;
 		v->cur = NONE_ID;
 		v->loaded_mm = NONE_ID;
-		v->lz_min_epoch = UINT64_MAX;
-		v->ple_window = cyc(s, SIM_COST_ple_window);
+		v->guest.lz_min_epoch = UINT64_MAX;
+		v->host.ple_window = cyc(s, SIM_COST_ple_window);
 		if (hvtlb_flushq_init(&v->fq))
 			return -ENOMEM;
 		v->fq_ready = true;
@@ -140,9 +140,10 @@ static int setup_vcpus(struct sim *s)
 		if (!v->fl)
 			return -EINVAL;
 		if (c->strategy.kind == HVTLB_STRATEGY_LAZY) {
-			v->lz = calloc((size_t)s->cost[SIM_COST_lazy_slots] + 1,
-				       sizeof(*v->lz));
-			if (!v->lz)
+			v->guest.lz =
+				calloc((size_t)s->cost[SIM_COST_lazy_slots] + 1,
+				       sizeof(*v->guest.lz));
+			if (!v->guest.lz)
 				return -ENOMEM;
 		}
 	}
@@ -286,7 +287,7 @@ void sim_teardown(struct sim *s)
 			free(v->pend);
 			free(v->out);
 			free(v->mbox);
-			free(v->lz);
+			free(v->guest.lz);
 		}
 	}
 	if (s->p)

@@ -40,8 +40,8 @@ static void put_running(struct sim *s, uint32_t vid, simtime since, simtime vr)
 	struct vcpu *v = &s->v[vid];
 
 	v->hs = H_RUNNING;
-	v->run_start = since;
-	v->vruntime = vr;
+	v->host.run_start = since;
+	v->host.vruntime = vr;
 	s->p[v->pcpu].cur = vid;
 }
 
@@ -51,7 +51,7 @@ static void put_queued(struct sim *s, uint32_t vid, simtime vr)
 	struct vcpu *v = &s->v[vid];
 
 	v->hs = H_READY;
-	v->vruntime = vr;
+	v->host.vruntime = vr;
 	sim_pcpu_push(s, &s->p[v->pcpu], vid, false);
 }
 
@@ -109,7 +109,7 @@ static void test_cfs_tick(void **state)
 	 * running vCPU, alone so far (no slice end), now ends at 13 ms */
 	p->slice_end = SIM_NEVER;
 	s->v[12].hs = H_WAKING;
-	s->v[12].vruntime = ms(s, 10);
+	s->v[12].host.vruntime = ms(s, 10);
 	{
 		struct event e = { .kind = EV_WAKE, .obj = 12 };
 
@@ -178,7 +178,7 @@ static void test_cfs_wakeup(void **state)
 	put_queued(s, 12, ms(s, 10));
 	s->vm_ready[0]++;
 	c->hs = H_READY;
-	c->vruntime = ms(s, 12);
+	c->host.vruntime = ms(s, 12);
 	s->vm_ready[0]++;
 	assert_true(s->sched->woken(s, p, c));
 	assert_int_equal(p->cur, 24);
@@ -198,7 +198,7 @@ static void test_cfs_wakeup(void **state)
 		s->vm_ready[0]++;
 	}
 	c->hs = H_READY;
-	c->vruntime = ms(s, 12);
+	c->host.vruntime = ms(s, 12);
 	s->vm_ready[0]++;
 	assert_true(s->sched->woken(s, p, c));
 	assert_int_equal(p->cur, 24);
@@ -561,7 +561,7 @@ static void put_ready(struct sim *s, uint32_t vid, simtime vr, bool preempted,
 	s->t[vid].acct = kernel ? ACCT_SYS : ACCT_USER;
 	v->act = ACT_WORK;
 	v->preempted = preempted;
-	v->preempted_in_kernel = preempted && kernel;
+	v->host.preempted_in_kernel = preempted && kernel;
 	s->vm_preempted[0] += preempted;
 	s->vm_ready[0]++;
 }
@@ -591,8 +591,8 @@ static void ple_exit(struct sim *s, struct vcpu *v)
 	struct event e = { .kind = EV_PLE, .obj = v->gid };
 
 	sim_arm_ple(s, v);
-	assert_true(v->ple_armed);
-	e.arg = v->ple_token;
+	assert_true(v->host.ple_armed);
+	e.arg = v->host.ple_token;
 	sim_host_on_ple(s, &e);
 }
 
@@ -621,7 +621,7 @@ static void test_directed_yield(void **state)
 	assert_int_equal(s->p[1].cur, 5);
 	assert_int_equal(s->p[0].cur, 2);
 	assert_int_equal(s->v[0].hs, H_READY);
-	assert_true(s->v[0].in_spin_loop);
+	assert_true(s->v[0].host.in_spin_loop);
 	assert_int_equal(s->r->directed_yields, 1);
 	rig_free(g);
 
@@ -783,21 +783,21 @@ static void test_dy_eligible(void **state)
 
 	(void)state;
 	dy_state(s);
-	s->v[5].in_spin_loop = true;
-	s->v[5].dy_eligible = false;
-	assert_int_equal(v->ple_window, 4096);
+	s->v[5].host.in_spin_loop = true;
+	s->v[5].host.dy_eligible = false;
+	assert_int_equal(v->host.ple_window, 4096);
 	ple_exit(s, v);
 	assert_int_equal(s->p[1].cur, 1);
 	assert_int_equal(s->p[0].cur, 0);
-	assert_int_equal(v->ple_window, 8192);
-	assert_true(s->v[5].dy_eligible);
-	assert_false(v->in_spin_loop);
+	assert_int_equal(v->host.ple_window, 8192);
+	assert_true(s->v[5].host.dy_eligible);
+	assert_false(v->host.in_spin_loop);
 	s->now += 10000;
 	ple_exit(s, v);
 	assert_int_equal(s->p[1].cur, 5);
-	assert_int_equal(v->ple_window, 16384);
+	assert_int_equal(v->host.ple_window, 16384);
 	sim_ple_sched_in(s, v);
-	assert_int_equal(v->ple_window, 4096);
+	assert_int_equal(v->host.ple_window, 4096);
 	rig_free(g);
 }
 
@@ -829,11 +829,11 @@ static void test_balance_wake(void **state)
 	put_running(s, 0, 0, 0);
 	sim_vcpu_wake(s, &s->v[4], 0);
 	assert_int_equal(s->v[4].pcpu, 1);
-	assert_true(s->v[4].migrated);
+	assert_true(s->v[4].host.migrated);
 	assert_int_equal(s->p[1].waking, 1);
 	sim_vcpu_wake(s, &s->v[5], 0);
 	assert_int_equal(s->v[5].pcpu, 1);
-	assert_false(s->v[5].migrated);
+	assert_false(s->v[5].host.migrated);
 	sim_vcpu_wake(s, &s->v[2], 0);
 	assert_int_equal(s->v[2].pcpu, 2);
 	assert_int_equal(s->r->vcpu_migrations, 1);
@@ -841,7 +841,7 @@ static void test_balance_wake(void **state)
 	s->now += ms(s, 0.1);
 	sim_host_on_wake(s, &(struct event){ .kind = EV_WAKE, .obj = 4 });
 	assert_int_equal(s->p[1].cur, 4);
-	assert_false(s->v[4].migrated);
+	assert_false(s->v[4].host.migrated);
 	assert_int_equal(s->r->flushes[HVTLB_SIM_FLUSH_MIGRATE], 1);
 	rig_free(g);
 
@@ -879,7 +879,7 @@ static void test_balance_poll(void **state)
 	assert_int_equal(s->v[7].pcpu, 2);
 	sim_vcpu_wake(s, &s->v[0], 0);
 	assert_int_equal(s->v[0].pcpu, 0);
-	assert_false(s->v[0].migrated);
+	assert_false(s->v[0].host.migrated);
 	rig_free(g);
 }
 
@@ -887,7 +887,7 @@ static void test_balance_poll(void **state)
 static void put_waiting(struct sim *s, uint32_t vid, double ago_ms)
 {
 	put_queued(s, vid, 0);
-	s->v[vid].desched_at = s->now - ms(s, ago_ms);
+	s->v[vid].host.desched_at = s->now - ms(s, ago_ms);
 	s->vm_ready[0]++;
 }
 
@@ -994,11 +994,11 @@ static void test_balance_fresh_min(void **state)
 	put_running(s, 1, ms(s, 1999), ms(s, 1999));
 	put_waiting(s, 5, 3);
 	put_waiting(s, 9, 4);
-	s->v[5].vruntime = s->v[9].vruntime = ms(s, 1998);
+	s->v[5].host.vruntime = s->v[9].host.vruntime = ms(s, 1998);
 	sim_host_on_balance(s, &e);
 	assert_int_equal(s->v[9].pcpu, 0);
 	assert_int_equal(s->p[0].min_vruntime, ms(s, 2000));
-	assert_int_equal(s->v[9].vruntime, ms(s, 2000));
+	assert_int_equal(s->v[9].host.vruntime, ms(s, 2000));
 	rig_free(g);
 }
 

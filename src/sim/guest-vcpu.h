@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The guest kernel's state of one vCPU (struct vcpu's guest), apart from
+ * the rest of guest.h so that machine.h can hold it by value. Written by
+ * the guest's scheduler (guest-sched.c: switch_mm and lazy TLB mode), its
+ * interrupts (guest-irq.c: applying lazy invalidations) and the lazy
+ * strategy's posts (backend.c). A new per-vCPU field the guest alone
+ * writes goes here.
+ */
+#ifndef HVTLB_SIM_GUEST_VCPU_H
+#define HVTLB_SIM_GUEST_VCPU_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* A lazy invalidation posted to a vCPU (strategy lazy). */
+struct lazy_rec {
+	uint64_t start, end;
+	unsigned shift;
+	uint32_t asid;
+};
+
+struct vcpu_guest {
+	/* Linux's cpu_tlbstate: in lazy TLB mode (kernel thread or idle on
+	 * a borrowed mm), and the mm's tlb generation its TLB holds */
+	uint64_t mm_gen;
+	bool lazy;
+	/* strategy lazy: invalidations posted and not yet applied (nlz of
+	 * them in lz, or lz_all: everything), and the oldest (UINT64_MAX:
+	 * none) and newest epoch among them */
+	bool lz_all;
+	uint32_t nlz;
+	struct lazy_rec *lz;
+	uint64_t lz_min_epoch;
+	uint64_t lz_max_epoch;
+};
+
+#endif
