@@ -815,9 +815,12 @@ static void kvm_no_hint_or_op(void **state)
 
 static const struct hvtlb_hints vmm_hints = { .vmm_assist = true };
 
-static void vmm_assist(void **state)
+/* One 4 KiB page through the host's flush call (vmm-assist, and xen-pv's
+ * MMUEXT_INVLPG_MULTI): the page itself on the targets, preempted ones
+ * cost nothing, no IPI. */
+static void host_call_one_page(enum hvtlb_strategy_kind k)
 {
-	struct hvtlb_strategy_config c = cfg_of(HVTLB_STRATEGY_VMM_ASSIST);
+	struct hvtlb_strategy_config c = cfg_of(k);
 	struct hvtlb_flush_request r = req_of(4, "0-3", 0x1000, 0x2000);
 	struct hvtlb_flush_outcome o;
 
@@ -828,6 +831,11 @@ static void vmm_assist(void **state)
 	assert_string_equal(mock.log, "local 0 0x1000+1|vmm 1-3 0x1000+1|");
 	assert_int_equal(o.ipis, 0);
 	assert_false(o.fell_back);
+}
+
+static void vmm_assist(void **state)
+{
+	host_call_one_page(HVTLB_STRATEGY_VMM_ASSIST);
 }
 
 static void vmm_assist_error(void **state)
@@ -863,21 +871,10 @@ static void vmm_assist_not_offered(void **state)
 /* Xen PV                                                              */
 /* ------------------------------------------------------------------ */
 
-/* One 4 KiB page: MMUEXT_INVLPG_MULTI, the page itself on the targets;
- * preempted targets cost nothing, as for vmm-assist. */
+/* One 4 KiB page: MMUEXT_INVLPG_MULTI, as vmm-assist's call. */
 static void xen_pv_single_page(void **state)
 {
-	struct hvtlb_strategy_config c = cfg_of(HVTLB_STRATEGY_XEN_PV);
-	struct hvtlb_flush_request r = req_of(4, "0-3", 0x1000, 0x2000);
-	struct hvtlb_flush_outcome o;
-
-	states("rpr");
-	hints_are(&vmm_hints);
-	will_return(mock_vmm_flush, 0);
-	assert_int_equal(run(&c, &r, &o), 0);
-	assert_string_equal(mock.log, "local 0 0x1000+1|vmm 1-3 0x1000+1|");
-	assert_int_equal(o.ipis, 0);
-	assert_false(o.fell_back);
+	host_call_one_page(HVTLB_STRATEGY_XEN_PV);
 }
 
 /* Two pages, or one 2 MiB page: MMUEXT_TLB_FLUSH_MULTI, a full flush of
