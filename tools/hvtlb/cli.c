@@ -11,6 +11,7 @@
 
 #include "cli.h"
 #include "parse.h"
+#include "progress.h"
 #include "suggest.h"
 
 int cli_usage_error(const char *cmd, const char *fmt, ...)
@@ -179,6 +180,10 @@ int cli_parse_options(const struct cli_command *cmd, const char *usage,
 		if (c == 'h') {
 			fputs(usage, stdout);
 			return CLI_EXIT_OK;
+		}
+		if (c == 'q') { /* -q, --quiet: no progress line */
+			progress_quiet();
+			continue;
 		}
 		if (c == '?' || take(ctx, c, optarg))
 			return CLI_EXIT_USAGE;

@@ -61,7 +61,8 @@ typedef int cli_take_fn(void *ctx, int c, const char *v);
 
 /**
  * The options of subcommand @p cmd (cli_getopt()), each given to @p take
- * with @p ctx in command-line order; --help prints @p usage. Returns -1
+ * with @p ctx in command-line order; --help prints @p usage, -q (--quiet)
+ * turns the progress line off (progress_quiet()). Returns -1
  * when the options are taken (optind: the first operand), 0 after --help,
  * or 2 when an option was refused (message printed).
  */

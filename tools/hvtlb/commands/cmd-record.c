@@ -121,16 +121,21 @@ static void tsc_line(const struct tsc_rate *r, char *line, size_t len)
 	line[0] = 0;
 #ifdef HAVE_RDTSC
 	if (r->on) {
-		struct timespec t1;
+		struct timespec t1, rest = { 0, 0 };
 		uint64_t tsc1;
 		double ns;
 
-		do {
-			clock_gettime(CLOCK_MONOTONIC_RAW, &t1);
-			tsc1 = __rdtsc();
-			ns = (double)(t1.tv_sec - r->t0.tv_sec) * 1e9 +
-			     (double)(t1.tv_nsec - r->t0.tv_nsec);
-		} while (ns < 5e7);
+		clock_gettime(CLOCK_MONOTONIC_RAW, &t1);
+		ns = (double)(t1.tv_sec - r->t0.tv_sec) * 1e9 +
+		     (double)(t1.tv_nsec - r->t0.tv_nsec);
+		if (ns < 5e7) { /* a short command: sleep, not spin, to 50 ms */
+			rest.tv_nsec = (long)(5e7 - ns);
+			nanosleep(&rest, NULL);
+		}
+		clock_gettime(CLOCK_MONOTONIC_RAW, &t1);
+		tsc1 = __rdtsc();
+		ns = (double)(t1.tv_sec - r->t0.tv_sec) * 1e9 +
+		     (double)(t1.tv_nsec - r->t0.tv_nsec);
 		snprintf(line, len, "# hvtlb-clock-mhz: %.3f\n",
 			 (double)(tsc1 - r->tsc0) * 1e3 / ns);
 	}

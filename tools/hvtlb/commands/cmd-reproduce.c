@@ -551,9 +551,6 @@ static int take(void *ctx, int c, const char *v)
 	case 'o':
 		o->output = v;
 		break;
-	case 'q':
-		progress_quiet();
-		break;
 	default:
 		return CLI_EXIT_USAGE;
 	}

@@ -120,9 +120,6 @@ static int take_option(struct sens_opts *o, int c, const char *v)
 	case OPT_JSON:
 		o->json = true;
 		return 0;
-	case 'q':
-		progress_quiet();
-		return 0;
 	case OPT_SEED:
 		if (cli_u64("sensitivity", "--seed", v, 0, UINT64_MAX, &n))
 			return CLI_EXIT_USAGE;

@@ -439,9 +439,6 @@ static int take_option(struct sim_opts *o, int c, const char *v)
 		return once(&o->trace.warn_arg, "--trace-warn-mb", v);
 	case 'o':
 		return once(&o->output, "-o", v);
-	case 'q':
-		progress_quiet();
-		return 0;
 	}
 	return CLI_EXIT_USAGE;
 }

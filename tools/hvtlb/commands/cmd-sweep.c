@@ -37,7 +37,6 @@
 #include "cli.h"
 #include "metrics.h"
 #include "parse.h"
-#include "progress.h"
 #include "suggest.h"
 #include "sweep.h"
 
@@ -211,9 +210,6 @@ static int take_option(void *ctx, int c, const char *val)
 		if (o->output)
 			return cli_usage_error("sweep", "-o given twice");
 		o->output = val;
-		return 0;
-	case 'q':
-		progress_quiet();
 		return 0;
 	}
 	return CLI_EXIT_USAGE;

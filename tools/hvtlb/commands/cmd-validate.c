@@ -30,7 +30,6 @@
 #include "cli.h"
 #include "datadir.h"
 #include "grow.h"
-#include "progress.h"
 #include "validate.h"
 
 #define DEFAULT_DRAWS 64u
@@ -211,9 +210,6 @@ static int take(void *ctx, int c, const char *v)
 		break;
 	case 'o':
 		o->output = v;
-		break;
-	case 'q':
-		progress_quiet();
 		break;
 	default:
 		return CLI_EXIT_USAGE;
