@@ -7,8 +7,9 @@
 #         scdoc (the man pages, which the tests check), rsvg-convert
 #         (renders the plots the CLI tests check), zsh and fish (the
 #         completion test runs the scripts in both shells), spin (the
-#         proofs suite model-checks proofs/*.pml), libtracecmd-dev and
-#         libtraceevent-dev (hvtlb replay reads trace.dat with them)
+#         proofs suite model-checks proofs/*.pml), libtracecmd-dev,
+#         libtracefs-dev and libtraceevent-dev (hvtlb replay reads
+#         trace.dat with them)
 set -euo pipefail
 mode=${1:-test}
 pkgs=()
@@ -32,7 +33,10 @@ if [ "$mode" = test ]; then
     have zsh || pkgs+=(zsh)
     have fish || pkgs+=(fish)
     have spin || pkgs+=(spin)
+    # libtracecmd.pc requires libtracefs.pc, which Debian's libtracecmd-dev
+    # does not pull in: without it Meson finds no libtracecmd.
     pkg-config --exists libtracecmd 2>/dev/null || pkgs+=(libtracecmd-dev)
+    pkg-config --exists libtracefs 2>/dev/null || pkgs+=(libtracefs-dev)
     pkg-config --exists libtraceevent 2>/dev/null || pkgs+=(libtraceevent-dev)
 fi
 [ ${#pkgs[@]} -eq 0 ] && exit 0
