@@ -950,6 +950,17 @@ struct hvtlb_sim_results {
 	 *  Linux smp_call_function_many_cond() with wait set); the rest of
 	 *  vm_exits.ple were lock spins. At most vm_exits.ple. */
 	uint64_t ple_exits_ack_wait;
+	/** Flush IPIs a guest handled (a native shootdown's targets: ipi,
+	 *  kvm-pv's running ones, a refused hypercall's fallback), over every
+	 *  target state: how many, and the time from the send to the end of
+	 *  the target's handler (us), what a kernel trace measures from
+	 *  csd_queue_cpu to csd_function_exit of flush_tlb_func. */
+	struct hvtlb_sim_ipi_acks {
+		uint64_t targets;
+		double us_p50;
+		double us_p99;
+		double us_max;
+	} ipi_acks;
 };
 
 /**
@@ -985,6 +996,7 @@ struct hvtlb_sim_results {
 	C(page_faults, "", "page_faults", "page faults", "page_faults")        \
 	C(ops, "", "ops", NULL, NULL)                                          \
 	S(latency)                                                             \
+	S(ipi_acks)                                                            \
 	C(latent_violations, "violations", "latent",                           \
 	  "oracle violations, latent", "latent_violations")                    \
 	C(used_violations, "violations", "used", "oracle violations, used",    \

@@ -32,20 +32,21 @@ static bool mask_empty(const uint64_t *m)
 	return true;
 }
 
-static int add_latency(struct replay_check *c, uint64_t lat)
+/* Appends @p lat to the array *@p v of *@p n, room for *@p cap. */
+static int add_latency(uint64_t **v, size_t *n, size_t *cap, uint64_t lat)
 {
 	uint64_t *nl;
-	size_t cap;
+	size_t nc;
 
-	if (c->nlatency == c->latency_cap) {
-		cap = c->latency_cap ? 2 * c->latency_cap : 64;
-		nl = realloc(c->latency, cap * sizeof(*nl));
+	if (*n == *cap) {
+		nc = *cap ? 2 * *cap : 64;
+		nl = realloc(*v, nc * sizeof(*nl));
 		if (!nl)
 			return -ENOMEM;
-		c->latency = nl;
-		c->latency_cap = cap;
+		*v = nl;
+		*cap = nc;
 	}
-	c->latency[c->nlatency++] = lat;
+	(*v)[(*n)++] = lat;
 	return 0;
 }
 
@@ -88,12 +89,16 @@ static int sd_target_done(struct replay_check *c, struct pairing *p,
 		    !trace_mask_test(o->pending, cpu))
 			continue;
 		o->pending[cpu / 64] &= ~(1ull << (cpu % 64));
+		if (add_latency(&c->tlatency, &c->ntlatency, &c->tlatency_cap,
+				ts - o->start))
+			return -ENOMEM;
 		if (!mask_empty(o->pending))
 			return 0;
 		o->live = false;
 		c->paired++;
 		pop_dead(p);
-		return add_latency(c, ts - o->start);
+		return add_latency(&c->latency, &c->nlatency, &c->latency_cap,
+				   ts - o->start);
 	}
 	c->stray_exits++;
 	return 0;
@@ -339,6 +344,8 @@ int replay_check_run(struct replay_check *c, const char *buf, size_t len)
 		rc = tally(c, p, buf, len);
 	if (!rc && c->nlatency)
 		qsort(c->latency, c->nlatency, sizeof(*c->latency), cmp_u64);
+	if (!rc && c->ntlatency)
+		qsort(c->tlatency, c->ntlatency, sizeof(*c->tlatency), cmp_u64);
 	free(p->pids);
 	free(p);
 	return rc;
@@ -349,21 +356,35 @@ void replay_check_finish(struct replay_check *c)
 	free(c->latency);
 	c->latency = NULL;
 	c->nlatency = c->latency_cap = 0;
+	free(c->tlatency);
+	c->tlatency = NULL;
+	c->ntlatency = c->tlatency_cap = 0;
+}
+
+/* Nearest rank: the smallest of the @p n sorted values with at least
+ * @p q of them <= it. */
+static uint64_t quantile(const uint64_t *v, size_t n, double q)
+{
+	size_t rank;
+
+	if (!n)
+		return 0;
+	if (q <= 0)
+		return v[0];
+	rank = (size_t)(q * (double)n + 0.999999999);
+	if (rank < 1)
+		rank = 1;
+	if (rank > n)
+		rank = n;
+	return v[rank - 1];
 }
 
 uint64_t replay_check_quantile(const struct replay_check *c, double q)
 {
-	size_t rank;
+	return quantile(c->latency, c->nlatency, q);
+}
 
-	if (!c->nlatency)
-		return 0;
-	if (q <= 0)
-		return c->latency[0];
-	/* nearest rank: the smallest value with at least q of them <= it */
-	rank = (size_t)(q * (double)c->nlatency + 0.999999999);
-	if (rank < 1)
-		rank = 1;
-	if (rank > c->nlatency)
-		rank = c->nlatency;
-	return c->latency[rank - 1];
+uint64_t replay_check_target_quantile(const struct replay_check *c, double q)
+{
+	return quantile(c->tlatency, c->ntlatency, q);
 }

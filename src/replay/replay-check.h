@@ -57,6 +57,10 @@ struct replay_check {
 	uint64_t shootdowns, paired, unpaired, stray_exits;
 	uint64_t *latency; /* paired shootdowns, sorted (malloc) */
 	size_t nlatency, latency_cap;
+	/* each target of a paired shootdown: from the start to its own exit
+	 * (what hvtlb sim reports as ipi_acks), sorted (malloc) */
+	uint64_t *tlatency;
+	size_t ntlatency, tlatency_cap;
 	uint64_t threads; /* distinct pids in the task column, not 0 */
 	uint64_t syscalls, mmap_lock_events, sched_switches;
 	char err[256];
@@ -74,5 +78,8 @@ void replay_check_finish(struct replay_check *c);
 
 /** The latency at quantile @p q (0..1) by nearest rank; 0 if none. */
 uint64_t replay_check_quantile(const struct replay_check *c, double q);
+
+/** The same for the targets' latencies (tlatency). */
+uint64_t replay_check_target_quantile(const struct replay_check *c, double q);
 
 #endif

@@ -110,7 +110,7 @@ struct part {
 	simtime real, user, sys, sys_cons;
 	simtime user_cons, ackw_cons;
 	uint64_t *thist; /* taken from the part's struct sim */
-	simtime tmax[HVTLB_SIM_TARGET_COUNT_];
+	simtime tmax[SIM_TARGET_ROWS];
 };
 
 static void finish_part(struct sim *s, struct part *pt)
@@ -341,7 +341,7 @@ static void merge_into_first(const struct hvtlb_sim_config *c,
 	const struct part *pt = &parts[k];
 	const struct hvtlb_sim_results *q = pt->r;
 
-	for (int i = 0; i < HVTLB_SIM_TARGET_COUNT_; i++) {
+	for (unsigned i = 0; i < SIM_TARGET_ROWS; i++) {
 		uint64_t *h = parts[0].thist + (size_t)i * HIST_BUCKETS;
 		const uint64_t *g = pt->thist + (size_t)i * HIST_BUCKETS;
 
@@ -349,8 +349,10 @@ static void merge_into_first(const struct hvtlb_sim_config *c,
 			h[b] += g[b];
 		if (pt->tmax[i] > parts[0].tmax[i])
 			parts[0].tmax[i] = pt->tmax[i];
-		r->targets[i].posted += pt->r->targets[i].posted;
+		if (i < SIM_TARGET_IPI)
+			r->targets[i].posted += pt->r->targets[i].posted;
 	}
+	r->ipi_acks.targets += q->ipi_acks.targets;
 	for (uint32_t i = 0; i < q->nrecorded; i++) {
 		if (r->nrecorded < c->max_violations) {
 			r->violation[r->nrecorded] = q->violation[i];
@@ -388,6 +390,15 @@ static size_t mem_per_vcpu(const struct hvtlb_sim_config *c)
 }
 
 /* Sums the parts in part order into one result. */
+/* results.ipi_acks from the IPI row @p h of the merged histograms. */
+static void ipi_acks_finish(struct hvtlb_sim_results *r, const uint64_t *h,
+			    simtime max, double mhz)
+{
+	r->ipi_acks.us_p50 = (double)sim_hist_quantile(h, max, 0.50) / mhz;
+	r->ipi_acks.us_p99 = (double)sim_hist_quantile(h, max, 0.99) / mhz;
+	r->ipi_acks.us_max = (double)max / mhz;
+}
+
 static struct hvtlb_sim_results *merge(const struct hvtlb_sim_config *c,
 				       struct part *parts, uint32_t n)
 {
@@ -438,6 +449,9 @@ static struct hvtlb_sim_results *merge(const struct hvtlb_sim_config *c,
 		r->targets[i].ack_us_p99 =
 			(double)sim_hist_quantile(h, mx, 0.99) / mhz;
 	}
+	ipi_acks_finish(r,
+			parts[0].thist + (size_t)SIM_TARGET_IPI * HIST_BUCKETS,
+			parts[0].tmax[SIM_TARGET_IPI], mhz);
 	r->ack_wait_share =
 		user_cons + sys_cons
 			? (double)ackw_cons / (double)(user_cons + sys_cons)

@@ -12,9 +12,16 @@
 
 #include <stdint.h>
 
+#include <hvtlb/sim.h>
+
 #define HIST_SUB_BITS 7u
 #define HIST_SUB (1u << HIST_SUB_BITS)
 #define HIST_BUCKETS (64u * HIST_SUB)
+
+/* Rows of acknowledgement histograms: one per target state, then the
+ * flush IPIs a guest handled in any state. */
+#define SIM_TARGET_IPI ((unsigned)HVTLB_SIM_TARGET_COUNT_)
+#define SIM_TARGET_ROWS (SIM_TARGET_IPI + 1u)
 
 /* Counts one value @p v in @p hist (HIST_BUCKETS counters). */
 void sim_hist_record(uint64_t *hist, uint64_t v);

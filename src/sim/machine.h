@@ -350,10 +350,11 @@ struct sim {
 		*sched; /* hypervisor.host_policy (host-policy.c) */
 	uint64_t hist[HIST_BUCKETS];
 	simtime lat_max;
-	/* per target state (results.targets): acknowledgement latencies,
-	 * HIST_BUCKETS each, and their largest */
+	/* per target state (results.targets), then the flush IPIs a guest
+	 * handled in any state (SIM_TARGET_IPI, results.ipi_acks):
+	 * acknowledgement latencies, HIST_BUCKETS each, and their largest */
 	uint64_t *thist;
-	simtime tmax[HVTLB_SIM_TARGET_COUNT_];
+	simtime tmax[SIM_TARGET_ROWS];
 	struct hvtlb_sim_results *r;
 	uint32_t stream_base;	/* first task's random stream - 1 */
 	uint32_t *vm_preempted; /* per VM: vCPUs with ->preempted set */

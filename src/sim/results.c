@@ -216,6 +216,15 @@ static void step_latency(struct writer *w, const struct hvtlb_sim_results *r)
 	put_double(w, "shootdown_latency_us", "max", r->latency_us_max);
 }
 
+static void step_ipi_acks(struct writer *w, const struct hvtlb_sim_results *r)
+{
+	member(w, "ipi_ack_us", "targets");
+	fprintf(w->f, "%llu", (unsigned long long)r->ipi_acks.targets);
+	put_double(w, "ipi_ack_us", "p50", r->ipi_acks.us_p50);
+	put_double(w, "ipi_ack_us", "p99", r->ipi_acks.us_p99);
+	put_double(w, "ipi_ack_us", "max", r->ipi_acks.us_max);
+}
+
 static void step_violation_list(struct writer *w,
 				const struct hvtlb_sim_results *r)
 {

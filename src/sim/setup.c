@@ -48,7 +48,7 @@ static int setup_arrays(struct sim *s)
 	s->vm_running = calloc(c->vms, sizeof(*s->vm_running));
 	s->vm_since = calloc(c->vms, sizeof(*s->vm_since));
 	s->vm_corun = calloc(3 * (size_t)c->vms, sizeof(*s->vm_corun));
-	s->thist = calloc((size_t)HVTLB_SIM_TARGET_COUNT_ * HIST_BUCKETS,
+	s->thist = calloc((size_t)SIM_TARGET_ROWS * HIST_BUCKETS,
 			  sizeof(*s->thist));
 	if (!s->v || !s->p || !s->t || !s->mm || !s->vm_preempted ||
 	    !s->vm_ready || !s->vm_boosted || !s->vm_running || !s->vm_since ||

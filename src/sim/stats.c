@@ -40,9 +40,21 @@ enum hvtlb_sim_target_state sim_target_posted(struct sim *s,
 	return st;
 }
 
+static void ack_record(struct sim *s, unsigned row, simtime c)
+{
+	sim_hist_record(s->thist + (size_t)row * HIST_BUCKETS, c);
+	if (c > s->tmax[row])
+		s->tmax[row] = c;
+}
+
 void sim_target_acked(struct sim *s, enum hvtlb_sim_target_state st, simtime c)
 {
-	sim_hist_record(s->thist + (size_t)st * HIST_BUCKETS, c);
-	if (c > s->tmax[st])
-		s->tmax[st] = c;
+	ack_record(s, (unsigned)st, c);
+}
+
+void sim_ipi_acked(struct sim *s, enum hvtlb_sim_target_state st, simtime c)
+{
+	ack_record(s, (unsigned)st, c);
+	ack_record(s, SIM_TARGET_IPI, c);
+	s->r->ipi_acks.targets++;
 }

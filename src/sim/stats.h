@@ -16,5 +16,8 @@ enum hvtlb_sim_target_state sim_target_posted(struct sim *s,
 /* A target that was in state @p st when its flush was posted took @p c
  * cycles to acknowledge. */
 void sim_target_acked(struct sim *s, enum hvtlb_sim_target_state st, simtime c);
+/* The same for a flush IPI the guest handled: also counted in the IPI row
+ * (results.ipi_acks). */
+void sim_ipi_acked(struct sim *s, enum hvtlb_sim_target_state st, simtime c);
 
 #endif

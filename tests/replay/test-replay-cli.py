@@ -161,7 +161,8 @@ for name in traces:
         n, remote, far = requests(text)
         m = re.search(r"^  requests \(of the replayed threads\) +(\d+) +"
                       r"(\d+)  shootdowns\n    with a remote target "
-                      r"\(reason 4\) +(\d+) +(\d+)  hypercalls\n    no "
+                      r"\(reason 4\) +(\d+) +(\d+)  (?:hypercalls|flush IPIs)"
+                      r"\n    no "
                       r"other CPU ran the process +(\d+)\n    local only +"
                       r"(\d+) +(\d+)$", out, re.M)
         got = tuple(map(int, m.groups())) if m else None
@@ -172,8 +173,9 @@ for name in traces:
         check(f"{name}: every recorded request is a shootdown of the run",
               got and got[1] == n and got[6] == n - got[3], got)
         # the threads run on both vCPUs at times: some requests of the
-        # run have a remote target (a hypercall each), not all
-        check(f"{name}: the run's remote requests are its hypercalls",
+        # run have a remote target (a hypercall or an IPI each), not all
+        check(f"{name}: the run's remote requests are its hypercalls "
+              "or IPIs",
               got and 0 < got[3] < n, got)
     rc, jout, err = replay("--check", "--json", path)
     try:
@@ -188,6 +190,13 @@ for name in traces:
         check(f"{name}: --json: replayed null, with the reason",
               "unknown unit" in doc.get("replay_error", ""), jout[-300:])
     else:
+        ipi = doc["shootdowns"]["paired"] > 0
+        check(f"{name}: replayed with {'ipi' if ipi else 'hyperv'}",
+              rep["strategy"] == ("ipi" if ipi else "hyperv"), rep)
+        tl = doc["shootdowns"]["target_latency"]
+        check(f"{name}: a target latency per target exit",
+              (tl is None) == (not ipi) and
+              (tl is None or tl["n"] >= doc["shootdowns"]["paired"]), tl)
         check(f"{name}: --json: the same replayed side",
               got and (rep["requests"]["recorded"], rep["remote"]["recorded"],
                        rep["remote_elsewhere"], rep["requests"]["replayed"])
@@ -219,4 +228,30 @@ check("a missing file: exit 2 with the reason",
       rc == 2 and "No such file" in err, err)
 rc, out, err = replay("--check")
 check("no FILE: exit 2", rc == 2 and "one FILE" in err, err)
+# The flush IPIs' latency beside the replay's band (--uncertainty): the
+# IPI trace's per-target figures, the run's, and a verdict for each.
+IPI = os.path.join(TRACES, "tlb-churn-2t-ipi.txt.gz")
+rc, out, err = replay("--check", "--uncertainty", "3", IPI)
+rows = re.findall(r"^    (p50|p99) +([\d.]+) +([\d.]+)  band ([\d.]+) / "
+                  r"([\d.]+) / ([\d.]+) \(3 draws\): (inside|outside)$",
+                  out, re.M)
+check("--uncertainty 3: p50 and p99 beside their bands, with a verdict",
+      rc == 0 and [r[0] for r in rows] == ["p50", "p99"] and
+      all(float(r[3]) <= float(r[4]) <= float(r[5]) and
+          (r[6] == "inside") == (float(r[3]) <= float(r[1]) <= float(r[5]))
+          for r in rows), err or out[-600:])
+rc, jout, err = replay("--check", "--json", "--uncertainty", "3", "--set",
+                       "cost.ipi_latency=20000", IPI)
+try:
+    a = json.loads(jout)["replayed"]["ipi_ack_us"]
+except (ValueError, KeyError, TypeError):
+    a = None
+check("--json --uncertainty 3: the bands of p50 and p99",
+      a and a["draws"] == 3 and a["targets"] > 0 and
+      a["bands"]["p50"]["p5"] <= a["bands"]["p50"]["p95"], jout[-400:])
+check("--set reaches the replayed machine: a slower IPI, a later handler",
+      a and rows and a["p50"] > float(rows[0][2]), (a, rows))
+rc, out, err = replay("--check", "--set", "bogus=1", IPI)
+check("--set with an unknown key: the replay says why",
+      "replayed: not possible: --set 'bogus=1': unknown key" in out, out[-300:])
 done()

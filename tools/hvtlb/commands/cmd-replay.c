@@ -20,7 +20,8 @@
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"usage: hvtlb replay --check [--json] FILE\n\n"
+		"usage: hvtlb replay --check [--json] [--uncertainty N] "
+		"FILE\n\n"
 		"Reads a kernel trace in the ftrace text format (the tracefs\n"
 		"trace file, or what trace-cmd report prints; FILE.gz too\n"
 		"where the tool has zlib), or trace-cmd's trace.dat where it\n"
@@ -30,11 +31,17 @@ static void usage(FILE *out)
 		"hvtlb record records one; docs/replay.md says how\n"
 		"shootdowns are paired. Then the trace replayed through the\n"
 		"simulator on the machine it was recorded on (as many vCPUs\n"
-		"and pCPUs as it has CPUs, remote flushes by hypercall), its\n"
-		"flush counts beside the recorded ones (docs/replay.md).\n"
-		"  --check  print both sides (the only mode so far)\n"
-		"  --json   one JSON document instead of the text\n"
-		"           (docs/json.md)\n");
+		"and pCPUs as it has CPUs; remote flushes by IPI where the\n"
+		"trace has IPI shootdowns, else by hypercall), its flush\n"
+		"counts and flush IPI latency beside the recorded ones\n"
+		"(docs/replay.md).\n"
+		"  --check          print both sides (the only mode so far)\n"
+		"  --json           one JSON document instead of the text\n"
+		"                   (docs/json.md)\n"
+		"  --uncertainty N  also replay at N draws of the uncertain\n"
+		"                   costs: the band of the replayed latency\n"
+		"  --set KEY=VALUE  change the replayed machine, as on hvtlb\n"
+		"                   sim (the recorded machine's costs)\n");
 }
 
 static const char *source_text(enum replay_source s)
@@ -78,20 +85,25 @@ static void print_reasons(const struct replay_check *c)
 	       "the whole address space, pages:-1)\n");
 }
 
-/* A latency in microseconds, or in clock counts for a raw clock. */
-static void print_latency(const struct replay_check *c)
+/* A latency in microseconds, or in clock counts for a raw clock: of the
+ * shootdowns (@p target false) or of each of their targets. */
+static void print_latency(const struct replay_check *c, bool target)
 {
 	static const double qs[] = { 0.5, 0.9, 0.99, 1.0 };
 	static const char *const names[] = { "p50", "p90", "p99", "max" };
+	size_t n = target ? c->ntlatency : c->nlatency;
 
-	if (!c->nlatency) {
-		printf("  latency: no paired shootdown\n");
+	if (!n) {
+		if (!target)
+			printf("  latency: no paired shootdown\n");
 		return;
 	}
-	printf("  latency (%s, %zu paired):", c->ts_raw ? "clock counts" : "us",
-	       c->nlatency);
+	printf("  %s (%s, %zu %s):", target ? "per target" : "latency",
+	       c->ts_raw ? "clock counts" : "us", n,
+	       target ? "exits" : "paired");
 	for (size_t i = 0; i < 4; i++) {
-		uint64_t v = replay_check_quantile(c, qs[i]);
+		uint64_t v = target ? replay_check_target_quantile(c, qs[i])
+				    : replay_check_quantile(c, qs[i]);
 
 		if (c->ts_raw)
 			printf(" %s %" PRIu64, names[i], v);
@@ -131,7 +143,8 @@ static void print_check(const char *path, const struct replay_check *c)
 	printf("  %" PRIu64 " started, %" PRIu64 " paired, %" PRIu64
 	       " unpaired; %" PRIu64 " target exits matched none\n",
 	       c->shootdowns, c->paired, c->unpaired, c->stray_exits);
-	print_latency(c);
+	print_latency(c, false);
+	print_latency(c, true);
 }
 
 /* The recorded flushes of reason @p reason (whole trace). */
@@ -150,6 +163,39 @@ static void side_row(const char *what, uint64_t rec, uint64_t rep,
 	       *how ? "  " : "", how);
 }
 
+/* One quantile of the targets' latency, recorded beside replayed, with the
+ * replay's band over the draws and whether the recording is inside. */
+static void latency_row(const char *what, double rec, double rep,
+			const struct replay_side *s, const struct band *b)
+{
+	printf("  %-36s %9.2f %9.2f", what, rec, rep);
+	if (s->ndraws)
+		printf("  band %.2f / %.2f / %.2f (%zu draws): %s", b->p5,
+		       b->p50, b->p95, s->ndraws,
+		       band_contains(b, rec) ? "inside" : "outside");
+	printf("\n");
+}
+
+/* The flush IPIs' latency per target, from the send to the end of the
+ * target's handler, when the trace has them in microseconds. */
+static void print_side_latency(const struct replay_check *c,
+			       const struct replay_side *s)
+{
+	if (!c->ntlatency || c->ts_raw)
+		return;
+	printf("  %-36s %9s %9s\n", "FLUSH IPI TO HANDLED (us)", "RECORDED",
+	       "REPLAYED");
+	side_row("  targets", c->ntlatency, s->ipi_targets, "");
+	latency_row("  p50", (double)replay_check_target_quantile(c, 0.5) / 1e3,
+		    s->ack_us_p50, s, &s->ack_p50);
+	latency_row("  p99",
+		    (double)replay_check_target_quantile(c, 0.99) / 1e3,
+		    s->ack_us_p99, s, &s->ack_p99);
+	if (!s->ndraws)
+		printf("  (--uncertainty N: the replay's band over N draws of "
+		       "the costs)\n");
+}
+
 /* The replay beside the recording (docs/replay.md, "Fidelity"). */
 static void print_side(const struct replay_check *c, int rc,
 		       const struct replay_side *s)
@@ -162,12 +208,13 @@ static void print_side(const struct replay_check *c, int rc,
 	       "%u pCPUs, as recorded; strategy %s, seed %" PRIu64
 	       "; docs/replay.md):\n",
 	       s->threads, s->processes, s->processes == 1 ? "" : "es", s->cpus,
-	       s->cpus, REPLAY_SIM_STRATEGY, s->seed);
+	       s->cpus, s->strategy, s->seed);
 	printf("  %-36s %9s %9s\n", "FLUSHES", "RECORDED", "REPLAYED");
 	side_row("requests (of the replayed threads)", s->requests,
 		 s->shootdowns, "shootdowns");
 	side_row("  with a remote target (reason 4)", s->remote, s->hypercalls,
-		 "hypercalls");
+		 strcmp(s->strategy, REPLAY_SIM_IPI) ? "hypercalls"
+						     : "flush IPIs");
 	printf("    %-34s %9" PRIu64 "\n", "no other CPU ran the process",
 	       s->remote_elsewhere);
 	side_row("  local only", s->requests - s->remote,
@@ -181,21 +228,48 @@ static void print_side(const struct replay_check *c, int rc,
 		 "flush_tlb_func on a target");
 	printf("  %-36s %9" PRIu64 " %9s  not modelled\n",
 	       "  remote wrong CPU (5)", recorded(c, 5), "-");
+	print_side_latency(c, s);
 }
 
 static const char *const source_names[] = { "none", "ipi", "csd" };
 
-static void json_latency(const struct replay_check *c)
+/* The shootdowns' latency (@p target false) or their targets'. */
+static void json_latency(const struct replay_check *c, bool target)
 {
-	if (!c->nlatency) {
+	uint64_t (*q)(const struct replay_check *, double) =
+		target ? replay_check_target_quantile : replay_check_quantile;
+
+	if (!(target ? c->ntlatency : c->nlatency)) {
 		printf("null");
 		return;
 	}
-	printf("{\"unit\":\"%s\",\"p50\":%" PRIu64 ",\"p90\":%" PRIu64
+	printf("{\"unit\":\"%s\",\"n\":%zu,\"p50\":%" PRIu64 ",\"p90\":%" PRIu64
 	       ",\"p99\":%" PRIu64 ",\"max\":%" PRIu64 "}",
-	       c->ts_raw ? "counts" : "ns", replay_check_quantile(c, 0.5),
-	       replay_check_quantile(c, 0.9), replay_check_quantile(c, 0.99),
-	       replay_check_quantile(c, 1.0));
+	       c->ts_raw ? "counts" : "ns", target ? c->ntlatency : c->nlatency,
+	       q(c, 0.5), q(c, 0.9), q(c, 0.99), q(c, 1.0));
+}
+
+static void json_band(const char *key, const struct band *b)
+{
+	printf("\"%s\":{\"p5\":%.9g,\"p50\":%.9g,\"p95\":%.9g}", key, b->p5,
+	       b->p50, b->p95);
+}
+
+/* The replay's flush IPIs: how many, their latency and its bands. */
+static void json_side_latency(const struct replay_side *s)
+{
+	printf(",\"ipi_ack_us\":{\"targets\":%" PRIu64
+	       ",\"p50\":%.9g,\"p99\":%.9g,\"draws\":%zu,\"bands\":",
+	       s->ipi_targets, s->ack_us_p50, s->ack_us_p99, s->ndraws);
+	if (!s->ndraws) {
+		printf("null}");
+		return;
+	}
+	putchar('{');
+	json_band("p50", &s->ack_p50);
+	putchar(',');
+	json_band("p99", &s->ack_p99);
+	printf("}}");
 }
 
 static void print_json(const char *path, const struct replay_check *c)
@@ -237,7 +311,9 @@ static void print_json(const char *path, const struct replay_check *c)
 	       ",\"latency\":",
 	       c->other_reasons, source_names[c->source], c->shootdowns,
 	       c->paired, c->unpaired, c->stray_exits);
-	json_latency(c);
+	json_latency(c, false);
+	printf(",\"target_latency\":");
+	json_latency(c, true);
 	printf("}");
 }
 
@@ -259,12 +335,13 @@ static void json_side(const struct replay_check *c, int rc,
 	}
 	printf(",\"replayed\":{\"strategy\":\"%s\",\"vcpus\":%u,"
 	       "\"pcpus\":%u,\"threads\":%u,\"processes\":%u,\"seed\":%" PRIu64,
-	       REPLAY_SIM_STRATEGY, s->cpus, s->cpus, s->threads, s->processes,
+	       s->strategy, s->cpus, s->cpus, s->threads, s->processes,
 	       s->seed);
 	json_pair("requests", s->requests, s->shootdowns);
 	json_pair("remote", s->remote, s->hypercalls);
 	json_pair("local_only", s->requests - s->remote,
 		  s->shootdowns - s->hypercalls);
+	json_side_latency(s);
 	printf(",\"remote_elsewhere\":%" PRIu64 ",\"by_reason\":[",
 	       s->remote_elsewhere);
 	printf("{\"reason\":0,\"recorded\":%" PRIu64 ",\"replayed\":%" PRIu64
@@ -276,14 +353,31 @@ static void json_side(const struct replay_check *c, int rc,
 	       recorded(c, 1), s->guest_target, recorded(c, 5));
 }
 
+enum { OPT_CHECK = 256, OPT_JSON, OPT_UNCERTAINTY, OPT_SET };
+
+/* Most draws of --uncertainty (each replays the whole trace). */
+#define REPLAY_DRAWS_MAX 10000u
+/* Most --set options. */
+#define REPLAY_SETS_MAX 64
+
+/* What the command line asked for. */
+struct replay_opts {
+	bool check, json;
+	uint64_t ndraws;
+	const char *set[REPLAY_SETS_MAX];
+	size_t nset;
+};
+
 /* The recorded side, then the replayed one beside it. */
-static void print_all(const char *path, bool json, const struct replay_check *c,
-		      const char *buf, size_t len)
+static void print_all(const char *path, const struct replay_opts *o,
+		      const struct replay_check *c, const char *buf, size_t len)
 {
 	struct replay_side side;
-	int rc = replay_side_run(buf, len, &side);
+	bool ipi = c->source != REPLAY_SRC_NONE && c->paired;
+	int rc = replay_side_run(path, buf, len, ipi, (size_t)o->ndraws, o->set,
+				 o->nset, &side);
 
-	if (json) {
+	if (o->json) {
 		print_json(path, c);
 		json_side(c, rc, &side);
 	} else {
@@ -292,22 +386,19 @@ static void print_all(const char *path, bool json, const struct replay_check *c,
 	}
 }
 
-enum { OPT_CHECK = 256, OPT_JSON };
-
 static const struct option options[] = {
 	{ "check", no_argument, NULL, OPT_CHECK },
 	{ "json", no_argument, NULL, OPT_JSON },
+	{ "uncertainty", required_argument, NULL, OPT_UNCERTAINTY },
+	{ "set", required_argument, NULL, OPT_SET },
 	{ "help", no_argument, NULL, 'h' },
 	{ 0 },
 };
 
-static int run_replay(int argc, char **argv)
+/* The options into @p o: -1 to go on, or the exit code. */
+static int parse_opts(int argc, char **argv, struct replay_opts *o)
 {
-	struct replay_check c;
-	bool check = false, json = false;
-	size_t len = 0;
-	char why[256], *buf = NULL;
-	int opt, rc;
+	int opt;
 
 	while ((opt = cli_getopt(&cmd_replay, argc, argv)) != -1) {
 		switch (opt) {
@@ -315,20 +406,45 @@ static int run_replay(int argc, char **argv)
 			usage(stdout);
 			return CLI_EXIT_OK;
 		case OPT_CHECK:
-			check = true;
+			o->check = true;
 			break;
 		case OPT_JSON:
-			json = true;
+			o->json = true;
+			break;
+		case OPT_UNCERTAINTY:
+			if (cli_u64("replay", "--uncertainty", optarg, 1,
+				    REPLAY_DRAWS_MAX, &o->ndraws))
+				return CLI_EXIT_USAGE;
+			break;
+		case OPT_SET:
+			if (o->nset == REPLAY_SETS_MAX)
+				return cli_usage_error("replay",
+						       "more than %d --set",
+						       REPLAY_SETS_MAX);
+			o->set[o->nset++] = optarg;
 			break;
 		default:
 			return CLI_EXIT_USAGE;
 		}
 	}
-	if (!check)
+	if (!o->check)
 		return cli_usage_error("replay", "only --check exists so far "
 						 "(hvtlb replay --check FILE)");
 	if (optind + 1 != argc)
 		return cli_usage_error("replay", "want one FILE");
+	return -1;
+}
+
+static int run_replay(int argc, char **argv)
+{
+	struct replay_opts o = { 0 };
+	struct replay_check c;
+	size_t len = 0;
+	char why[256], *buf = NULL;
+	int rc = parse_opts(argc, argv, &o);
+
+	if (rc != -1)
+		return rc;
 	rc = trace_file_load(argv[optind], &buf, &len, why, sizeof(why));
 	if (rc) {
 		fprintf(stderr, "hvtlb replay: %s: %s\n", argv[optind], why);
@@ -340,7 +456,7 @@ static int run_replay(int argc, char **argv)
 	else if (rc)
 		fprintf(stderr, "hvtlb replay: %s\n", strerror(-rc));
 	else
-		print_all(argv[optind], json, &c, buf, len);
+		print_all(argv[optind], &o, &c, buf, len);
 	replay_check_finish(&c);
 	free(buf);
 	if (rc)

@@ -23,6 +23,20 @@ FIELD_GETTER(latency_us_p99)
 FIELD_GETTER(latency_us_max)
 FIELD_GETTER(ack_wait_share)
 
+static double get_ipi_ack_us_p50(const struct hvtlb_sim_results *r,
+				 const struct hvtlb_sim_config *c)
+{
+	(void)c;
+	return r->ipi_acks.us_p50;
+}
+
+static double get_ipi_ack_us_p99(const struct hvtlb_sim_results *r,
+				 const struct hvtlb_sim_config *c)
+{
+	(void)c;
+	return r->ipi_acks.us_p99;
+}
+
 /* The counters of HVTLB_SIM_COUNTER_MAP, each as a metric (no name: it
  * has none). */
 #define C_(field, group, key, label, metric) FIELD_GETTER(field)
@@ -136,6 +150,10 @@ static const struct metric *const fixed[] = {
 	       get_latency_us_p99),
 	FIGURE("latency_us_max", "shootdown latency max (us)",
 	       get_latency_us_max),
+	FIGURE("ipi_ack_us_p50", "flush IPI to handled p50 (us)",
+	       get_ipi_ack_us_p50),
+	FIGURE("ipi_ack_us_p99", "flush IPI to handled p99 (us)",
+	       get_ipi_ack_us_p99),
 	COUNTER(violations),
 	COUNTER(latent_violations),
 	COUNTER(used_violations),

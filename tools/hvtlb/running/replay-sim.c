@@ -6,84 +6,123 @@
 
 #include <hvtlb/sim.h>
 
+#include "ensemble.h"
+#include "metrics.h"
 #include "replay-sim.h"
+#include "sim-run.h"
+#include "trace-in.h"
 #include "trace-workload.h"
-
-/* The recorded machine: one VM of as many vCPUs as the trace has CPUs,
- * on as many pCPUs, the trace's processes; everything else at its
- * default. */
-static int recorded_config(struct hvtlb_sim_config *c,
-			   const struct trace_workload *w)
-{
-	char n[4][16];
-	int rc;
-
-	hvtlb_sim_config_init(c);
-	snprintf(n[0], sizeof(n[0]), "%u", w->cpus);
-	snprintf(n[1], sizeof(n[1]), "%u", w->script.nthreads);
-	snprintf(n[2], sizeof(n[2]), "%u", w->pages);
-	snprintf(n[3], sizeof(n[3]), "%u", w->processes);
-	rc = hvtlb_sim_config_set(c, "strategy", REPLAY_SIM_STRATEGY);
-	if (!rc)
-		rc = hvtlb_sim_config_set(c, "vm.vcpus", n[0]);
-	if (!rc)
-		rc = hvtlb_sim_config_set(c, "machine.pcpus", n[0]);
-	if (!rc)
-		rc = hvtlb_sim_config_set(c, "workload.kind", "trace");
-	if (!rc)
-		rc = hvtlb_sim_config_set(c, "workload.threads", n[1]);
-	if (!rc)
-		rc = hvtlb_sim_config_set(c, "workload.pages", n[2]);
-	if (!rc)
-		rc = hvtlb_sim_config_set(c, "workload.processes", n[3]);
-	c->wl_script = &w->script;
-	return rc ? rc : hvtlb_sim_config_validate(c, NULL);
-}
+#include "uncertain.h"
 
 static void take_results(struct replay_side *s,
 			 const struct hvtlb_sim_results *r)
 {
 	s->shootdowns = r->shootdowns;
-	s->hypercalls = r->hypercalls;
+	s->hypercalls = strcmp(s->strategy, REPLAY_SIM_IPI)
+				? r->hypercalls
+				: r->ipis[HVTLB_SIM_IPI_FLUSH];
 	s->local = r->flushes[HVTLB_SIM_FLUSH_LOCAL];
 	s->switch_mm = r->flushes[HVTLB_SIM_FLUSH_SWITCH_MM];
 	s->guest_target = r->flushes[HVTLB_SIM_FLUSH_IPI];
+	s->ipi_targets = r->ipi_acks.targets;
+	s->ack_us_p50 = r->ipi_acks.us_p50;
+	s->ack_us_p99 = r->ipi_acks.us_p99;
 	s->real_s = r->real_s;
 	s->seed = r->seed;
 }
 
-int replay_side_run(const char *buf, size_t len, struct replay_side *s)
+/* What the trace itself says: its threads, processes and flush requests. */
+static int recorded_side(struct replay_side *s, const char *buf, size_t len)
 {
 	struct trace_workload w;
-	struct hvtlb_sim_config c;
-	struct hvtlb_sim_results *r = NULL;
-	int rc;
+	int rc = trace_workload_read(&w, buf, len);
 
-	memset(s, 0, sizeof(*s));
-	rc = trace_workload_read(&w, buf, len);
 	if (rc) {
 		snprintf(s->err, sizeof(s->err), "%s",
 			 rc == -ENOMEM ? "out of memory" : w.err);
-		trace_workload_free(&w);
+	} else {
+		s->threads = w.script.nthreads;
+		s->processes = w.processes;
+		s->cpus = w.cpus;
+		s->requests = w.flushes;
+		for (int k = 0; k < 4; k++)
+			s->by_kind[k] = w.by_kind[HVTLB_SIM_STEP_MUNMAP + k];
+		s->remote = w.remote;
+		s->remote_elsewhere = w.remote_elsewhere;
+	}
+	trace_workload_free(&w);
+	return rc;
+}
+
+/* The run `hvtlb sim --trace-in PATH --set strategy=S --uncertainty N`
+ * makes: the recorded machine, everything else at its default. */
+static int replayed_side(struct replay_side *s, const char *path, size_t ndraws,
+			 const char *const *sets, size_t nsets,
+			 struct sim_batch *b, struct unc_plan *u,
+			 struct ensemble *e)
+{
+	char set[64], err[sizeof(s->err)];
+	int rc;
+
+	snprintf(set, sizeof(set), "strategy=%s", s->strategy);
+	rc = sim_load_with_trace(b, NULL, path);
+	if (!rc)
+		rc = scenario_add_override(&b->sc, set);
+	for (size_t i = 0; !rc && i < nsets; i++)
+		rc = scenario_add_override(&b->sc, sets[i]);
+	if (!rc)
+		rc = sim_configure_with_trace(b, sim_host_threads());
+	if (rc) {
+		snprintf(s->err, sizeof(s->err), "%s", b->sc.err);
 		return rc;
 	}
-	s->threads = w.script.nthreads;
-	s->processes = w.processes;
-	s->cpus = w.cpus;
-	s->requests = w.flushes;
-	for (int k = 0; k < 4; k++)
-		s->by_kind[k] = w.by_kind[HVTLB_SIM_STEP_MUNMAP + k];
-	s->remote = w.remote;
-	s->remote_elsewhere = w.remote_elsewhere;
-	rc = recorded_config(&c, &w);
-	if (!rc)
-		rc = hvtlb_sim_run(&c, &r);
+	if (!ndraws) {
+		rc = sim_batch_run(b);
+		if (rc)
+			snprintf(s->err, sizeof(s->err), "%s", b->sc.err);
+		return rc;
+	}
+	rc = ensemble_run_batch(e, u, b, ndraws, b->cfg[0].threads, err,
+				sizeof(err));
+	if (rc) {
+		snprintf(s->err, sizeof(s->err), "%s", err);
+		return rc;
+	}
+	ensemble_band(e, 0, metric_find("ipi_ack_us_p50"), &s->ack_p50);
+	ensemble_band(e, 0, metric_find("ipi_ack_us_p99"), &s->ack_p99);
+	return 0;
+}
+
+int replay_side_run(const char *path, const char *buf, size_t len,
+		    bool ipi_trace, size_t ndraws, const char *const *sets,
+		    size_t nsets, struct replay_side *s)
+{
+	struct sim_batch b;
+	struct unc_plan u;
+	struct ensemble e;
+	int rc;
+
+	memset(s, 0, sizeof(*s));
+	memset(&e, 0, sizeof(e));
+	s->strategy = ipi_trace ? REPLAY_SIM_IPI : REPLAY_SIM_HYPERCALL;
+	s->ndraws = ndraws;
+	rc = recorded_side(s, buf, len);
 	if (rc)
+		return rc;
+	sim_batch_init(&b);
+	unc_plan_init(&u);
+	rc = replayed_side(s, path, ndraws, sets, nsets, &b, &u, &e);
+	if (!rc && b.run_rc[0])
+		rc = b.run_rc[0];
+	if (!rc && !b.res[0])
+		rc = -EIO;
+	if (rc && !s->err[0])
 		snprintf(s->err, sizeof(s->err), "the run failed: %s",
 			 strerror(-rc));
-	else
-		take_results(s, r);
-	hvtlb_sim_results_destroy(r);
-	trace_workload_free(&w);
+	if (!rc)
+		take_results(s, b.res[0]);
+	ensemble_finish(&e);
+	unc_plan_finish(&u);
+	sim_batch_finish(&b);
 	return rc;
 }
