@@ -368,15 +368,20 @@ struct replay_opts {
 	size_t nset;
 };
 
-/* The recorded side, then the replayed one beside it. */
-static void print_all(const char *path, const struct replay_opts *o,
-		      const struct replay_check *c, const char *buf, size_t len)
+/* The recorded side, then the replayed one beside it; -1, or the exit
+ * code of a --set the replay refused (nothing printed on stdout). */
+static int print_all(const char *path, const struct replay_opts *o,
+		     const struct replay_check *c, const char *buf, size_t len)
 {
 	struct replay_side side;
 	bool ipi = c->source != REPLAY_SRC_NONE && c->paired;
 	int rc = replay_side_run(path, buf, len, ipi, (size_t)o->ndraws, o->set,
 				 o->nset, &side);
 
+	if (rc && side.bad_set) {
+		fprintf(stderr, "hvtlb replay: %s\n", side.err);
+		return CLI_EXIT_USAGE;
+	}
 	if (o->json) {
 		print_json(path, c);
 		json_side(c, rc, &side);
@@ -384,6 +389,7 @@ static void print_all(const char *path, const struct replay_opts *o,
 		print_check(path, c);
 		print_side(c, rc, &side);
 	}
+	return -1;
 }
 
 static const struct option options[] = {
@@ -441,7 +447,7 @@ static int run_replay(int argc, char **argv)
 	struct replay_check c;
 	size_t len = 0;
 	char why[256], *buf = NULL;
-	int rc = parse_opts(argc, argv, &o);
+	int code = -1, rc = parse_opts(argc, argv, &o);
 
 	if (rc != -1)
 		return rc;
@@ -456,11 +462,13 @@ static int run_replay(int argc, char **argv)
 	else if (rc)
 		fprintf(stderr, "hvtlb replay: %s\n", strerror(-rc));
 	else
-		print_all(argv[optind], &o, &c, buf, len);
+		code = print_all(argv[optind], &o, &c, buf, len);
 	replay_check_finish(&c);
 	free(buf);
 	if (rc)
 		return rc == -EINVAL ? CLI_EXIT_USAGE : CLI_EXIT_FAIL;
+	if (code != -1)
+		return code;
 	return fflush(stdout) ? CLI_EXIT_FAIL : CLI_EXIT_OK;
 }
 

@@ -74,6 +74,8 @@ static int replayed_side(struct replay_side *s, const char *path, size_t ndraws,
 		rc = sim_configure_with_trace(b, sim_host_threads());
 	if (rc) {
 		snprintf(s->err, sizeof(s->err), "%s", b->sc.err);
+		/* the scenario code names the override it refused */
+		s->bad_set = !strncmp(b->sc.err, "--set ", 6);
 		return rc;
 	}
 	if (!ndraws) {

@@ -43,6 +43,7 @@ struct replay_side {
 	struct band ack_p50, ack_p99;
 	double real_s;
 	char err[512]; /* why the trace was not replayed */
+	bool bad_set;  /* because of a --set: the command line's error */
 };
 
 /**
