@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 /*
- * The kvm-5.10 profile: Linux 5.10.13 arch/x86/kvm/hyperv.c, the 5.10 LTS
- * series before the stable backports of late 2021. Line numbers below are
+ * The kvm-5.10 profile: Linux 5.10.13 arch/x86/kvm/hyperv.c (5.10 LTS; a
+ * later 5.10.y may carry backports this does not follow). Line numbers are
  * of that file (read from the import of 5.10.13 in the public tree
- * Rtoax/linux-5.10.13, commit 4145aee3, whose later commits only add
- * comments). Assumed VM state as for kvm (decode-kvm.c): the local APIC
+ * Rtoax/linux-5.10.13, commit 4145aee3; that tree's only later change to
+ * hyperv.c adds a comment). Assumed VM state as for kvm (decode-kvm.c): the local APIC
  * in the kernel, no eventfd registered for SignalEvent, SynDBG off;
  * host->kvm_synic says whether the SynIC is on. 5.10 has no Hyper-V CPUID
  * enforcement, so nothing else gates a call.

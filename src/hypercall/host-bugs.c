@@ -114,9 +114,9 @@ static const struct hvtlb_host_bug bugs[HV_BUG_COUNT_] = {
 	[HV_BUG_KVM510_IPI_ALL_SKIPPED] = {
 		.id = "linux-5.10-ipi-all-skipped",
 		.profile = HVTLB_PROFILE_KVM_5_10,
-		.versions = "Linux 5.10 before the stable backport of "
-			    "3244867af8c0, 5.10.13 included (the profiled "
-			    "version)",
+		.versions = "Linux 5.10.13 (the profiled version); the fix "
+			    "3244867af8c0 was sent to stable, whether a later "
+			    "5.10.y took it is not checked here",
 		.in_profile = true,
 		.input_triggered = true,
 		.source = "arch/x86/kvm/hyperv.c:1644-1645 (5.10.13) tests the "
