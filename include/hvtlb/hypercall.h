@@ -403,7 +403,8 @@ int hvtlb_rep_call(uint64_t control, const void *input, size_t len,
 	  "TDX backing")                                                       \
 	X(OPENVMM_SNP, "openvmm-snp",                                          \
 	  "OpenVMM 1488a37b7c vm/hv1/hv1_hypercall + openhcl/virt_mshv_vtl "   \
-	  "SNP backing")
+	  "SNP backing")                                                       \
+	X(KVM_5_10, "kvm-5.10", "Linux 5.10.13 arch/x86/kvm/hyperv.c")
 
 enum hvtlb_profile {
 #define HVTLB_X_(n, s, src) HVTLB_PROFILE_##n,

@@ -9,6 +9,8 @@
  *   openvmm-tdx  OpenVMM 1488a37b7c hv1_hypercall and    decode-openvmm.c
  *   openvmm-snp    openhcl/virt_mshv_vtl, TDX or SNP
  *   (openvmm     the old name of openvmm-tdx)
+ *   kvm-5.10     Linux 5.10.13 arch/x86/kvm/hyperv.c     decode-kvm-5.10.c
+ *                (its column is in docs/hosts.md, not below)
  *
  * Every read is bounded by in->len: a profile first works out how many
  * bytes it will read (the whole claimed input for strict and openvmm; only

@@ -111,6 +111,21 @@ static const struct hvtlb_host_bug bugs[HV_BUG_COUNT_] = {
 			  "protocol bug: the simulator's no-wait fault "
 			  "models it; no input triggers it)",
 	},
+	[HV_BUG_KVM510_IPI_ALL_SKIPPED] = {
+		.id = "linux-5.10-ipi-all-skipped",
+		.profile = HVTLB_PROFILE_KVM_5_10,
+		.versions = "Linux 5.10.13 (the profiled version); the fix "
+			    "3244867af8c0 was sent to stable, whether a later "
+			    "5.10.y took it is not checked here",
+		.in_profile = true,
+		.input_triggered = true,
+		.source = "arch/x86/kvm/hyperv.c:1644-1645 (5.10.13) tests the "
+			  "bank count before the format; fixed by Linux "
+			  "3244867af8c0 (linux-3244867af8c0 under kvm)",
+		.effect = "SendSyntheticClusterIpiEx with format ALL and an "
+			  "empty ValidBanksMask returns success without "
+			  "sending any IPI and without checking the vector",
+	},
 };
 
 unsigned hvtlb_host_bug_count(void)

@@ -98,10 +98,11 @@ static void test_flag_and_profile_names(void **state)
 	assert_null(hvtlb_flush_flag_name(0x3));
 	assert_null(hvtlb_flush_flag_name(0));
 
-	static const char *const names[] = { "strict", "kvm", "xen",
-					     "openvmm-tdx", "openvmm-snp" };
-	assert_int_equal(HVTLB_PROFILE_COUNT_, 5);
-	for (int i = 0; i < 5; i++) {
+	static const char *const names[] = { "strict",	    "kvm",
+					     "xen",	    "openvmm-tdx",
+					     "openvmm-snp", "kvm-5.10" };
+	assert_int_equal(HVTLB_PROFILE_COUNT_, 6);
+	for (int i = 0; i < 6; i++) {
 		const char *src = hvtlb_profile_source((enum hvtlb_profile)i);
 
 		assert_string_equal(hvtlb_profile_name((enum hvtlb_profile)i),

@@ -4,6 +4,7 @@
  * one per host decision, each citing the file and line it comes from:
  *
  *   hyperv.c      Linux 6.12.117 arch/x86/kvm/hyperv.c
+ *   5.10:         Linux 5.10.13 arch/x86/kvm/hyperv.c (kvm-5.10)
  *   viridian.c    Xen c447b7308b xen/arch/x86/hvm/viridian/viridian.c
  *   support.rs    OpenVMM 1488a37b7c vm/hv1/hv1_hypercall/src/support.rs
  *   imp.rs        .../hv1_hypercall/src/imp.rs
@@ -67,6 +68,7 @@ struct vec {
 #define X HVTLB_PROFILE_XEN
 #define T HVTLB_PROFILE_OPENVMM_TDX
 #define S HVTLB_PROFILE_OPENVMM_SNP
+#define K5 HVTLB_PROFILE_KVM_5_10
 #define W(...)                                                                 \
 	.w = { __VA_ARGS__ }, .nw = sizeof((uint64_t[]){ __VA_ARGS__ }) / 8
 #define OK(...) .status = 0, __VA_ARGS__
@@ -277,6 +279,91 @@ static const struct vec vecs[] = {
 	  OK(.fx = X_VP, .vp = 1) },
 	{ "cvm.rs:2711", T, 0xb, W(0xf, 0x2), ST(5) },
 	{ "imp.rs:1002", T, 0x15, W(0x20, 1, 0), ST(5) },
+	/* ---- kvm-5.10: Linux 5.10.13 arch/x86/kvm/hyperv.c; "(6.12: x)"
+	 * marks an answer the kvm profile gives differently ---- */
+	{ "5.10:1769-1773 (bit 27 not read; 6.12: 3)", K5, 0x2 | 1ULL << 27,
+	  SPACE1, OK(.fx = X_ALLGVA | X_VP, .vp = 1) },
+	{ "5.10:1769-1773 (bit 31 not read; 6.12: 3)", K5, 0x2 | 1ULL << 31,
+	  SPACE1, OK(.fx = X_ALLGVA | X_VP, .vp = 1) },
+	{ "5.10:1878 (bit 63, code unknown; 6.12: 3)", K5, 0x4 | 1ULL << 63,
+	  SPACE1, ST(2) },
+	{ "5.10:1878", K5, 0x4, SPACE1, ST(2) },
+	{ "5.10:1778-1784", K5, 0x8, W(0), OK(.fx = X_NOVP) },
+	{ "5.10:1779 (rep count)", K5, 0x8 | REPS(1), W(0), ST(3) },
+	{ "5.10:1779 (varhead not read; 6.12: 3)", K5, 0x8 | VH(1), W(0),
+	  OK(.fx = X_NOVP) },
+	{ "5.10:1796 (no SynIC)", K5, 0x5c, W(0, 0), ST(3) },
+	{ "5.10:1800-1807 (SynIC)", K5, 0x5c, W(0, 0), .synic = true,
+	  OK(.fx = X_VMM) },
+	{ "5.10:1796 (varhead not read; 6.12: 3)", K5, 0x5c | VH(1), W(0, 0),
+	  .synic = true, OK(.fx = X_VMM) },
+	{ "5.10:1707-1709", K5, 0x5d, W(1), .gpa = 4, ST(4) },
+	{ "5.10:1711-1713 (read fails)", K5, 0x5d, W(1), .len = 4, ST(4) },
+	{ "5.10:1721-1722 then 1796", K5, 0x5d, W(0x100000001ULL), ST(3) },
+	{ "5.10:1724-1725", K5, 0x5d, W(1ULL << 24), .synic = true, ST(3) },
+	{ "5.10:1731-1732 then 1800", K5, 0x5d, W(1), .synic = true,
+	  OK(.fx = X_VMM) },
+	{ "5.10:1852-1853", K5, 0x69 | FAST, W(0), ST(5) },
+	{ "5.10:1860-1861", K5, 0x69, W(0), ST(2) },
+	{ "5.10:1857-1861 (reset)", K5, 0x6b | FAST, W(0), ST(2) },
+	{ "5.10:1878 (0x8001 fast; 6.12: 5)", K5, 0x8001 | FAST, W(0), ST(2) },
+	{ "5.10:1878 (0x8041; 6.12: VMM)", K5, 0x8041, W(0), ST(2) },
+	{ "5.10:1815-1820 (varhead not read; 6.12: 3)", K5, 0x2 | VH(1),
+	  W(AS, 0, 0x2, 0), OK(.fx = X_ALLGVA | X_VP, .vp = 1) },
+	{ "5.10:1809 (rep count 0)", K5, 0x3, SPACE1, ST(3) },
+	{ "5.10:1809 (rep start)", K5, 0x3 | REPS(2) | START(1), LIST1, ST(3) },
+	{ "5.10:1816 (rep count)", K5, 0x2 | REPS(1), W(AS, 0, 0x2, 0), ST(3) },
+	{ "5.10:1816 (fast Space; 6.12: XMM input)", K5, 0x2 | FAST, SPACE1,
+	  ST(3) },
+	{ "5.10:1809 (fast List; 6.12: XMM input)", K5, 0x3 | FAST | REPS(2),
+	  LIST1, ST(3) },
+	{ "5.10:1830 (fast SpaceEx; 6.12: XMM input)", K5, 0x13 | FAST | VH(1),
+	  SPEX1, ST(3) },
+	{ "5.10:1823 (fast ListEx; 6.12: XMM input)", K5,
+	  0x14 | FAST | VH(1) | REPS(1), W(AS, 0, 0, 1, 0x2, 0x1000), ST(3) },
+	{ "5.10:1844 (fast SendIpiEx; 6.12: XMM input)", K5,
+	  0x15 | FAST | VH(1), W(0x20, 0, 1, 0x2), ST(3) },
+	{ "5.10:1837 (rep count on SendIpi)", K5, 0xb | REPS(1), IPI1, ST(3) },
+	{ "5.10:1541-1554 (varhead 2 not read; 6.12: 3)", K5, 0x13 | VH(2),
+	  W(AS, 0, 0, 1, 0x2, 0), OK(.fx = X_ALLGVA | X_VP, .vp = 1) },
+	{ "5.10:1541-1554 (varhead 0; 6.12: 3)", K5, 0x13, SPEX1,
+	  OK(.fx = X_ALLGVA | X_VP, .vp = 1) },
+	{ "5.10:1548-1554 (a bank short)", K5, 0x13 | VH(1),
+	  W(AS, 0, 0, 3, 0x2), ST(3) },
+	{ "5.10:1538-1539", K5, 0x13 | VH(1), W(AS, 0, 2, 1, 0x2),
+	  OK(.fx = X_ALLVP | X_ALLGVA) },
+	{ "5.10:1545-1546", K5, 0x13, W(AS, 0, 0, 0), OK(.fx = X_NOVP) },
+	{ "5.10:1525-1526", K5, 0x2, W(AS, 0, 0),
+	  OK(.fx = X_ALLVP | X_ALLGVA) },
+	{ "5.10:39, 1475-1477 (bank 5 dropped; 6.12: VP 320)", K5, 0x13 | VH(1),
+	  W(AS, 0, 0, 1ULL << 5, 0x1), .vps = 400,
+	  OK(.fx = X_ALLGVA | X_NOVP) },
+	{ "5.10:1509, 1571-1573 (entries not read; 6.12: 3)", K5, 0x3 | REPS(3),
+	  LIST1, OK(.reps = 3, .fx = X_ALLGVA | X_VP, .vp = 1) },
+	{ "5.10:1571 (non-canonical entry, no bug; 6.12: bug)", K5,
+	  0x3 | REPS(1), W(AS, 0, 0x2, 0x800000000000ULL),
+	  OK(.reps = 1, .fx = X_ALLGVA | X_VP, .vp = 1) },
+	{ "5.10:1612-1616 (reserved not read)", K5, 0xb, W(0x100000020ULL, 0x2),
+	  OK(.fx = X_VP, .vp = 1) },
+	{ "5.10:1619-1620", K5, 0xb | FAST, W(0x100000020ULL, 0x2), ST(3) },
+	{ "5.10:1621-1622", K5, 0xb | FAST, IPI1, OK(.fx = X_VP, .vp = 1) },
+	{ "5.10:1656-1657", K5, 0xb, W(0xf, 0x2), ST(3) },
+	{ "5.10:1637-1653 (varhead 0; 6.12: 3)", K5, 0x15, W(0x20, 0, 1, 0x2),
+	  OK(.fx = X_VP, .vp = 1) },
+	{ "5.10:1644-1645 (ALL, no bank; 6.12: all VPs)", K5, 0x15,
+	  W(0x20, 1, 0), OK(.fx = X_NOVP),
+	  .bug = "linux-5.10-ipi-all-skipped" },
+	{ "5.10:1644-1645 (no vector check; 6.12: 3)", K5, 0x15, W(0xf, 1, 0),
+	  OK(.fx = X_NOVP), .bug = "linux-5.10-ipi-all-skipped" },
+	{ "5.10:1644-1645 (sparse, no bank)", K5, 0x15, W(0xf, 0, 0),
+	  OK(.fx = X_NOVP) },
+	{ "5.10:1642, 1647 (ALL reads no bank)", K5, 0x15 | VH(1),
+	  W(0x20, 1, 1), OK(.fx = X_ALLVP) },
+	{ "5.10:1642 (format 2 read sparse)", K5, 0x15 | VH(1),
+	  W(0x20, 2, 1, 0x2), OK(.fx = X_VP, .vp = 1) },
+	{ "5.10:1647-1653 (bank missing)", K5, 0x15 | VH(1), W(0x20, 0, 1),
+	  ST(3) },
+	{ "5.10:1656-1657 (Ex)", K5, 0x15 | VH(1), W(0x100, 0, 1, 0x2), ST(3) },
 	{ "imp.rs:1010; proc_mask.rs:28", S, 0x15, W(0x20, 0, 1), ST(5) },
 	{ "cvm.rs:2715-2719 (empty set)", T, 0xb, W(0x20, 0),
 	  OK(.fx = X_NOVP) },
@@ -379,6 +466,11 @@ static void test_kvm(void **state)
 	assert_true(run_host(HVTLB_PROFILE_KVM) >= 30);
 }
 
+static void test_kvm_5_10(void **state)
+{
+	assert_true(run_host(HVTLB_PROFILE_KVM_5_10) >= 30);
+}
+
 static void test_xen(void **state)
 {
 	assert_true(run_host(HVTLB_PROFILE_XEN) >= 30);
@@ -474,6 +566,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_kvm),
+		cmocka_unit_test(test_kvm_5_10),
 		cmocka_unit_test(test_xen),
 		cmocka_unit_test(test_openvmm),
 		cmocka_unit_test(test_bug_table),

@@ -1,0 +1,219 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The kvm-5.10 profile: Linux 5.10.13 arch/x86/kvm/hyperv.c (5.10 LTS; a
+ * later 5.10.y may carry backports this does not follow). Line numbers are
+ * of that file (read from the import of 5.10.13 in the public tree
+ * Rtoax/linux-5.10.13, commit 4145aee3; that tree's only later change to
+ * hyperv.c adds a comment). Assumed VM state as for kvm (decode-kvm.c): the local APIC
+ * in the kernel, no eventfd registered for SignalEvent, SynDBG off;
+ * host->kvm_synic says whether the SynIC is on. 5.10 has no Hyper-V CPUID
+ * enforcement, so nothing else gates a call.
+ *
+ * Self-contained on purpose: the pieces that behave as in 6.12
+ * (SignalEvent, the non-Ex IPI) are static in decode-kvm.c, and sharing
+ * them would change that file and decode.h.
+ *
+ * A 5.10 VM has at most KVM_MAX_VCPUS = 288 vCPUs
+ * (arch/x86/include/asm/kvm_host.h:40). The profile reads banks as KVM
+ * does but does not cap vp_count at 288 (no .max_vps): the fuzz target
+ * names the profiles that cap (docs/hacking.md, "Adding a decoder host").
+ */
+#include "decode.h"
+
+/* KVM_HV_MAX_SPARSE_VCPU_SET_BITS = DIV_ROUND_UP(KVM_MAX_VCPUS, 64) (39):
+ * the banks sparse_set_to_vcpu_mask() takes (1475-1477). */
+#define KVM510_BANK_CAP 5u
+/* KVM_HYPERV_CONN_ID_MASK (arch/x86/include/uapi/asm/kvm.h). */
+#define KVM510_CONN_ID_MASK 0x00ffffffULL
+
+/* The words sparse_set_to_vcpu_mask() uses: those of the banks below
+ * KVM510_BANK_CAP, which come first in bank_contents (1475-1477). */
+static unsigned kvm510_used_banks(uint64_t valid_mask)
+{
+	return hv_popcount64(valid_mask & ((1ULL << KVM510_BANK_CAP) - 1));
+}
+
+/* kvm_hv_flush_tlb(), 1493-1574. */
+static uint64_t kvm510_flush(const struct hv_ctx *c, struct hvtlb_decoded *out)
+{
+	const struct hvtlb_control *k = &c->ctl;
+	unsigned n;
+	bool all;
+
+	if (!c->ex) {
+		/* 1509-1510: struct hv_tlb_flush, 24 bytes; the GVA list
+		 * after it is never read. */
+		if (c->len < HVTLB_FLUSH_HDR_BYTES)
+			return hv_st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
+		out->address_space = hv_ld(c, HV_OFF_ADDRESS_SPACE);
+		out->flags = hv_ld(c, HV_OFF_FLAGS);
+		hv_set_mask0(out, hv_ld(c, HV_OFF_MASK));
+		/* 1525-1526: mask 0 is all VPs (a WS2012 workaround). */
+		all = (out->flags & HVTLB_FLUSH_ALL_PROCESSORS) ||
+		      out->banks[0] == 0;
+	} else {
+		/* 1528-1530: struct hv_tlb_flush_ex, 32 bytes. */
+		if (c->len < HVTLB_FLUSH_EX_HDR_BYTES)
+			return hv_st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
+		out->address_space = hv_ld(c, HV_OFF_ADDRESS_SPACE);
+		out->flags = hv_ld(c, HV_OFF_FLAGS);
+		out->valid_mask = hv_ld(c, HV_OFF_EX_VMASK);
+		/* 1538-1539: any format but SPARSE_4K is "all"; the
+		 * ALL_PROCESSORS flag is not read. */
+		all = hv_ld(c, HV_OFF_EX_FORMAT) != HVTLB_VPSET_SPARSE_4K;
+		n = hv_popcount64(out->valid_mask);
+		/* 1545-1546: no bank and not all: success, nothing done.
+		 * The variable header is never read. */
+		if (!all && n == 0)
+			return hv_ok(k->rep_count);
+		/* 1548-1554: every bank the mask counts is read. */
+		if (!all && c->len < HVTLB_FLUSH_EX_HDR_BYTES + 8u * n)
+			return hv_st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
+		if (!all)
+			hv_read_banks(c, HVTLB_FLUSH_EX_HDR_BYTES,
+				      kvm510_used_banks(out->valid_mask), out);
+	}
+	out->all_vps = all;
+	/* 1557-1573: every target's whole TLB, whatever the call; the
+	 * rep count is reported done. */
+	out->flush_all_gvas = true;
+	return hv_ok(k->rep_count);
+}
+
+/* kvm_hv_send_ipi(), 1595-1667. */
+static uint64_t kvm510_ipi(const struct hv_ctx *c, struct hvtlb_decoded *out)
+{
+	const struct hvtlb_control *k = &c->ctl;
+	uint32_t vector;
+
+	if (!c->ex) {
+		/* 1612-1614: struct hv_send_ipi, 16 bytes. */
+		if (c->len < HVTLB_IPI_HDR_BYTES)
+			return hv_st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
+		/* 1619-1620: fast, the upper half of RDX must be zero; in
+		 * memory the reserved word is not checked. */
+		if (k->fast && hv_ld32(c->data + 4) != 0)
+			return hv_st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
+		vector = hv_ld32(c->data + HV_OFF_IPI_VECTOR);
+		out->vector = vector;
+		out->target_vtl = c->data[HV_OFF_IPI_VTL];
+		/* 1615, 1621, 1624: bank 0 only, never "all". */
+		hv_set_mask0(out, hv_ld(c, HV_OFF_IPI_MASK));
+	} else {
+		unsigned n;
+
+		/* 1629-1631: struct hv_send_ipi_ex, 24 bytes. */
+		if (c->len < HVTLB_IPI_EX_HDR_BYTES)
+			return hv_st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
+		vector = hv_ld32(c->data + HV_OFF_IPI_VECTOR);
+		out->vector = vector;
+		out->target_vtl = c->data[HV_OFF_IPI_VTL];
+		out->valid_mask = hv_ld(c, HV_OFF_IPI_VMASK);
+		n = hv_popcount64(out->valid_mask);
+		/* 1644-1645: an empty mask is success before the format,
+		 * so format ALL sends nothing, and before the vector check. */
+		if (n == 0) {
+			if (hv_ld(c, HV_OFF_IPI_FORMAT) == HVTLB_VPSET_ALL)
+				out->host_bug = HV_BUG_KVM510_IPI_ALL_SKIPPED;
+			return hv_ok(0);
+		}
+		/* 1642: only ALL means all; anything else is read sparse. */
+		out->all_vps = hv_ld(c, HV_OFF_IPI_FORMAT) == HVTLB_VPSET_ALL;
+		if (!out->all_vps) {
+			/* 1647-1653: every bank the mask counts is read. */
+			if (c->len < HVTLB_IPI_EX_HDR_BYTES + 8u * n)
+				return hv_st(
+					HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
+			hv_read_banks(c, HVTLB_IPI_EX_HDR_BYTES,
+				      kvm510_used_banks(out->valid_mask), out);
+		}
+	}
+	if (!hv_vector_ok(vector)) /* 1656-1657 */
+		return hv_st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
+	return hv_ok(0); /* 1666 */
+}
+
+/* kvm_hvcall_signal_event(), 1699-1736, with the fall through of
+ * 1791-1798 for a connection id KVM has no eventfd for. */
+static uint64_t kvm510_signal_event(const struct hv_ctx *c,
+				    struct hvtlb_decoded *out)
+{
+	uint64_t v;
+
+	if (!c->ctl.fast) {
+		/* 1707-1713: alignment, and a read that fails, are 4. */
+		if ((c->gpa & 7) || (c->gpa & 0xfff) + 8 > HVTLB_PAGE_BYTES ||
+		    c->len < 8)
+			return hv_st(HVTLB_STATUS_INVALID_ALIGNMENT);
+	} else if (c->len < 8) {
+		return hv_st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
+	}
+	v = hv_ld(c, 0);
+	/* 1721-1725: a flag number is "no such port"; other bits beyond
+	 * the connection id are 3 at once. */
+	if (!(v & 0xffff00000000ULL) && (v & ~KVM510_CONN_ID_MASK))
+		return hv_st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
+	/* No eventfd: 1731-1732 then 1796-1799. */
+	if (!c->host->kvm_synic)
+		return hv_st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
+	out->scope = HVTLB_SCOPE_VMM;
+	return hv_ok(0);
+}
+
+/* The cases of kvm_hv_hypercall()'s switch beyond the six, 1778-1880. */
+static uint64_t kvm510_other(const struct hv_ctx *c, struct hvtlb_decoded *out)
+{
+	const struct hvtlb_control *k = &c->ctl;
+	bool rep = k->rep_count || k->rep_start; /* 1773 */
+
+	switch (c->call) {
+	case HV_CALL_NOTIFY_LONG_SPIN_WAIT: /* 1778-1784 */
+		if (rep)
+			return hv_st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
+		return hv_ok(0);
+	case HV_CALL_SIGNAL_EVENT: /* 1785-1793 */
+		if (rep)
+			return hv_st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
+		return kvm510_signal_event(c, out);
+	case HV_CALL_POST_MESSAGE: /* 1794-1807 */
+		if (rep || !c->host->kvm_synic)
+			return hv_st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
+		out->scope = HVTLB_SCOPE_VMM;
+		return hv_ok(0);
+	case HV_CALL_POST_DEBUG_DATA: /* 1850-1862: SynDBG is off */
+	case HV_CALL_RETRIEVE_DEBUG_DATA:
+		if (k->fast)
+			return hv_st(HVTLB_STATUS_INVALID_PARAMETER);
+		return hv_st(HVTLB_STATUS_INVALID_HYPERCALL_CODE);
+	case HV_CALL_RESET_DEBUG_SESSION:
+		return hv_st(HVTLB_STATUS_INVALID_HYPERCALL_CODE);
+	}
+	/* 1878-1879: no extended calls (0x8001..) in 5.10. */
+	return hv_st(HVTLB_STATUS_INVALID_HYPERCALL_CODE);
+}
+
+/* kvm_hv_hypercall(), 1737-1884. */
+static uint64_t decode_kvm510(const struct hv_ctx *c, struct hvtlb_decoded *out)
+{
+	const struct hvtlb_control *k = &c->ctl;
+
+	/* 1769-1773: the code, the fast bit and the rep fields are read;
+	 * the reserved bits and the variable header size are not. */
+	if (!hv_call_known(c->call))
+		return kvm510_other(c, out);
+	/* 1808-1849: no fast flush calls and no fast SendIpiEx; a List
+	 * needs a rep count and rep start 0, the others no rep fields. */
+	if (k->fast && (!c->ipi || c->ex))
+		return hv_st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
+	if (c->list) {
+		if (k->rep_count == 0 || k->rep_start != 0)
+			return hv_st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
+	} else if (k->rep_count || k->rep_start) {
+		return hv_st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
+	}
+	return c->ipi ? kvm510_ipi(c, out) : kvm510_flush(c, out);
+}
+
+const struct hv_host_ops hv_host_KVM_5_10 = {
+	.decode = decode_kvm510,
+};
