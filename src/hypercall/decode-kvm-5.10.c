@@ -14,9 +14,8 @@
  * them would change that file and decode.h.
  *
  * A 5.10 VM has at most KVM_MAX_VCPUS = 288 vCPUs
- * (arch/x86/include/asm/kvm_host.h:40). The profile reads banks as KVM
- * does but does not cap vp_count at 288 (no .max_vps): the fuzz target
- * names the profiles that cap (docs/hacking.md, "Adding a decoder host").
+ * (arch/x86/include/asm/kvm_host.h:40), a constant of that release: the
+ * decoder caps vp_count there (.max_vps).
  */
 #include "decode.h"
 
@@ -214,6 +213,17 @@ static uint64_t decode_kvm510(const struct hv_ctx *c, struct hvtlb_decoded *out)
 	return c->ipi ? kvm510_ipi(c, out) : kvm510_flush(c, out);
 }
 
+/* KVM_MAX_VCPUS of Linux 5.10 (arch/x86/include/asm/kvm_host.h:40). */
+#define KVM510_MAX_VCPUS 288u
+
+static uint32_t kvm510_max_vcpus(const struct hvtlb_host *h)
+{
+	(void)h;
+	return KVM510_MAX_VCPUS;
+}
+
 const struct hv_host_ops hv_host_KVM_5_10 = {
 	.decode = decode_kvm510,
+	.max_vps = kvm510_max_vcpus,
+	.max_vps_name = "KVM_MAX_VCPUS",
 };

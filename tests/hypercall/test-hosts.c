@@ -503,8 +503,8 @@ static void test_bug_table(void **state)
 }
 
 /* Each host's VP limit and its name for it, as the profiles' sources
- * set them (hyperv.c: KVM_MAX_VCPUS, read between 1024 and 4096;
- * hvm_info_table.h: HVM_MAX_VCPUS 128). */
+ * set them (hyperv.c: KVM_MAX_VCPUS, read between 1024 and 4096, 288 in
+ * Linux 5.10; hvm_info_table.h: HVM_MAX_VCPUS 128). */
 static void test_max_vps(void **state)
 {
 	struct hvtlb_host h = { .profile = HVTLB_PROFILE_KVM };
@@ -521,8 +521,14 @@ static void test_max_vps(void **state)
 	h = (struct hvtlb_host){ .profile = HVTLB_PROFILE_XEN };
 	assert_int_equal(hvtlb_host_max_vps(&h, &name), 128);
 	assert_string_equal(name, "HVM_MAX_VCPUS");
+	/* 5.10: KVM_MAX_VCPUS 288, a constant (kvm_host.h:40) */
+	h = (struct hvtlb_host){ .profile = HVTLB_PROFILE_KVM_5_10,
+				 .kvm_max_vcpus = 4096 };
+	assert_int_equal(hvtlb_host_max_vps(&h, &name), 288);
+	assert_string_equal(name, "KVM_MAX_VCPUS");
 	for (unsigned p = 0; p < HVTLB_PROFILE_COUNT_ + 2; p++) {
-		if (p == HVTLB_PROFILE_KVM || p == HVTLB_PROFILE_XEN)
+		if (p == HVTLB_PROFILE_KVM || p == HVTLB_PROFILE_XEN ||
+		    p == HVTLB_PROFILE_KVM_5_10)
 			continue;
 		/* openvmm, strict and values out of range: no limit below
 		 * the TLFS's 4096 */
