@@ -33,7 +33,8 @@
  *                  guest-os-windows.c
  *   guest-sched.c  guest threads: scheduling, ticks, timers
  *   guest-vcpu.h   struct vcpu_guest: the guest's per-vCPU state (lazy TLB
- *                  mode, the lazy strategy's posts)
+ *                  mode, the lazy strategy's posts); struct vcpu_ack: the
+ *                  acknowledgements posted to an initiator
  *   guest-acct.c   their user and sys time, reported and consumed
  *   guest-irq.c    interrupts a vCPU takes: flush IPIs, acknowledgements,
  *                  lazy invalidations
@@ -222,10 +223,8 @@ struct vcpu {
 	 * at the key of the last to arrive. */
 	uint32_t ack_wait;
 	uint32_t ack_seq;
-	uint32_t ack_posted, ack_posted_seq;
-	simtime ack_last_t;
-	uint64_t ack_last_key;
-	uint32_t spin_hold; /* lock spinning: 1 until released or timed out */
+	struct vcpu_ack ack; /* guest-vcpu.h */
+	uint32_t spin_hold;  /* lock spinning: 1 until released or timed out */
 	simtime halted_at;
 	/* guest.idle: polling for work while idle (it keeps its pCPU); the
 	 * haltpoll limit; halted from idle (not yet back in the guest) */
