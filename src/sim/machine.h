@@ -14,7 +14,8 @@
  *   cost.c         the cost table (cost.h) and its accessors
  *   event.c        the event queue: (time, sequence) order
  *   send-chain.c   one vCPU's send to many (flush IPIs, kicks), queued one
- *                  event at a time
+ *                  event at a time; its per-vCPU state, struct vcpu_send,
+ *                  in send-chain.h
  *   host.h         struct vcpu_host: the host's per-vCPU state (CFS,
  *                  balance, PLE, directed yield)
  *   host-sched.c   pCPUs: entering and leaving vCPUs, slices, wake-ups;
@@ -76,6 +77,7 @@
 #include "sim/host.h"
 #include "sim/idle-menu.h"
 #include "sim/rng.h"
+#include "sim/send-chain.h"
 #include "sim/tlb.h"
 
 #define NONE_ID UINT32_MAX
@@ -202,10 +204,7 @@ struct vcpu {
 	simtime cur_since;
 	struct ipi_rec *pend;
 	uint32_t npend, cappend;
-	/* The events of its last send (flush IPIs, kicks) still on their
-	 * way, in key order; only out[out_next] is queued (send-chain.c) */
-	struct event *out;
-	uint32_t out_next, out_n, out_cap;
+	struct vcpu_send send; /* send-chain.h: its last send to many */
 	struct mbox_rec *mbox; /* guest.ipi_mailbox: handlers in progress */
 	uint32_t nmbox, capmbox;
 	struct hvtlb_flushq fq;
@@ -460,15 +459,5 @@ void sim_trace_shootdown(struct sim *s, struct task *t, simtime t0,
 			 const struct hvtlb_flush_outcome *out);
 /* The thread's mode in the trace becomes @p a. */
 void sim_trace_mode(struct sim *s, struct task *t, enum acct a);
-
-/* send-chain.c: the events of one send of @p from (flush IPIs, kicks):
- * sim_send_begin() says whether they may be chained; sim_send_queue() for each,
- * in the order they are due; sim_send_end() queues the first. */
-bool sim_send_begin(struct vcpu *from);
-void sim_send_queue(struct sim *s, struct vcpu *from, bool chain, simtime t,
-		    enum ev_kind k, uint32_t obj, uint64_t arg);
-void sim_send_end(struct sim *s, struct vcpu *from, bool chain);
-/* An event of a chain was popped: queues the next; @p e gets its kind. */
-void sim_send_popped(struct sim *s, struct event *e);
 
 #endif

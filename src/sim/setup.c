@@ -285,7 +285,7 @@ void sim_teardown(struct sim *s)
 				hvtlb_flushq_finish(&v->fq);
 			sim_tlb_finish(&v->tlb);
 			free(v->pend);
-			free(v->out);
+			free(v->send.ev);
 			free(v->mbox);
 			free(v->guest.lz);
 		}
