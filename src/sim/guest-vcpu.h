@@ -8,7 +8,8 @@
  * writes goes here.
  *
  * Also the state of the guest's seams that have a struct of their own:
- * the acknowledgements an initiator was posted (struct vcpu_ack).
+ * the acknowledgements an initiator was posted (struct vcpu_ack) and the
+ * idle loop's polling (struct vcpu_idle).
  */
 #ifndef HVTLB_SIM_GUEST_VCPU_H
 #define HVTLB_SIM_GUEST_VCPU_H
@@ -50,6 +51,20 @@ struct vcpu_ack {
 	uint32_t posted, posted_seq;
 	simtime last_t;
 	uint64_t last_key;
+};
+
+/*
+ * The guest's idle loop (guest.idle) of one vCPU (struct vcpu's idle),
+ * written by guest-sched.c alone: polling for work while idle (keeping
+ * its pCPU) until poll_end (SIM_NEVER: idle=poll), the EV_IDLE_POLL it
+ * queued (poll_token), haltpoll's adaptive limit, and whether it halted
+ * from idle and is not yet back in the guest.
+ */
+struct vcpu_idle {
+	bool polling;
+	bool halted;
+	uint64_t poll_token;
+	simtime poll_limit, poll_end;
 };
 
 #endif

@@ -256,7 +256,7 @@ void sim_vcpu_deschedule(struct sim *s, struct vcpu *v, bool ready)
 		sim_pcpu_push(s, p, v->gid, false);
 	} else {
 		v->hs = H_HALTED;
-		v->halted_at = s->now;
+		v->host.halted_at = s->now;
 		TRACE(s, HVTLB_SIM_TRACE_HALT, v, TR_NONE, s->now, 0, 0);
 	}
 	sim_pcpu_schedule(s, p);

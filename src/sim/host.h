@@ -16,7 +16,7 @@ struct vcpu;
 /*
  * The host's state of one vCPU (struct vcpu's host): written by the host
  * scheduler (host-sched.c, host-cfs.c, host-balance.c) and pause-loop
- * exits (host-ple.c). A new per-vCPU field the host alone writes goes
+ * exits (host-ple.c); read by its idle side (host-idle.c) too. A new per-vCPU field the host alone writes goes
  * here.
  */
 struct vcpu_host {
@@ -39,6 +39,8 @@ struct vcpu_host {
 	/* hypervisor.balance: moved to another pCPU since it last ran (its
 	 * TLB is flushed at entry) */
 	bool migrated;
+	/* when it last halted (host-idle.c: halt polling, wake latency) */
+	simtime halted_at;
 };
 
 /*

@@ -224,15 +224,9 @@ struct vcpu {
 	uint32_t ack_seq;
 	struct vcpu_ack ack; /* guest-vcpu.h */
 	uint32_t spin_hold;  /* lock spinning: 1 until released or timed out */
-	simtime halted_at;
-	/* guest.idle: polling for work while idle (it keeps its pCPU); the
-	 * haltpoll limit; halted from idle (not yet back in the guest) */
-	bool polling;
-	bool idle_halted;
-	uint64_t poll_token;
-	simtime poll_limit, poll_end;
-	simtime timer_at; /* its earliest known guest timer (0: none) */
-	bool preempted;	  /* descheduled while runnable (KVM vcpu->preempted) */
+	struct vcpu_idle idle; /* guest-vcpu.h: guest.idle's polling */
+	simtime timer_at;      /* its earliest known guest timer (0: none) */
+	bool preempted; /* descheduled while runnable (KVM vcpu->preempted) */
 	uint64_t spin_token;
 	bool no_wait_pending;
 };

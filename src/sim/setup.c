@@ -82,10 +82,6 @@ static void setup_times(struct sim *s)
 	s->tick = us_to_cyc(s, s->cost[SIM_COST_tick_us]);
 	s->lock_spin = us_to_cyc(s, c->lock_spin_us) + c->lock_spin_cycles;
 	s->lock_handoff = us_to_cyc(s, c->lock_handoff_us);
-	s->halt_poll = us_to_cyc(s, s->cost[SIM_COST_halt_poll_us]);
-	s->cstate_exit = us_to_cyc(s, s->cost[SIM_COST_cstate_exit_us]);
-	s->cstate_residency =
-		us_to_cyc(s, s->cost[SIM_COST_cstate_residency_us]);
 	if (!s->host_slice)
 		s->host_slice = 1;
 	if (!s->tick)
