@@ -238,8 +238,8 @@ void sim_vcpu_deschedule(struct sim *s, struct vcpu *v, bool ready)
 		v->busy_until = s->now;
 	v->host.ple_armed = false;
 	v->host.ple_token++;
-	v->long_spin_armed = false;
-	v->long_spin_token++;
+	v->host.long_spin_armed = false;
+	v->host.long_spin_token++;
 	if (v->cur != NONE_ID)
 		sim_acct_off_cpu(s, &s->t[v->cur]);
 	if (s->sched->ran)

@@ -195,8 +195,6 @@ struct vcpu {
 	simtime runq_t;
 	bool deferred;
 	struct vcpu_host host; /* host.h */
-	uint64_t long_spin_token;
-	bool long_spin_armed;
 	bool ipi_wait; /* its guest spins for flush IPI acknowledgements */
 	bool tick_armed;
 	uint32_t cur; /* task or NONE_ID */
