@@ -176,8 +176,8 @@ static void vcpu_enter(struct sim *s, struct vcpu *v)
 	p->cur = v->gid;
 	sim_vm_corun_step(s, v->vm, 1);
 	s->vm_ready[v->vm]--;
-	if (v->preempted) {
-		v->preempted = false;
+	if (v->host.preempted) {
+		v->host.preempted = false;
 		s->vm_preempted[v->vm]--;
 	}
 	sim_ple_sched_in(s, v);
@@ -249,7 +249,7 @@ void sim_vcpu_deschedule(struct sim *s, struct vcpu *v, bool ready)
 	v->host.desched_at = s->now;
 	if (ready) {
 		v->hs = H_READY;
-		v->preempted = true;
+		v->host.preempted = true;
 		s->vm_preempted[v->vm]++;
 		s->vm_ready[v->vm]++;
 		v->steal |= HVTLB_KVM_VCPU_PREEMPTED;

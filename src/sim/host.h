@@ -41,6 +41,7 @@ struct vcpu_host {
 	/* hypervisor.balance: moved to another pCPU since it last ran (its
 	 * TLB is flushed at entry) */
 	bool migrated;
+	bool preempted; /* descheduled while runnable (KVM vcpu->preempted) */
 	/* when it last halted (host-idle.c: halt polling, wake latency) */
 	simtime halted_at;
 };

@@ -26,7 +26,8 @@
  *   host-ple.c     pause-loop exits and directed yield
  *   long-spin.c    a Hyper-V guest's long-spin notification
  *   hypervisor.c   the hypervisor side of the guest's flush calls: decode,
- *                  flush queues, kicks, deferred flushes at entry
+ *                  flush queues, kicks, deferred flushes at entry; its
+ *                  per-vCPU state, struct vcpu_hv, in hypervisor.h
  *   backend.c      the hvtlb_backend_ops the guest's strategies call
  *   flushq.c,      the per-vCPU flush queue and the KVM preempted byte;
  *   vcpu-sync.c    the request/kick/acknowledge protocol (public API)
@@ -75,6 +76,7 @@
 #include "sim/guest-vcpu.h"
 #include "sim/hist.h"
 #include "sim/host.h"
+#include "sim/hypervisor.h"
 #include "sim/idle-menu.h"
 #include "sim/rng.h"
 #include "sim/send-chain.h"
@@ -205,9 +207,7 @@ struct vcpu {
 	struct vcpu_send send; /* send-chain.h: its last send to many */
 	struct mbox_rec *mbox; /* guest.ipi_mailbox: handlers in progress */
 	uint32_t nmbox, capmbox;
-	struct hvtlb_flushq fq;
-	bool fq_ready;
-	bool fq_global; /* a pending "flush everything" drops globals too */
+	struct vcpu_hv hv; /* hypervisor.h: its flush queue */
 	uint8_t steal;
 	struct tlb tlb;
 	bool tlb_ready;
@@ -224,7 +224,6 @@ struct vcpu {
 	uint32_t spin_hold;  /* lock spinning: 1 until released or timed out */
 	struct vcpu_idle idle; /* guest-vcpu.h: guest.idle's polling */
 	simtime timer_at;      /* its earliest known guest timer (0: none) */
-	bool preempted; /* descheduled while runnable (KVM vcpu->preempted) */
 	uint64_t spin_token;
 	bool no_wait_pending;
 };
@@ -346,7 +345,7 @@ struct sim {
 	simtime tmax[HVTLB_SIM_TARGET_COUNT_];
 	struct hvtlb_sim_results *r;
 	uint32_t stream_base;	/* first task's random stream - 1 */
-	uint32_t *vm_preempted; /* per VM: vCPUs with ->preempted set */
+	uint32_t *vm_preempted; /* per VM: vCPUs with host.preempted set */
 	uint32_t *vm_ready;	/* per VM: vCPUs runnable, not running */
 	uint32_t *vm_boosted;	/* per VM: KVM's last_boosted_vcpu */
 	/* per VM: vCPUs on a pCPU, since when, and the time none, some and

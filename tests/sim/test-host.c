@@ -560,7 +560,7 @@ static void put_ready(struct sim *s, uint32_t vid, simtime vr, bool preempted,
 	v->cur = vid; /* thread k starts on vCPU k */
 	s->t[vid].acct = kernel ? ACCT_SYS : ACCT_USER;
 	v->act = ACT_WORK;
-	v->preempted = preempted;
+	v->host.preempted = preempted;
 	v->host.preempted_in_kernel = preempted && kernel;
 	s->vm_preempted[0] += preempted;
 	s->vm_ready[0]++;
