@@ -193,19 +193,15 @@ void sim_ack_post(struct sim *s, uint32_t from, uint32_t seq, simtime at)
 
 	if (seq != v->ack_seq || !v->ack_wait)
 		return; /* its EV_ACK would be ignored: the initiator moved on */
-	if (v->ack_posted_seq != seq) {
-		v->ack_posted_seq = seq;
-		v->ack_posted = 0;
-		v->ack_last_t = 0;
-		v->ack_last_key = 0;
+	if (v->ack.posted_seq != seq)
+		v->ack = (struct vcpu_ack){ .posted_seq = seq };
+	if (t > v->ack.last_t ||
+	    (t == v->ack.last_t && key > v->ack.last_key)) {
+		v->ack.last_t = t;
+		v->ack.last_key = key;
 	}
-	if (t > v->ack_last_t ||
-	    (t == v->ack_last_t && key > v->ack_last_key)) {
-		v->ack_last_t = t;
-		v->ack_last_key = key;
-	}
-	if (++v->ack_posted == v->ack_wait)
-		ev_push_seq(s, v->ack_last_t, v->ack_last_key, EV_ACK, from,
+	if (++v->ack.posted == v->ack_wait)
+		ev_push_seq(s, v->ack.last_t, v->ack.last_key, EV_ACK, from,
 			    seq);
 }
 

@@ -109,8 +109,8 @@ static void guest_halt(struct sim *s, struct vcpu *v)
 	 * op_lazy_post): one that polled may have received some. */
 	if (s->c->strategy.kind == HVTLB_STRATEGY_LAZY)
 		sim_lazy_apply(s, v);
-	v->polling = false;
-	v->idle_halted = true;
+	v->idle.polling = false;
+	v->idle.halted = true;
 	sim_count_exit(s, v, HVTLB_SIM_EXIT_HLT, 1);
 	sim_vcpu_deschedule(s, v, false);
 }
@@ -129,17 +129,18 @@ static void guest_idle(struct sim *s, struct vcpu *v)
 		guest_halt(s, v);
 		return;
 	case HVTLB_SIM_GUEST_IDLE_POLL:
-		v->polling = true;
-		v->poll_end = SIM_NEVER;
+		v->idle.polling = true;
+		v->idle.poll_end = SIM_NEVER;
 		return;
 	case HVTLB_SIM_GUEST_IDLE_HALTPOLL:
-		if (!v->poll_limit) {
+		if (!v->idle.poll_limit) {
 			guest_halt(s, v);
 			return;
 		}
-		v->polling = true;
-		v->poll_end = s->now + v->poll_limit;
-		ev_push(s, v->poll_end, EV_IDLE_POLL, v->gid, ++v->poll_token);
+		v->idle.polling = true;
+		v->idle.poll_end = s->now + v->idle.poll_limit;
+		ev_push(s, v->idle.poll_end, EV_IDLE_POLL, v->gid,
+			++v->idle.poll_token);
 		return;
 	}
 }
@@ -150,14 +151,15 @@ static void guest_idle(struct sim *s, struct vcpu *v)
  * work, schedule. */
 bool sim_guest_idle_continue(struct sim *s, struct vcpu *v)
 {
-	if (!v->polling || v->rq_n)
+	if (!v->idle.polling || v->rq_n)
 		return false;
-	if (s->now >= v->poll_end) {
+	if (s->now >= v->idle.poll_end) {
 		guest_halt(s, v);
 		return true;
 	}
-	if (v->poll_end != SIM_NEVER)
-		ev_push(s, v->poll_end, EV_IDLE_POLL, v->gid, ++v->poll_token);
+	if (v->idle.poll_end != SIM_NEVER)
+		ev_push(s, v->idle.poll_end, EV_IDLE_POLL, v->gid,
+			++v->idle.poll_token);
 	return true;
 }
 
@@ -168,22 +170,23 @@ void sim_guest_idle_exit(struct sim *s, struct vcpu *v)
 {
 	simtime max = us_to_cyc(s, s->c->guest_halt_poll_us), block;
 
-	v->polling = false;
-	v->poll_token++;
-	if (!v->idle_halted)
+	v->idle.polling = false;
+	v->idle.poll_token++;
+	if (!v->idle.halted)
 		return;
-	v->idle_halted = false;
+	v->idle.halted = false;
 	if (s->c->guest_idle != HVTLB_SIM_GUEST_IDLE_HALTPOLL)
 		return;
-	block = s->now - v->halted_at;
-	if (block > v->poll_limit && block <= max) {
-		simtime val = v->poll_limit * 2, start = us_to_cyc(s, 50.0);
+	block = s->now - v->host.halted_at;
+	if (block > v->idle.poll_limit && block <= max) {
+		simtime val = v->idle.poll_limit * 2;
+		simtime start = us_to_cyc(s, 50.0);
 
 		if (val < start)
 			val = start;
-		v->poll_limit = val > max ? max : val;
+		v->idle.poll_limit = val > max ? max : val;
 	} else if (block > max) {
-		v->poll_limit /= 2;
+		v->idle.poll_limit /= 2;
 	}
 }
 
@@ -192,8 +195,8 @@ void sim_guest_on_idle_poll(struct sim *s, const struct event *e)
 {
 	struct vcpu *v = &s->v[e->obj];
 
-	if (e->arg != v->poll_token || !v->polling || v->hs != H_RUNNING ||
-	    v->cur != NONE_ID || v->act != ACT_IDLE)
+	if (e->arg != v->idle.poll_token || !v->idle.polling ||
+	    v->hs != H_RUNNING || v->cur != NONE_ID || v->act != ACT_IDLE)
 		return;
 	guest_halt(s, v);
 }
@@ -426,10 +429,10 @@ void sim_task_wake(struct sim *s, struct task *t, struct task *waker)
 	sim_task_enqueue(s, v, t);
 	if (v->cur != NONE_ID || v->hs == H_WAKING)
 		return;
-	if (v->polling && v->hs == H_RUNNING) {
+	if (v->idle.polling && v->hs == H_RUNNING) {
 		/* It polls need_resched: no IPI (TIF_POLLING_NRFLAG). */
-		v->polling = false;
-		v->poll_token++;
+		v->idle.polling = false;
+		v->idle.poll_token++;
 		v->act = ACT_WORK;
 		v->work = 0;
 		sim_vcpu_arm_run(s, v);

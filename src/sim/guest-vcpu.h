@@ -6,12 +6,18 @@
  * interrupts (guest-irq.c: applying lazy invalidations) and the lazy
  * strategy's posts (backend.c). A new per-vCPU field the guest alone
  * writes goes here.
+ *
+ * Also the state of the guest's seams that have a struct of their own:
+ * the acknowledgements an initiator was posted (struct vcpu_ack) and the
+ * idle loop's polling (struct vcpu_idle).
  */
 #ifndef HVTLB_SIM_GUEST_VCPU_H
 #define HVTLB_SIM_GUEST_VCPU_H
 
 #include <stdbool.h>
 #include <stdint.h>
+
+#include "sim/event.h"
 
 /* A lazy invalidation posted to a vCPU (strategy lazy). */
 struct lazy_rec {
@@ -33,6 +39,32 @@ struct vcpu_guest {
 	struct lazy_rec *lz;
 	uint64_t lz_min_epoch;
 	uint64_t lz_max_epoch;
+};
+
+/*
+ * The acknowledgements posted so far to one initiator (struct vcpu's ack),
+ * written by sim_ack_post() (guest-irq.c) alone: of which shootdown (its
+ * ack_seq then), how many, and the latest (time, key) among them, the key
+ * the initiator's one EV_ACK is queued under once all are in.
+ */
+struct vcpu_ack {
+	uint32_t posted, posted_seq;
+	simtime last_t;
+	uint64_t last_key;
+};
+
+/*
+ * The guest's idle loop (guest.idle) of one vCPU (struct vcpu's idle),
+ * written by guest-sched.c alone: polling for work while idle (keeping
+ * its pCPU) until poll_end (SIM_NEVER: idle=poll), the EV_IDLE_POLL it
+ * queued (poll_token), haltpoll's adaptive limit, and whether it halted
+ * from idle and is not yet back in the guest.
+ */
+struct vcpu_idle {
+	bool polling;
+	bool halted;
+	uint64_t poll_token;
+	simtime poll_limit, poll_end;
 };
 
 #endif

@@ -233,7 +233,7 @@ void sim_balance_idle(struct sim *s, struct pcpu *p)
 	if (sim_pcpu_polling(s, p)) {
 		/* KVM polls first; schedule() and idle_balance() come at
 		 * the end of the poll */
-		ev_push(s, s->v[p->last].halted_at + s->halt_poll + 1,
+		ev_push(s, s->v[p->last].host.halted_at + s->halt_poll + 1,
 			EV_BALANCE, (uint32_t)(p - s->p), BALANCE_NEWIDLE);
 		return;
 	}

@@ -43,7 +43,7 @@ bool sim_pcpu_polling(const struct sim *s, const struct pcpu *p)
 		return false;
 	v = &s->v[p->last];
 	return v->hs == H_HALTED && v->pcpu == (uint32_t)(p - s->p) &&
-	       s->now - v->halted_at <= s->halt_poll;
+	       s->now - v->host.halted_at <= s->halt_poll;
 }
 
 static unsigned to_us(const struct sim *s, simtime c)
@@ -91,6 +91,10 @@ void sim_host_idle_setup(struct sim *s)
 	}
 	s->ncstates = 5;
 	s->idle_timer = us_to_cyc(s, s->cost[SIM_COST_idle_timer_us]);
+	s->halt_poll = us_to_cyc(s, s->cost[SIM_COST_halt_poll_us]);
+	s->cstate_exit = us_to_cyc(s, s->cost[SIM_COST_cstate_exit_us]);
+	s->cstate_residency =
+		us_to_cyc(s, s->cost[SIM_COST_cstate_residency_us]);
 	for (uint32_t i = 0; i < s->npcpus; i++) {
 		sim_menu_init(&s->p[i].gov);
 		s->p[i].idle_state = -1;
@@ -164,7 +168,7 @@ static bool poll_catches(const struct sim *s, const struct vcpu *v)
 	const struct pcpu *p = &s->p[v->pcpu];
 
 	return host_polls(s) && p->cur == NONE_ID && p->last == v->gid &&
-	       s->now - v->halted_at <= s->halt_poll;
+	       s->now - v->host.halted_at <= s->halt_poll;
 }
 
 static simtime wake_latency(struct sim *s, const struct vcpu *v)

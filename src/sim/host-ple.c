@@ -143,12 +143,12 @@ static bool dy_candidate(struct sim *s, const struct vcpu *me, struct vcpu *v)
 {
 	bool ready = s->c->ple_boost_ready;
 
-	if (v == me || v->hs != H_READY || (!ready && !v->preempted))
+	if (v == me || v->hs != H_READY || (!ready && !v->host.preempted))
 		return false;
 	/* yield_to_kernel_mode: the spinner is in kernel mode, so a
 	 * preempted candidate must have been too (before 5.3 every candidate
 	 * is a preempted one), or, since 5.13, have an interrupt pending */
-	if (v->preempted && !v->host.preempted_in_kernel &&
+	if (v->host.preempted && !v->host.preempted_in_kernel &&
 	    !(s->c->ple_boost_irq && dy_pending_irq(s, v)))
 		return false;
 	if (v->host.in_spin_loop) {

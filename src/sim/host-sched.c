@@ -176,8 +176,8 @@ static void vcpu_enter(struct sim *s, struct vcpu *v)
 	p->cur = v->gid;
 	sim_vm_corun_step(s, v->vm, 1);
 	s->vm_ready[v->vm]--;
-	if (v->preempted) {
-		v->preempted = false;
+	if (v->host.preempted) {
+		v->host.preempted = false;
 		s->vm_preempted[v->vm]--;
 	}
 	sim_ple_sched_in(s, v);
@@ -238,8 +238,8 @@ void sim_vcpu_deschedule(struct sim *s, struct vcpu *v, bool ready)
 		v->busy_until = s->now;
 	v->host.ple_armed = false;
 	v->host.ple_token++;
-	v->long_spin_armed = false;
-	v->long_spin_token++;
+	v->host.long_spin_armed = false;
+	v->host.long_spin_token++;
 	if (v->cur != NONE_ID)
 		sim_acct_off_cpu(s, &s->t[v->cur]);
 	if (s->sched->ran)
@@ -249,14 +249,14 @@ void sim_vcpu_deschedule(struct sim *s, struct vcpu *v, bool ready)
 	v->host.desched_at = s->now;
 	if (ready) {
 		v->hs = H_READY;
-		v->preempted = true;
+		v->host.preempted = true;
 		s->vm_preempted[v->vm]++;
 		s->vm_ready[v->vm]++;
 		v->steal |= HVTLB_KVM_VCPU_PREEMPTED;
 		sim_pcpu_push(s, p, v->gid, false);
 	} else {
 		v->hs = H_HALTED;
-		v->halted_at = s->now;
+		v->host.halted_at = s->now;
 		TRACE(s, HVTLB_SIM_TRACE_HALT, v, TR_NONE, s->now, 0, 0);
 	}
 	sim_pcpu_schedule(s, p);

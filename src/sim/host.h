@@ -15,9 +15,10 @@ struct vcpu;
 
 /*
  * The host's state of one vCPU (struct vcpu's host): written by the host
- * scheduler (host-sched.c, host-cfs.c, host-balance.c) and pause-loop
- * exits (host-ple.c). A new per-vCPU field the host alone writes goes
- * here.
+ * scheduler (host-sched.c, host-cfs.c, host-balance.c), pause-loop
+ * exits (host-ple.c) and long-spin notifications (long-spin.c); read by
+ * its idle side (host-idle.c) too. A new per-vCPU field the host alone
+ * writes goes here.
  */
 struct vcpu_host {
 	simtime vruntime;  /* hypervisor.cfs: CFS virtual runtime */
@@ -26,10 +27,11 @@ struct vcpu_host {
 	 * (cache hot until cost.sched_migration_cost_us after) */
 	simtime desched_at;
 	/* pause-loop exits (host-ple.c): its PLE window, the EV_PLE it
-	 * armed (ple_token, ple_armed) */
+	 * armed (ple_token, ple_armed); a Hyper-V guest's long-spin
+	 * notification (long-spin.c): the EV_LONG_SPIN it armed */
 	simtime ple_window;
-	uint64_t ple_token;
-	bool ple_armed;
+	uint64_t ple_token, long_spin_token;
+	bool ple_armed, long_spin_armed;
 	/* hypervisor.directed_yield: preempted in guest kernel mode (KVM's
 	 * preempted_in_kernel, kept from its last preemption), in a
 	 * sim_kvm_vcpu_on_spin() it yielded from, dy_eligible */
@@ -39,6 +41,9 @@ struct vcpu_host {
 	/* hypervisor.balance: moved to another pCPU since it last ran (its
 	 * TLB is flushed at entry) */
 	bool migrated;
+	bool preempted; /* descheduled while runnable (KVM vcpu->preempted) */
+	/* when it last halted (host-idle.c: halt polling, wake latency) */
+	simtime halted_at;
 };
 
 /*

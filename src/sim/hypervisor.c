@@ -22,6 +22,21 @@
 #include "sim/stats.h"
 #include "sim/vcpu-tlb.h"
 
+int sim_hv_vcpu_init(struct vcpu *v)
+{
+	if (hvtlb_flushq_init(&v->hv.fq))
+		return -ENOMEM;
+	v->hv.fq_ready = true;
+	return 0;
+}
+
+void sim_hv_vcpu_finish(struct vcpu *v)
+{
+	if (v->hv.fq_ready)
+		hvtlb_flushq_finish(&v->hv.fq);
+	v->hv.fq_ready = false;
+}
+
 /* The hypervisor's flush requests for @p v, before entry or on a kick. */
 static simtime vcpu_service_fq(struct sim *s, struct vcpu *v)
 {
@@ -29,11 +44,11 @@ static simtime vcpu_service_fq(struct sim *s, struct vcpu *v)
 	simtime h = 0;
 	bool global;
 
-	if (!hvtlb_flushq_pending(&v->fq))
+	if (!hvtlb_flushq_pending(&v->hv.fq))
 		return 0;
-	hvtlb_flushq_drain(&v->fq, &b);
-	global = v->fq_global;
-	v->fq_global = false;
+	hvtlb_flushq_drain(&v->hv.fq, &b);
+	global = v->hv.fq_global;
+	v->hv.fq_global = false;
 	if (b.all) {
 		sim_vcpu_flush_all(s, v, HVTLB_SIM_FLUSH_HYPERVISOR, global);
 		return flush_cost(s, true, 0);
@@ -91,7 +106,7 @@ static bool kicks_unserviced(struct sim *s, struct vcpu *v, const uint8_t *vps)
 		struct vcpu *tv = vm_vcpu(s, v, i);
 
 		if (vps[i] && tv != v && tv->hs == H_RUNNING &&
-		    hvtlb_flushq_pending(&tv->fq) &&
+		    hvtlb_flushq_pending(&tv->hv.fq) &&
 		    sim_oracle_needs(s, tv, t->of))
 			return true;
 	}
@@ -127,11 +142,11 @@ static void hv_post(struct sim *s, struct vcpu *v, const uint8_t *vps,
 		ntargets++;
 		/* Ranges drop the global entries of their addresses; if the
 		 * queue folds them into "everything", that must too. */
-		tv->fq_global |= global || !all;
-		if (all || hvtlb_flushq_push(&tv->fq, ranges, n) == 1) {
+		tv->hv.fq_global |= global || !all;
+		if (all || hvtlb_flushq_push(&tv->hv.fq, ranges, n) == 1) {
 			if (!all)
 				s->r->flushes[HVTLB_SIM_FLUSH_OVERFLOW]++;
-			hvtlb_flushq_push_all(&tv->fq);
+			hvtlb_flushq_push_all(&tv->hv.fq);
 		}
 		if (tv == v) {
 			/* The caller's own TLB, before returning to it. */

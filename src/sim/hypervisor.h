@@ -3,16 +3,35 @@
 #ifndef HVTLB_SIM_HYPERVISOR_H
 #define HVTLB_SIM_HYPERVISOR_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include <hvtlb/core.h>
+#include <hvtlb/flushq.h>
 #include <hvtlb/hypercall.h>
 
 #include "sim/event.h"
 
 struct sim;
 struct vcpu;
+
+/*
+ * The hypervisor's state of one vCPU (struct vcpu's hv), written by
+ * hypervisor.c alone: the flush queue its flush hypercalls post to (set
+ * up once fq_ready), and whether a pending "flush everything" drops
+ * global entries too. A new per-vCPU field the hypervisor's flush path
+ * alone writes goes here.
+ */
+struct vcpu_hv {
+	struct hvtlb_flushq fq;
+	bool fq_ready;
+	bool fq_global;
+};
+
+/* Sets up / frees @p v's hv; 0 or -ENOMEM. */
+int sim_hv_vcpu_init(struct vcpu *v);
+void sim_hv_vcpu_finish(struct vcpu *v);
 
 /* Work before @p v enters its pCPU (deferred flush, flush queue); returns
  * its cycles. */

@@ -37,11 +37,12 @@ void sim_arm_long_spin(struct sim *s, struct vcpu *v)
 {
 	simtime period = long_spin_period(s);
 
-	if (!period || v->long_spin_armed || v->hs != H_RUNNING ||
+	if (!period || v->host.long_spin_armed || v->hs != H_RUNNING ||
 	    v->act != ACT_SPIN || !v->ipi_wait)
 		return;
-	v->long_spin_armed = true;
-	ev_push(s, s->now + period, EV_LONG_SPIN, v->gid, ++v->long_spin_token);
+	v->host.long_spin_armed = true;
+	ev_push(s, s->now + period, EV_LONG_SPIN, v->gid,
+		++v->host.long_spin_token);
 }
 
 /* EV_LONG_SPIN: the guest's PAUSE count reached the notification. */
@@ -49,9 +50,9 @@ void sim_host_on_long_spin(struct sim *s, const struct event *e)
 {
 	struct vcpu *v = &s->v[e->obj];
 
-	if (e->arg != v->long_spin_token)
+	if (e->arg != v->host.long_spin_token)
 		return;
-	v->long_spin_armed = false;
+	v->host.long_spin_armed = false;
 	if (v->hs != H_RUNNING || v->act != ACT_SPIN || !v->ipi_wait)
 		return;
 	sim_count_exit(s, v, HVTLB_SIM_EXIT_HYPERCALL, 1);

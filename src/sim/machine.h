@@ -14,7 +14,8 @@
  *   cost.c         the cost table (cost.h) and its accessors
  *   event.c        the event queue: (time, sequence) order
  *   send-chain.c   one vCPU's send to many (flush IPIs, kicks), queued one
- *                  event at a time
+ *                  event at a time; its per-vCPU state, struct vcpu_send,
+ *                  in send-chain.h
  *   host.h         struct vcpu_host: the host's per-vCPU state (CFS,
  *                  balance, PLE, directed yield)
  *   host-sched.c   pCPUs: entering and leaving vCPUs, slices, wake-ups;
@@ -25,7 +26,8 @@
  *   host-ple.c     pause-loop exits and directed yield
  *   long-spin.c    a Hyper-V guest's long-spin notification
  *   hypervisor.c   the hypervisor side of the guest's flush calls: decode,
- *                  flush queues, kicks, deferred flushes at entry
+ *                  flush queues, kicks, deferred flushes at entry; its
+ *                  per-vCPU state, struct vcpu_hv, in hypervisor.h
  *   backend.c      the hvtlb_backend_ops the guest's strategies call
  *   flushq.c,      the per-vCPU flush queue and the KVM preempted byte;
  *   vcpu-sync.c    the request/kick/acknowledge protocol (public API)
@@ -33,7 +35,8 @@
  *                  guest-os-windows.c
  *   guest-sched.c  guest threads: scheduling, ticks, timers
  *   guest-vcpu.h   struct vcpu_guest: the guest's per-vCPU state (lazy TLB
- *                  mode, the lazy strategy's posts)
+ *                  mode, the lazy strategy's posts); struct vcpu_ack: the
+ *                  acknowledgements posted to an initiator
  *   guest-acct.c   their user and sys time, reported and consumed
  *   guest-irq.c    interrupts a vCPU takes: flush IPIs, acknowledgements,
  *                  lazy invalidations
@@ -73,8 +76,10 @@
 #include "sim/guest-vcpu.h"
 #include "sim/hist.h"
 #include "sim/host.h"
+#include "sim/hypervisor.h"
 #include "sim/idle-menu.h"
 #include "sim/rng.h"
+#include "sim/send-chain.h"
 #include "sim/tlb.h"
 
 #define NONE_ID UINT32_MAX
@@ -192,8 +197,6 @@ struct vcpu {
 	simtime runq_t;
 	bool deferred;
 	struct vcpu_host host; /* host.h */
-	uint64_t long_spin_token;
-	bool long_spin_armed;
 	bool ipi_wait; /* its guest spins for flush IPI acknowledgements */
 	bool tick_armed;
 	uint32_t cur; /* task or NONE_ID */
@@ -201,15 +204,10 @@ struct vcpu {
 	simtime cur_since;
 	struct ipi_rec *pend;
 	uint32_t npend, cappend;
-	/* The events of its last send (flush IPIs, kicks) still on their
-	 * way, in key order; only out[out_next] is queued (send-chain.c) */
-	struct event *out;
-	uint32_t out_next, out_n, out_cap;
+	struct vcpu_send send; /* send-chain.h: its last send to many */
 	struct mbox_rec *mbox; /* guest.ipi_mailbox: handlers in progress */
 	uint32_t nmbox, capmbox;
-	struct hvtlb_flushq fq;
-	bool fq_ready;
-	bool fq_global; /* a pending "flush everything" drops globals too */
+	struct vcpu_hv hv; /* hypervisor.h: its flush queue */
 	uint8_t steal;
 	struct tlb tlb;
 	bool tlb_ready;
@@ -222,19 +220,10 @@ struct vcpu {
 	 * at the key of the last to arrive. */
 	uint32_t ack_wait;
 	uint32_t ack_seq;
-	uint32_t ack_posted, ack_posted_seq;
-	simtime ack_last_t;
-	uint64_t ack_last_key;
-	uint32_t spin_hold; /* lock spinning: 1 until released or timed out */
-	simtime halted_at;
-	/* guest.idle: polling for work while idle (it keeps its pCPU); the
-	 * haltpoll limit; halted from idle (not yet back in the guest) */
-	bool polling;
-	bool idle_halted;
-	uint64_t poll_token;
-	simtime poll_limit, poll_end;
-	simtime timer_at; /* its earliest known guest timer (0: none) */
-	bool preempted;	  /* descheduled while runnable (KVM vcpu->preempted) */
+	struct vcpu_ack ack; /* guest-vcpu.h */
+	uint32_t spin_hold;  /* lock spinning: 1 until released or timed out */
+	struct vcpu_idle idle; /* guest-vcpu.h: guest.idle's polling */
+	simtime timer_at;      /* its earliest known guest timer (0: none) */
 	uint64_t spin_token;
 	bool no_wait_pending;
 };
@@ -357,7 +346,7 @@ struct sim {
 	simtime tmax[SIM_TARGET_ROWS];
 	struct hvtlb_sim_results *r;
 	uint32_t stream_base;	/* first task's random stream - 1 */
-	uint32_t *vm_preempted; /* per VM: vCPUs with ->preempted set */
+	uint32_t *vm_preempted; /* per VM: vCPUs with host.preempted set */
 	uint32_t *vm_ready;	/* per VM: vCPUs runnable, not running */
 	uint32_t *vm_boosted;	/* per VM: KVM's last_boosted_vcpu */
 	/* per VM: vCPUs on a pCPU, since when, and the time none, some and
@@ -462,15 +451,5 @@ void sim_trace_shootdown(struct sim *s, struct task *t, simtime t0,
 			 const struct hvtlb_flush_outcome *out);
 /* The thread's mode in the trace becomes @p a. */
 void sim_trace_mode(struct sim *s, struct task *t, enum acct a);
-
-/* send-chain.c: the events of one send of @p from (flush IPIs, kicks):
- * sim_send_begin() says whether they may be chained; sim_send_queue() for each,
- * in the order they are due; sim_send_end() queues the first. */
-bool sim_send_begin(struct vcpu *from);
-void sim_send_queue(struct sim *s, struct vcpu *from, bool chain, simtime t,
-		    enum ev_kind k, uint32_t obj, uint64_t arg);
-void sim_send_end(struct sim *s, struct vcpu *from, bool chain);
-/* An event of a chain was popped: queues the next; @p e gets its kind. */
-void sim_send_popped(struct sim *s, struct event *e);
 
 #endif

@@ -146,11 +146,11 @@ static bool queued_hits(struct vcpu *o, uint64_t va, unsigned shift,
 {
 	struct hvtlb_flushq_batch b;
 
-	if (!hvtlb_flushq_pending(&o->fq))
+	if (!hvtlb_flushq_pending(&o->hv.fq))
 		return false;
-	runtime_flushq_peek(&o->fq, &b);
+	runtime_flushq_peek(&o->hv.fq, &b);
 	if (b.all)
-		return !global || o->fq_global;
+		return !global || o->hv.fq_global;
 	for (size_t i = 0; i < b.n; i++) {
 		if (range_hits(b.ranges[i].gva, b.ranges[i].pages,
 			       hvtlb_page_shift(b.ranges[i].size), va, shift))
@@ -302,9 +302,9 @@ static bool pending_all(struct sim *s, struct vcpu *o, uint32_t asid)
 				  o->loaded_mm == q->asid - 1)))
 			return true;
 	}
-	if (!hvtlb_flushq_pending(&o->fq))
+	if (!hvtlb_flushq_pending(&o->hv.fq))
 		return false;
-	runtime_flushq_peek(&o->fq, &b);
+	runtime_flushq_peek(&o->hv.fq, &b);
 	return b.all;
 }
 

@@ -17,12 +17,13 @@
 #include <stdlib.h>
 
 #include "sim/machine.h"
+#include "sim/send-chain.h"
 
 bool sim_send_begin(struct vcpu *from)
 {
-	if (from->out_next != from->out_n)
+	if (from->send.next != from->send.n)
 		return false;
-	from->out_next = from->out_n = 0;
+	from->send.next = from->send.n = 0;
 	return true;
 }
 
@@ -31,36 +32,36 @@ void sim_send_queue(struct sim *s, struct vcpu *from, bool chain, simtime t,
 {
 	if (t < s->now)
 		t = s->now;
-	if (!chain || (from->out_n && t < from->out[from->out_n - 1].t)) {
+	if (!chain || (from->send.n && t < from->send.ev[from->send.n - 1].t)) {
 		ev_push(s, t, k, obj, arg);
 		return;
 	}
-	if (from->out_n == from->out_cap) {
-		uint32_t nc = from->out_cap ? from->out_cap * 2 : 4;
-		struct event *p = realloc(from->out, nc * sizeof(*p));
+	if (from->send.n == from->send.cap) {
+		uint32_t nc = from->send.cap ? from->send.cap * 2 : 4;
+		struct event *p = realloc(from->send.ev, nc * sizeof(*p));
 
 		if (!p) {
 			s->failed = true;
 			return;
 		}
-		from->out = p;
-		from->out_cap = nc;
+		from->send.ev = p;
+		from->send.cap = nc;
 	}
-	from->out[from->out_n++] = (struct event){
+	from->send.ev[from->send.n++] = (struct event){
 		t, s->q.seq++, k | (from->gid + 1) << EV_SENDER_SHIFT, obj, arg
 	};
 }
 
 static void send_push(struct sim *s, struct vcpu *from)
 {
-	const struct event *e = &from->out[from->out_next];
+	const struct event *e = &from->send.ev[from->send.next];
 
 	ev_push_seq(s, e->t, e->seq, (enum ev_kind)e->kind, e->obj, e->arg);
 }
 
 void sim_send_end(struct sim *s, struct vcpu *from, bool chain)
 {
-	if (chain && from->out_n)
+	if (chain && from->send.n)
 		send_push(s, from);
 }
 
@@ -69,6 +70,6 @@ void sim_send_popped(struct sim *s, struct event *e)
 	struct vcpu *from = &s->v[(e->kind >> EV_SENDER_SHIFT) - 1];
 
 	e->kind &= EV_KIND_MASK;
-	if (++from->out_next < from->out_n)
+	if (++from->send.next < from->send.n)
 		send_push(s, from);
 }

@@ -9,6 +9,7 @@
 #include "sim/engine.h"
 #include "sim/guest.h"
 #include "sim/host.h"
+#include "sim/hypervisor.h"
 #include "sim/machine.h"
 #include "sim/oracle.h"
 #include "sim/workload.h"
@@ -82,10 +83,6 @@ static void setup_times(struct sim *s)
 	s->tick = us_to_cyc(s, s->cost[SIM_COST_tick_us]);
 	s->lock_spin = us_to_cyc(s, c->lock_spin_us) + c->lock_spin_cycles;
 	s->lock_handoff = us_to_cyc(s, c->lock_handoff_us);
-	s->halt_poll = us_to_cyc(s, s->cost[SIM_COST_halt_poll_us]);
-	s->cstate_exit = us_to_cyc(s, s->cost[SIM_COST_cstate_exit_us]);
-	s->cstate_residency =
-		us_to_cyc(s, s->cost[SIM_COST_cstate_residency_us]);
 	if (!s->host_slice)
 		s->host_slice = 1;
 	if (!s->tick)
@@ -133,9 +130,8 @@ static int setup_vcpus(struct sim *s)
 		v->loaded_mm = NONE_ID;
 		v->guest.lz_min_epoch = UINT64_MAX;
 		v->host.ple_window = cyc(s, SIM_COST_ple_window);
-		if (hvtlb_flushq_init(&v->fq))
+		if (sim_hv_vcpu_init(v))
 			return -ENOMEM;
-		v->fq_ready = true;
 		v->fl = hvtlb_flusher_create(&c->strategy, &sim_backend_ops, v);
 		if (!v->fl)
 			return -EINVAL;
@@ -281,11 +277,10 @@ void sim_teardown(struct sim *s)
 			struct vcpu *v = &s->v[i];
 
 			hvtlb_flusher_destroy(v->fl);
-			if (v->fq_ready)
-				hvtlb_flushq_finish(&v->fq);
+			sim_hv_vcpu_finish(v);
 			sim_tlb_finish(&v->tlb);
 			free(v->pend);
-			free(v->out);
+			free(v->send.ev);
 			free(v->mbox);
 			free(v->guest.lz);
 		}

@@ -390,7 +390,7 @@ static simtime idle_wake_after(struct sim *s, unsigned n, double us)
 		struct event e;
 
 		v->hs = H_HALTED;
-		v->halted_at = s->now;
+		v->host.halted_at = s->now;
 		p->cur = NONE_ID;
 		p->idle_since = s->now;
 		sim_pcpu_idle_enter(s, p);
@@ -496,13 +496,13 @@ static void test_haltpoll_limit(void **state)
 	static const double blocked[] = { 30, 80, 150, 190, 500, 1000 };
 
 	(void)state;
-	assert_int_equal(v->poll_limit, 0);
+	assert_int_equal(v->idle.poll_limit, 0);
 	for (unsigned i = 0; i < 6; i++) {
-		v->idle_halted = true;
-		v->halted_at = s->now;
+		v->idle.halted = true;
+		v->host.halted_at = s->now;
 		s->now += us_to_cyc(s, blocked[i]);
 		sim_guest_idle_exit(s, v);
-		assert_int_equal(v->poll_limit, us_to_cyc(s, want[i]));
+		assert_int_equal(v->idle.poll_limit, us_to_cyc(s, want[i]));
 	}
 	rig_free(g);
 }
@@ -527,11 +527,11 @@ static void test_poll_resume(void **state)
 	(void)state;
 	put_running(s, 0, 0, 0);
 	v->act = ACT_IDLE;
-	v->polling = true;
-	v->poll_end = us_to_cyc(s, 50);
+	v->idle.polling = true;
+	v->idle.poll_end = us_to_cyc(s, 50);
 	s->now = us_to_cyc(s, 10);
 	assert_true(sim_guest_idle_continue(s, v));
-	assert_true(v->polling);
+	assert_true(v->idle.polling);
 	e = evq_pop(&s->q);
 	assert_int_equal(e.kind, EV_IDLE_POLL);
 	assert_int_equal(e.t, us_to_cyc(s, 50));
@@ -560,7 +560,7 @@ static void put_ready(struct sim *s, uint32_t vid, simtime vr, bool preempted,
 	v->cur = vid; /* thread k starts on vCPU k */
 	s->t[vid].acct = kernel ? ACCT_SYS : ACCT_USER;
 	v->act = ACT_WORK;
-	v->preempted = preempted;
+	v->host.preempted = preempted;
 	v->host.preempted_in_kernel = preempted && kernel;
 	s->vm_preempted[0] += preempted;
 	s->vm_ready[0]++;
