@@ -39,6 +39,7 @@ int trace_dat_text(const char *path, size_t max, char **text, size_t *len,
 
 #else
 
+#include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/wait.h>
@@ -231,11 +232,53 @@ static int dat_slurp(int fd, size_t max, char **text, size_t *len)
 	return 0;
 }
 
+/*
+ * The child speaks only through its pipes. libtracecmd writes warnings
+ * of its own ("Can not mmap file, will read instead"), and glibc reports a
+ * heap the library corrupted ("free(): double free detected") on stderr,
+ * or on the terminal unless LIBC_FATAL_STDERR_ is set: extra lines around
+ * the caller's one-line error, or inside its --json on stdout.
+ */
+static void dat_child_quiet(int out_fd, int err_fd)
+{
+	int fd = open("/dev/null", O_WRONLY);
+
+	setenv("LIBC_FATAL_STDERR_", "1", 1);
+	/* A caller that ran with stdout or stderr closed may have been
+	 * given the pipe in its place: that one stays. */
+	for (int std = STDOUT_FILENO; std <= STDERR_FILENO; std++) {
+		if (std == out_fd || std == err_fd || std == fd)
+			continue;
+		if (fd < 0 || dup2(fd, std) < 0)
+			close(std);
+	}
+	if (fd > STDERR_FILENO)
+		close(fd);
+}
+
+/*
+ * A fault of the library kills the child by its signal, which the parent
+ * reports: a handler the caller installed (a crash reporter, a
+ * sanitizer's, libFuzzer's) would take it for a fault of its own.
+ */
+static void dat_child_signals(void)
+{
+	static const int fatal[] = { SIGSEGV, SIGBUS,  SIGFPE,
+				     SIGILL,  SIGABRT, SIGSYS };
+
+	for (size_t i = 0; i < sizeof(fatal) / sizeof(fatal[0]); i++)
+		signal(fatal[i], SIG_DFL);
+}
+
 static void dat_child_run(const char *path, int out_fd, int err_fd)
 {
-	FILE *out = fdopen(out_fd, "w"), *errf = fdopen(err_fd, "w");
+	FILE *out, *errf;
 	int rc;
 
+	dat_child_signals();
+	dat_child_quiet(out_fd, err_fd);
+	out = fdopen(out_fd, "w");
+	errf = fdopen(err_fd, "w");
 	if (!out || !errf)
 		_exit(DAT_EXIT_REFUSED);
 	rc = dat_child(path, out, errf);
