@@ -42,6 +42,7 @@ int trace_dat_text(const char *path, size_t max, char **text, size_t *len,
 #include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <trace-cmd/trace-cmd.h>
 #include <unistd.h>
@@ -50,6 +51,15 @@ int trace_dat_text(const char *path, size_t max, char **text, size_t *len,
 #define DAT_MAX_BUFFERS 64
 /* The child's exit status when the library refused the file. */
 #define DAT_EXIT_REFUSED 3
+/*
+ * The child's CPU time, at most: a malformed file can make libtracecmd
+ * take seconds an event (a CPU count in the millions, scanned for each).
+ * A real trace reads at 2 to 3 us an event, so 1 GiB of text in well under
+ * a minute. The libFuzzer build sets a few seconds.
+ */
+#ifndef TRACE_DAT_CPU_SECONDS
+#define TRACE_DAT_CPU_SECONDS 600
+#endif
 
 bool trace_dat_supported(void)
 {
@@ -259,15 +269,26 @@ static void dat_child_quiet(int out_fd, int err_fd)
 /*
  * A fault of the library kills the child by its signal, which the parent
  * reports: a handler the caller installed (a crash reporter, a
- * sanitizer's, libFuzzer's) would take it for a fault of its own.
+ * sanitizer's, libFuzzer's) would take it for a fault of its own. So does
+ * the end of its CPU time.
  */
 static void dat_child_signals(void)
 {
-	static const int fatal[] = { SIGSEGV, SIGBUS,  SIGFPE,
-				     SIGILL,  SIGABRT, SIGSYS };
+	static const int fatal[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL,
+				     SIGABRT, SIGSYS, SIGXCPU };
+	struct rlimit cpu;
 
 	for (size_t i = 0; i < sizeof(fatal) / sizeof(fatal[0]); i++)
 		signal(fatal[i], SIG_DFL);
+	/* SIGXCPU past the soft limit, SIGKILL a second later; a lower
+	 * limit the caller set stays. */
+	if (!getrlimit(RLIMIT_CPU, &cpu) &&
+	    cpu.rlim_cur > TRACE_DAT_CPU_SECONDS) {
+		cpu.rlim_cur = TRACE_DAT_CPU_SECONDS;
+		if (cpu.rlim_max > TRACE_DAT_CPU_SECONDS + 1)
+			cpu.rlim_max = TRACE_DAT_CPU_SECONDS + 1;
+		setrlimit(RLIMIT_CPU, &cpu);
+	}
 }
 
 static void dat_child_run(const char *path, int out_fd, int err_fd)
@@ -289,6 +310,13 @@ static void dat_child_run(const char *path, int out_fd, int err_fd)
 /* How the child ended, as the caller's return value and message. */
 static int dat_status(int status, const char *msg, char *err, size_t errlen)
 {
+	if (WIFSIGNALED(status) && WTERMSIG(status) == SIGXCPU) {
+		snprintf(err, errlen,
+			 "libtracecmd used its %d s of CPU time reading it: a "
+			 "malformed trace.dat",
+			 TRACE_DAT_CPU_SECONDS);
+		return -EINVAL;
+	}
 	if (WIFSIGNALED(status)) {
 		snprintf(err, errlen,
 			 "libtracecmd stopped on signal %d reading it: a "
