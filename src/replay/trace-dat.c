@@ -39,8 +39,10 @@ int trace_dat_text(const char *path, size_t max, char **text, size_t *len,
 
 #else
 
+#include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <trace-cmd/trace-cmd.h>
 #include <unistd.h>
@@ -49,6 +51,15 @@ int trace_dat_text(const char *path, size_t max, char **text, size_t *len,
 #define DAT_MAX_BUFFERS 64
 /* The child's exit status when the library refused the file. */
 #define DAT_EXIT_REFUSED 3
+/*
+ * The child's CPU time, at most: a malformed file can make libtracecmd
+ * take seconds an event (a CPU count in the millions, scanned for each).
+ * A real trace reads at 2 to 3 us an event, so 1 GiB of text in well under
+ * a minute. The libFuzzer build sets a few seconds.
+ */
+#ifndef TRACE_DAT_CPU_SECONDS
+#define TRACE_DAT_CPU_SECONDS 600
+#endif
 
 bool trace_dat_supported(void)
 {
@@ -231,11 +242,64 @@ static int dat_slurp(int fd, size_t max, char **text, size_t *len)
 	return 0;
 }
 
+/*
+ * The child speaks only through its pipes. libtracecmd writes warnings
+ * of its own ("Can not mmap file, will read instead"), and glibc reports a
+ * heap the library corrupted ("free(): double free detected") on stderr,
+ * or on the terminal unless LIBC_FATAL_STDERR_ is set: extra lines around
+ * the caller's one-line error, or inside its --json on stdout.
+ */
+static void dat_child_quiet(int out_fd, int err_fd)
+{
+	int fd = open("/dev/null", O_WRONLY);
+
+	setenv("LIBC_FATAL_STDERR_", "1", 1);
+	/* A caller that ran with stdout or stderr closed may have been
+	 * given the pipe in its place: that one stays. */
+	for (int std = STDOUT_FILENO; std <= STDERR_FILENO; std++) {
+		if (std == out_fd || std == err_fd || std == fd)
+			continue;
+		if (fd < 0 || dup2(fd, std) < 0)
+			close(std);
+	}
+	if (fd > STDERR_FILENO)
+		close(fd);
+}
+
+/*
+ * A fault of the library kills the child by its signal, which the parent
+ * reports: a handler the caller installed (a crash reporter, a
+ * sanitizer's, libFuzzer's) would take it for a fault of its own. So does
+ * the end of its CPU time.
+ */
+static void dat_child_signals(void)
+{
+	static const int fatal[] = { SIGSEGV, SIGBUS, SIGFPE, SIGILL,
+				     SIGABRT, SIGSYS, SIGXCPU };
+	struct rlimit cpu;
+
+	for (size_t i = 0; i < sizeof(fatal) / sizeof(fatal[0]); i++)
+		signal(fatal[i], SIG_DFL);
+	/* SIGXCPU past the soft limit, SIGKILL a second later; a lower
+	 * limit the caller set stays. */
+	if (!getrlimit(RLIMIT_CPU, &cpu) &&
+	    cpu.rlim_cur > TRACE_DAT_CPU_SECONDS) {
+		cpu.rlim_cur = TRACE_DAT_CPU_SECONDS;
+		if (cpu.rlim_max > TRACE_DAT_CPU_SECONDS + 1)
+			cpu.rlim_max = TRACE_DAT_CPU_SECONDS + 1;
+		setrlimit(RLIMIT_CPU, &cpu);
+	}
+}
+
 static void dat_child_run(const char *path, int out_fd, int err_fd)
 {
-	FILE *out = fdopen(out_fd, "w"), *errf = fdopen(err_fd, "w");
+	FILE *out, *errf;
 	int rc;
 
+	dat_child_signals();
+	dat_child_quiet(out_fd, err_fd);
+	out = fdopen(out_fd, "w");
+	errf = fdopen(err_fd, "w");
 	if (!out || !errf)
 		_exit(DAT_EXIT_REFUSED);
 	rc = dat_child(path, out, errf);
@@ -246,6 +310,13 @@ static void dat_child_run(const char *path, int out_fd, int err_fd)
 /* How the child ended, as the caller's return value and message. */
 static int dat_status(int status, const char *msg, char *err, size_t errlen)
 {
+	if (WIFSIGNALED(status) && WTERMSIG(status) == SIGXCPU) {
+		snprintf(err, errlen,
+			 "libtracecmd used its %d s of CPU time reading it: a "
+			 "malformed trace.dat",
+			 TRACE_DAT_CPU_SECONDS);
+		return -EINVAL;
+	}
 	if (WIFSIGNALED(status)) {
 		snprintf(err, errlen,
 			 "libtracecmd stopped on signal %d reading it: a "
