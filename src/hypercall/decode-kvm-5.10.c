@@ -9,9 +9,9 @@
  * host->kvm_synic says whether the SynIC is on. 5.10 has no Hyper-V CPUID
  * enforcement, so nothing else gates a call.
  *
- * Self-contained on purpose: the pieces that behave as in 6.12
- * (SignalEvent, the non-Ex IPI) are static in decode-kvm.c, and sharing
- * them would change that file and decode.h.
+ * SignalEvent behaves as in 6.12 and is decode-kvm.c's
+ * (hv_kvm_signal_event()); the non-Ex IPI, the same too, is written here
+ * against 5.10's lines.
  *
  * A 5.10 VM has at most KVM_MAX_VCPUS = 288 vCPUs
  * (arch/x86/include/asm/kvm_host.h:40), a constant of that release: the
@@ -22,9 +22,6 @@
 /* KVM_HV_MAX_SPARSE_VCPU_SET_BITS = DIV_ROUND_UP(KVM_MAX_VCPUS, 64) (39):
  * the banks sparse_set_to_vcpu_mask() takes (1475-1477). */
 #define KVM510_BANK_CAP 5u
-/* KVM_HYPERV_CONN_ID_MASK (arch/x86/include/uapi/asm/kvm.h). */
-#define KVM510_CONN_ID_MASK 0x00ffffffULL
-
 /* The words sparse_set_to_vcpu_mask() uses: those of the banks below
  * KVM510_BANK_CAP, which come first in bank_contents (1475-1477). */
 static unsigned kvm510_used_banks(uint64_t valid_mask)
@@ -82,32 +79,23 @@ static uint64_t kvm510_flush(const struct hv_ctx *c, struct hvtlb_decoded *out)
 /* kvm_hv_send_ipi(), 1595-1667. */
 static uint64_t kvm510_ipi(const struct hv_ctx *c, struct hvtlb_decoded *out)
 {
-	const struct hvtlb_control *k = &c->ctl;
 	uint32_t vector;
 
 	if (!c->ex) {
-		/* 1612-1614: struct hv_send_ipi, 16 bytes. */
-		if (c->len < HVTLB_IPI_HDR_BYTES)
+		/* 1612-1614: struct hv_send_ipi, 16 bytes; 1619-1620: fast,
+		 * the upper half of RDX must be zero; in memory the reserved
+		 * word is not checked; 1615, 1621, 1624: bank 0 only. The
+		 * same as 6.12. */
+		if (!hv_kvm_ipi_plain(c, out))
 			return hv_st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
-		/* 1619-1620: fast, the upper half of RDX must be zero; in
-		 * memory the reserved word is not checked. */
-		if (k->fast && hv_ld32(c->data + 4) != 0)
-			return hv_st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
-		vector = hv_ld32(c->data + HV_OFF_IPI_VECTOR);
-		out->vector = vector;
-		out->target_vtl = c->data[HV_OFF_IPI_VTL];
-		/* 1615, 1621, 1624: bank 0 only, never "all". */
-		hv_set_mask0(out, hv_ld(c, HV_OFF_IPI_MASK));
+		vector = out->vector;
 	} else {
 		unsigned n;
 
 		/* 1629-1631: struct hv_send_ipi_ex, 24 bytes. */
-		if (c->len < HVTLB_IPI_EX_HDR_BYTES)
+		if (!hv_ipi_ex_head(c, out))
 			return hv_st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
-		vector = hv_ld32(c->data + HV_OFF_IPI_VECTOR);
-		out->vector = vector;
-		out->target_vtl = c->data[HV_OFF_IPI_VTL];
-		out->valid_mask = hv_ld(c, HV_OFF_IPI_VMASK);
+		vector = out->vector;
 		n = hv_popcount64(out->valid_mask);
 		/* 1644-1645: an empty mask is success before the format,
 		 * so format ALL sends nothing, and before the vector check. */
@@ -132,33 +120,6 @@ static uint64_t kvm510_ipi(const struct hv_ctx *c, struct hvtlb_decoded *out)
 	return hv_ok(0); /* 1666 */
 }
 
-/* kvm_hvcall_signal_event(), 1699-1736, with the fall through of
- * 1791-1798 for a connection id KVM has no eventfd for. */
-static uint64_t kvm510_signal_event(const struct hv_ctx *c,
-				    struct hvtlb_decoded *out)
-{
-	uint64_t v;
-
-	if (!c->ctl.fast) {
-		/* 1707-1713: alignment, and a read that fails, are 4. */
-		if ((c->gpa & 7) || (c->gpa & 0xfff) + 8 > HVTLB_PAGE_BYTES ||
-		    c->len < 8)
-			return hv_st(HVTLB_STATUS_INVALID_ALIGNMENT);
-	} else if (c->len < 8) {
-		return hv_st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
-	}
-	v = hv_ld(c, 0);
-	/* 1721-1725: a flag number is "no such port"; other bits beyond
-	 * the connection id are 3 at once. */
-	if (!(v & 0xffff00000000ULL) && (v & ~KVM510_CONN_ID_MASK))
-		return hv_st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
-	/* No eventfd: 1731-1732 then 1796-1799. */
-	if (!c->host->kvm_synic)
-		return hv_st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
-	out->scope = HVTLB_SCOPE_VMM;
-	return hv_ok(0);
-}
-
 /* The cases of kvm_hv_hypercall()'s switch beyond the six, 1778-1880. */
 static uint64_t kvm510_other(const struct hv_ctx *c, struct hvtlb_decoded *out)
 {
@@ -173,8 +134,8 @@ static uint64_t kvm510_other(const struct hv_ctx *c, struct hvtlb_decoded *out)
 	case HV_CALL_SIGNAL_EVENT: /* 1785-1793 */
 		if (rep)
 			return hv_st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
-		return kvm510_signal_event(c, out);
-	case HV_CALL_POST_MESSAGE: /* 1794-1807 */
+		return hv_kvm_signal_event(c, out); /* as 6.12 */
+	case HV_CALL_POST_MESSAGE:		    /* 1794-1807 */
 		if (rep || !c->host->kvm_synic)
 			return hv_st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
 		out->scope = HVTLB_SCOPE_VMM;

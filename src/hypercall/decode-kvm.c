@@ -138,25 +138,17 @@ static uint64_t kvm_ipi(const struct hv_ctx *c, struct hvtlb_decoded *out)
 	uint32_t vector;
 
 	if (!c->ex) {
-		if (c->len < HVTLB_IPI_HDR_BYTES)
-			return hv_st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
 		/* 2263: fast, the upper half of RDX must be zero. */
-		if (k->fast && hv_ld32(c->data + 4) != 0)
+		if (!hv_kvm_ipi_plain(c, out))
 			return hv_st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
-		vector = hv_ld32(c->data + HV_OFF_IPI_VECTOR);
-		out->vector = vector;
-		out->target_vtl = c->data[HV_OFF_IPI_VTL];
-		hv_set_mask0(out, hv_ld(c, HV_OFF_IPI_MASK));
+		vector = out->vector;
 	} else {
 		uint64_t format;
 
-		if (c->len < HVTLB_IPI_EX_HDR_BYTES)
+		if (!hv_ipi_ex_head(c, out))
 			return hv_st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
-		vector = hv_ld32(c->data + HV_OFF_IPI_VECTOR);
-		out->vector = vector;
-		out->target_vtl = c->data[HV_OFF_IPI_VTL];
+		vector = out->vector;
 		format = hv_ld(c, HV_OFF_IPI_FORMAT);
-		out->valid_mask = hv_ld(c, HV_OFF_IPI_VMASK);
 		/* 2289: only ALL means all; anything else is read sparse. */
 		out->all_vps = format == HVTLB_VPSET_ALL;
 		if (k->varhead != hv_popcount64(out->valid_mask)) /* 2291 */
@@ -185,9 +177,9 @@ static uint64_t kvm_ipi(const struct hv_ctx *c, struct hvtlb_decoded *out)
 }
 
 /* kvm_hvcall_signal_event(), 2430-2469, with the fall through of 2621-2630
- * for a connection id KVM has no eventfd for. */
-static uint64_t kvm_signal_event(const struct hv_ctx *c,
-				 struct hvtlb_decoded *out)
+ * for a connection id KVM has no eventfd for. Linux 5.10.13 decides the
+ * same (hyperv.c 1699-1736, 1791-1798): kvm-5.10 calls it too. */
+uint64_t hv_kvm_signal_event(const struct hv_ctx *c, struct hvtlb_decoded *out)
 {
 	uint64_t v;
 
@@ -225,7 +217,7 @@ static uint64_t kvm_other(const struct hv_ctx *c, struct hvtlb_decoded *out)
 	case HV_CALL_SIGNAL_EVENT: /* 2615-2623 */
 		if (rep || k->varhead)
 			return hv_st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
-		return kvm_signal_event(c, out);
+		return hv_kvm_signal_event(c, out);
 	case HV_CALL_POST_MESSAGE: /* 2624-2630 */
 		if (rep || k->varhead || !c->host->kvm_synic)
 			return hv_st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);

@@ -138,4 +138,37 @@ struct hv_host_ops {
 HVTLB_PROFILE_MAP(HV_HOST_X_)
 #undef HV_HOST_X_
 
+/* The non-Ex HvCallSendSyntheticClusterIpi header as KVM reads it, the
+ * same in Linux 5.10 and 6.12: 16 bytes; fast, the upper half of RDX
+ * (the reserved word) zero, in memory not checked; the vector, the VTL
+ * and bank 0, never "all". False for input KVM answers 3. */
+static inline bool hv_kvm_ipi_plain(const struct hv_ctx *c,
+				    struct hvtlb_decoded *out)
+{
+	if (c->len < HVTLB_IPI_HDR_BYTES ||
+	    (c->ctl.fast && hv_ld32(c->data + 4) != 0))
+		return false;
+	out->vector = hv_ld32(c->data + HV_OFF_IPI_VECTOR);
+	out->target_vtl = c->data[HV_OFF_IPI_VTL];
+	hv_set_mask0(out, hv_ld(c, HV_OFF_IPI_MASK));
+	return true;
+}
+
+/* The fixed part of HvCallSendSyntheticClusterIpiEx (24 bytes): the
+ * vector, the VTL and the valid-bank mask. False when it is cut short. */
+static inline bool hv_ipi_ex_head(const struct hv_ctx *c,
+				  struct hvtlb_decoded *out)
+{
+	if (c->len < HVTLB_IPI_EX_HDR_BYTES)
+		return false;
+	out->vector = hv_ld32(c->data + HV_OFF_IPI_VECTOR);
+	out->target_vtl = c->data[HV_OFF_IPI_VTL];
+	out->valid_mask = hv_ld(c, HV_OFF_IPI_VMASK);
+	return true;
+}
+
+/* HvCallSignalEvent as KVM decodes it (decode-kvm.c): the same in the
+ * kvm and kvm-5.10 profiles. */
+uint64_t hv_kvm_signal_event(const struct hv_ctx *c, struct hvtlb_decoded *out);
+
 #endif
