@@ -2,6 +2,7 @@
 /* The replayed side of `hvtlb replay --check` (replay-sim.h). */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <hvtlb/sim.h>
@@ -31,32 +32,43 @@ static void take_results(struct replay_side *s,
 	s->seed = r->seed;
 }
 
-/* What the trace itself says: its threads, processes and flush requests. */
-static int recorded_side(struct replay_side *s, const char *buf, size_t len)
+/* What the trace itself says: its threads, processes and flush requests,
+ * from the steps @p w the replay then runs. */
+static void recorded_side(struct replay_side *s, const struct trace_workload *w)
 {
-	struct trace_workload w;
-	int rc = trace_workload_read(&w, buf, len);
+	s->threads = w->script.nthreads;
+	s->processes = w->processes;
+	s->cpus = w->cpus;
+	s->requests = w->flushes;
+	for (int k = 0; k < 4; k++)
+		s->by_kind[k] = w->by_kind[HVTLB_SIM_STEP_MUNMAP + k];
+	s->remote = w->remote;
+	s->remote_elsewhere = w->remote_elsewhere;
+}
 
-	if (rc) {
-		snprintf(s->err, sizeof(s->err), "%s",
-			 rc == -ENOMEM ? "out of memory" : w.err);
-	} else {
-		s->threads = w.script.nthreads;
-		s->processes = w.processes;
-		s->cpus = w.cpus;
-		s->requests = w.flushes;
-		for (int k = 0; k < 4; k++)
-			s->by_kind[k] = w.by_kind[HVTLB_SIM_STEP_MUNMAP + k];
-		s->remote = w.remote;
-		s->remote_elsewhere = w.remote_elsewhere;
-	}
-	trace_workload_free(&w);
+/* The trace's steps into *@p out (calloc'd), read once from the bytes
+ * already loaded; 0, or -errno with s->err set. */
+static int read_steps(struct replay_side *s, const char *buf, size_t len,
+		      struct trace_workload **out)
+{
+	struct trace_workload *w = calloc(1, sizeof(*w));
+	int rc = w ? trace_workload_read(w, buf, len) : -ENOMEM;
+
+	*out = rc ? NULL : w;
+	if (!rc)
+		return 0;
+	snprintf(s->err, sizeof(s->err), "%s",
+		 rc == -ENOMEM ? "out of memory" : w->err);
+	if (w)
+		trace_workload_free(w);
+	free(w);
 	return rc;
 }
 
 /* The run `hvtlb sim --trace-in PATH --set strategy=S --uncertainty N`
  * makes: the recorded machine, everything else at its default. */
-static int replayed_side(struct replay_side *s, const char *path, size_t ndraws,
+static int replayed_side(struct replay_side *s, const char *path,
+			 struct trace_workload *w, size_t ndraws,
 			 const char *const *sets, size_t nsets,
 			 struct sim_batch *b, struct unc_plan *u,
 			 struct ensemble *e)
@@ -66,6 +78,13 @@ static int replayed_side(struct replay_side *s, const char *path, size_t ndraws,
 
 	snprintf(set, sizeof(set), "strategy=%s", s->strategy);
 	rc = sim_load_with_trace(b, NULL, path);
+	if (rc) {
+		trace_workload_free(w);
+		free(w);
+	} else {
+		/* the batch owns the steps: it does not read the file again */
+		rc = sim_batch_take_trace(b, path, w);
+	}
 	if (!rc)
 		rc = scenario_add_override(&b->sc, set);
 	for (size_t i = 0; !rc && i < nsets; i++)
@@ -102,18 +121,20 @@ int replay_side_run(const char *path, const char *buf, size_t len,
 	struct sim_batch b;
 	struct unc_plan u;
 	struct ensemble e;
+	struct trace_workload *w;
 	int rc;
 
 	memset(s, 0, sizeof(*s));
 	memset(&e, 0, sizeof(e));
 	s->strategy = ipi_trace ? REPLAY_SIM_IPI : REPLAY_SIM_HYPERCALL;
 	s->ndraws = ndraws;
-	rc = recorded_side(s, buf, len);
+	rc = read_steps(s, buf, len, &w);
 	if (rc)
 		return rc;
+	recorded_side(s, w);
 	sim_batch_init(&b);
 	unc_plan_init(&u);
-	rc = replayed_side(s, path, ndraws, sets, nsets, &b, &u, &e);
+	rc = replayed_side(s, path, w, ndraws, sets, nsets, &b, &u, &e);
 	if (!rc && b.run_rc[0])
 		rc = b.run_rc[0];
 	if (!rc && !b.res[0])

@@ -170,15 +170,21 @@ static int sim_trace_load(struct sim_batch *b)
 			script_free(w);
 		return rc;
 	}
-	if (!b->sc.title && set_title(b, path, w))
-		rc = -ENOMEM;
+	return sim_batch_take_trace(b, path, w);
+}
+
+int sim_batch_take_trace(struct sim_batch *b, const char *path,
+			 struct trace_workload *w)
+{
+	int rc = !b->sc.title && set_title(b, path, w) ? -ENOMEM : 0;
+
 	b->script = &w->script;
 	b->script_pages = w->pages;
 	b->script_cpus = w->cpus;
 	b->script_processes = w->processes;
 	b->script_owner = w;
 	b->script_free = script_free;
-	return 0;
+	return rc;
 }
 
 int sim_configure_with_trace(struct sim_batch *b, unsigned default_threads)

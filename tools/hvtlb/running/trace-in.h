@@ -45,4 +45,14 @@ int sim_load_with_trace(struct sim_batch *b, const char *path,
  */
 int sim_configure_with_trace(struct sim_batch *b, unsigned default_threads);
 
+struct trace_workload;
+
+/**
+ * Gives @p b the trace @p w read from @p path (calloc'd; the batch frees
+ * it), so that sim_configure_with_trace() does not read the file again.
+ * 0, or -ENOMEM for the title (the trace is the batch's either way).
+ */
+int sim_batch_take_trace(struct sim_batch *b, const char *path,
+			 struct trace_workload *w);
+
 #endif
