@@ -427,6 +427,30 @@ int hvtlb_profile_from_name(const char *name, enum hvtlb_profile *p);
  *  NULL for a value out of range. */
 const char *hvtlb_profile_source(enum hvtlb_profile p);
 
+/** The hypervisor a profile's host is: what a guest finds in CPUID, and so
+ *  which paravirtual calls beside the TLFS ones it may use. */
+enum hvtlb_hypervisor {
+	/** Hyper-V, or a host that presents itself as Hyper-V (OpenVMM) */
+	HVTLB_HYPERVISOR_HYPERV,
+	HVTLB_HYPERVISOR_KVM, /**< KVM with its Hyper-V emulation */
+	HVTLB_HYPERVISOR_XEN, /**< Xen with its viridian enlightenments */
+};
+
+/** The hypervisor profile @p p follows; HVTLB_HYPERVISOR_HYPERV for a
+ *  value out of range (which hvtlb_decode() reads strictly). */
+enum hvtlb_hypervisor hvtlb_profile_hypervisor(enum hvtlb_profile p);
+
+/** The fields of struct hvtlb_host that only some profiles read. */
+enum hvtlb_host_field {
+	HVTLB_HOST_KVM_MAX_VCPUS = 1u << 0, /**< kvm_max_vcpus */
+	HVTLB_HOST_KVM_SYNIC = 1u << 1,	    /**< kvm_synic */
+	HVTLB_HOST_CALLER_VP = 1u << 2,	    /**< caller_vp */
+};
+
+/** The hvtlb_host_field bits profile @p p reads (the others it ignores);
+ *  0 for a value out of range. */
+unsigned hvtlb_profile_host_fields(enum hvtlb_profile p);
+
 /** KVM's KVM_MAX_VCPUS (CONFIG_KVM_MAX_NR_VCPUS): 4096 in the Debian
  *  6.12.117 amd64 build the kvm profile follows (CONFIG_MAXSMP=y). */
 #define HVTLB_KVM_MAX_VCPUS_DEFAULT 4096u

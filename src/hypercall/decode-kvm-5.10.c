@@ -187,4 +187,6 @@ const struct hv_host_ops hv_host_KVM_5_10 = {
 	.decode = decode_kvm510,
 	.max_vps = kvm510_max_vcpus,
 	.max_vps_name = "KVM_MAX_VCPUS",
+	.hypervisor = HVTLB_HYPERVISOR_KVM,
+	.fields = HVTLB_HOST_KVM_SYNIC,
 };

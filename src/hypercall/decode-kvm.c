@@ -267,4 +267,6 @@ const struct hv_host_ops hv_host_KVM = {
 	.decode = decode_kvm,
 	.max_vps = kvm_max_vcpus,
 	.max_vps_name = "KVM_MAX_VCPUS",
+	.hypervisor = HVTLB_HYPERVISOR_KVM,
+	.fields = HVTLB_HOST_KVM_MAX_VCPUS | HVTLB_HOST_KVM_SYNIC,
 };

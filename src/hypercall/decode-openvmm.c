@@ -280,5 +280,12 @@ static uint64_t decode_snp(const struct hv_ctx *c, struct hvtlb_decoded *out)
 	return decode_openvmm(c, true, out);
 }
 
-const struct hv_host_ops hv_host_OPENVMM_TDX = { .decode = decode_tdx };
-const struct hv_host_ops hv_host_OPENVMM_SNP = { .decode = decode_snp };
+const struct hv_host_ops hv_host_OPENVMM_TDX = {
+	.decode = decode_tdx,
+	.hypervisor = HVTLB_HYPERVISOR_HYPERV,
+};
+const struct hv_host_ops hv_host_OPENVMM_SNP = {
+	.decode = decode_snp,
+	.hypervisor = HVTLB_HYPERVISOR_HYPERV,
+	.fields = HVTLB_HOST_CALLER_VP,
+};

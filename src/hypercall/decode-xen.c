@@ -138,4 +138,5 @@ const struct hv_host_ops hv_host_XEN = {
 	.decode = decode_xen,
 	.max_vps = xen_max_vps,
 	.max_vps_name = "HVM_MAX_VCPUS",
+	.hypervisor = HVTLB_HYPERVISOR_XEN,
 };

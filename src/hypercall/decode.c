@@ -247,7 +247,10 @@ static uint64_t decode_strict(const struct hv_ctx *c, struct hvtlb_decoded *out)
 	return hv_ok(k->rep_count);
 }
 
-const struct hv_host_ops hv_host_STRICT = { .decode = decode_strict };
+const struct hv_host_ops hv_host_STRICT = {
+	.decode = decode_strict,
+	.hypervisor = HVTLB_HYPERVISOR_HYPERV,
+};
 
 /* The hosts, by profile (decode.h). */
 static const struct hv_host_ops *const hosts[] = {
@@ -260,6 +263,16 @@ static const struct hv_host_ops *const hosts[] = {
 static const struct hv_host_ops *host_ops(enum hvtlb_profile p)
 {
 	return (unsigned)p < HVTLB_PROFILE_COUNT_ ? hosts[p] : &hv_host_STRICT;
+}
+
+enum hvtlb_hypervisor hvtlb_profile_hypervisor(enum hvtlb_profile p)
+{
+	return host_ops(p)->hypervisor;
+}
+
+unsigned hvtlb_profile_host_fields(enum hvtlb_profile p)
+{
+	return (unsigned)p < HVTLB_PROFILE_COUNT_ ? hosts[p]->fields : 0;
 }
 
 uint32_t hvtlb_host_max_vps(const struct hvtlb_host *h, const char **name)

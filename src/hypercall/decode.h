@@ -132,6 +132,12 @@ struct hv_host_ops {
 	uint32_t (*max_vps)(const struct hvtlb_host *h);
 	/* The host's own name for that limit ("KVM_MAX_VCPUS"), or NULL. */
 	const char *max_vps_name;
+	/* The hypervisor it is (hvtlb_profile_hypervisor()): the simulator
+	 * derives the guest's IPI delivery from it. */
+	enum hvtlb_hypervisor hypervisor;
+	/* The enum hvtlb_host_field bits its decode reads: the tool takes
+	 * an option of the host only for a profile that reads it. */
+	unsigned fields;
 };
 
 #define HV_HOST_X_(n, s, src) extern const struct hv_host_ops hv_host_##n;

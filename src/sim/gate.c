@@ -28,17 +28,16 @@
 #define V_CONCURRENT HVTLB_SIM_KVER(5, 13)
 #define V_INVLPGB HVTLB_SIM_KVER(6, 15)
 
-/* The guest's host, as hypervisor.profile names it. */
+/* The guest's host, as hypervisor.profile's decoder host says it is. A
+ * Xen guest is not modelled as using either send-IPI call. */
 enum host { HOST_KVM, HOST_HYPERV, HOST_OTHER };
 
 static enum host host_of(const struct hvtlb_sim_config *c)
 {
-	switch (c->decoder) {
-	case HVTLB_PROFILE_KVM:
+	switch (hvtlb_profile_hypervisor(c->decoder)) {
+	case HVTLB_HYPERVISOR_KVM:
 		return HOST_KVM;
-	case HVTLB_PROFILE_STRICT:
-	case HVTLB_PROFILE_OPENVMM_TDX:
-	case HVTLB_PROFILE_OPENVMM_SNP:
+	case HVTLB_HYPERVISOR_HYPERV:
 		return HOST_HYPERV;
 	default:
 		return HOST_OTHER;

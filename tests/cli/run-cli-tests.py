@@ -596,6 +596,25 @@ for opt in [['--kvm-synic'], ['--kvm-max-vcpus', '2048'], ['--caller-vp', '1']]:
     rc, out, err = run('decode', '--control', '0x2', '--input', '0,1,0',
                        '--profile', 'xen', *opt)
     check(rc == 2 and 'for --profile' in err, '%s on xen: %r' % (opt, err))
+# Each option is for the profiles that read it, named in the error.
+rc, out, err = run('decode', '--control', '0x2', '--input', '0,1,0',
+                   '--profile', 'kvm-5.10', '--kvm-max-vcpus', '2048')
+check(rc == 2 and err.count('\n') == 1 and
+      '--kvm-max-vcpus is for --profile kvm, not kvm-5.10' in err,
+      'kvm-max-vcpus on kvm-5.10: %r' % err)
+rc, out, err = run('decode', '--control', '0x2', '--input', '0,1,0',
+                   '--profile', 'strict', '--kvm-synic')
+check(rc == 2 and 'for --profile kvm or kvm-5.10, not strict' in err,
+      'kvm-synic on strict: %r' % err)
+# kvm-5.10 reads the SynIC: PostMessage goes to the VMM with it, fails
+# with 3 without it (5.10 hyperv.c:1796).
+for prof in ['kvm', 'kvm-5.10']:
+    for synic, status in [([], 3), (['--kvm-synic'], 0)]:
+        d = ok_json('decode', '--control', '0x5c', '--input', '0,0',
+                    '--profile', prof, '--json', *synic)
+        check(d.get('status') == status and
+              (status or d.get('scope') == 'vmm'),
+              '%s PostMessage %s: %r' % (prof, synic, d))
 
 # Calls beyond the six: each host's dispatcher.
 for prof, ctl, status, extra in [

@@ -543,6 +543,81 @@ static void test_max_vps(void **state)
 	assert_null(name);
 }
 
+/* Each profile's hypervisor, as the simulator's IPI delivery reads it. */
+static void test_profile_hypervisor(void **state)
+{
+	static const enum hvtlb_hypervisor want[] = {
+		[HVTLB_PROFILE_STRICT] = HVTLB_HYPERVISOR_HYPERV,
+		[HVTLB_PROFILE_KVM] = HVTLB_HYPERVISOR_KVM,
+		[HVTLB_PROFILE_XEN] = HVTLB_HYPERVISOR_XEN,
+		[HVTLB_PROFILE_OPENVMM_TDX] = HVTLB_HYPERVISOR_HYPERV,
+		[HVTLB_PROFILE_OPENVMM_SNP] = HVTLB_HYPERVISOR_HYPERV,
+		[HVTLB_PROFILE_KVM_5_10] = HVTLB_HYPERVISOR_KVM,
+	};
+
+	(void)state;
+	assert_int_equal(sizeof(want) / sizeof(want[0]), HVTLB_PROFILE_COUNT_);
+	for (unsigned p = 0; p < HVTLB_PROFILE_COUNT_; p++)
+		assert_int_equal(
+			hvtlb_profile_hypervisor((enum hvtlb_profile)p),
+			want[p]);
+	assert_int_equal(hvtlb_profile_hypervisor(HVTLB_PROFILE_COUNT_),
+			 HVTLB_HYPERVISOR_HYPERV);
+	assert_int_equal(hvtlb_profile_host_fields(HVTLB_PROFILE_COUNT_), 0);
+}
+
+/* What a profile's decode gives for @p h on a probe that depends on
+ * @p field: a status and the bits that field can change. */
+static uint64_t field_probe(const struct hvtlb_host *h, unsigned field)
+{
+	uint8_t in[24] = { 0 };
+	struct hvtlb_input i = { in, sizeof(in), 0x10000 };
+	struct hvtlb_decoded d;
+	uint64_t r;
+
+	switch (field) {
+	case HVTLB_HOST_KVM_MAX_VCPUS:
+		return hvtlb_host_max_vps(h, NULL);
+	case HVTLB_HOST_KVM_SYNIC:
+		/* HvCallPostMessage, 0x005c: KVM fails it without a SynIC
+		 * and hands it to the VMM with one. */
+		return hvtlb_decode(h, 0x005c, &i, &d);
+	default:
+		/* A flush of the whole space naming VP 1 alone, non-global
+		 * entries only: OpenVMM SNP keeps it local for caller 1. */
+		in[8] = HVTLB_FLUSH_NON_GLOBAL_MAPPINGS_ONLY;
+		in[16] = 1u << 1;
+		r = hvtlb_decode(h, HVTLB_CALL_FLUSH_SPACE, &i, &d);
+		return r << 1 | d.all_vps;
+	}
+}
+
+/* A profile reads a field (hvtlb_profile_host_fields()) exactly when
+ * changing it changes what the profile decodes: the tool refuses an
+ * option for the profiles that would ignore it. */
+static void test_profile_host_fields(void **state)
+{
+	static const unsigned fields[] = { HVTLB_HOST_KVM_MAX_VCPUS,
+					   HVTLB_HOST_KVM_SYNIC,
+					   HVTLB_HOST_CALLER_VP };
+
+	(void)state;
+	for (unsigned p = 0; p < HVTLB_PROFILE_COUNT_; p++)
+		for (unsigned k = 0; k < 3; k++) {
+			struct hvtlb_host a = { .profile = p, .vp_count = 8 };
+			struct hvtlb_host b = a;
+			unsigned f = fields[k];
+			bool reads = hvtlb_profile_host_fields(p) & f;
+
+			b.kvm_max_vcpus = f == fields[0] ? 1024 : 0;
+			b.kvm_synic = f == fields[1];
+			b.caller_vp = f == fields[2] ? 1 : 0;
+			if (reads != (field_probe(&a, f) != field_probe(&b, f)))
+				fail_msg("profile %s, field %#x: reads %d",
+					 hvtlb_profile_name(p), f, reads);
+		}
+}
+
 /* The decoder caps a partition at its host's limit: a Xen VM of 200 VPs
  * has 128, and VP 130 of a flush is not a target (viridian.c ignores
  * VPs past the domain's). */
@@ -577,6 +652,8 @@ int main(void)
 		cmocka_unit_test(test_openvmm),
 		cmocka_unit_test(test_bug_table),
 		cmocka_unit_test(test_max_vps),
+		cmocka_unit_test(test_profile_hypervisor),
+		cmocka_unit_test(test_profile_host_fields),
 		cmocka_unit_test(test_vp_count_capped),
 	};
 

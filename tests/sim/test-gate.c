@@ -264,6 +264,12 @@ static void test_gate_derived(void **state)
 		HVTLB_SIM_IPI_DELIVERY_ICR);
 	derived(KV("hypervisor.profile=xen", "guest.kernel=6.6"),
 		HVTLB_SIM_IPI_DELIVERY_ICR);
+	/* The host family comes from the decoder host's own file: KVM 5.10
+	 * offers KVM's PV send-IPI as 6.12 does. */
+	derived(KV("hypervisor.profile=kvm-5.10", "guest.kernel=5.10"),
+		HVTLB_SIM_IPI_DELIVERY_KVM_PV);
+	derived(KV("hypervisor.profile=kvm-5.10", "guest.kernel=4.18"),
+		HVTLB_SIM_IPI_DELIVERY_ICR);
 
 	/* given: kept, and so reported */
 	struct hvtlb_sim_results *r =

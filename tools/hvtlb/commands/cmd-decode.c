@@ -61,9 +61,9 @@ static const char usage_text[] =
 	"build;\n"
 	"                         1024 is the Kconfig default without "
 	"MAXSMP)\n"
-	"  --kvm-synic            kvm: the caller's SynIC is on (PostMessage "
-	"and\n"
-	"                         SignalEvent go to the VMM)\n"
+	"  --kvm-synic            kvm, kvm-5.10: the caller's SynIC is on\n"
+	"                         (PostMessage and SignalEvent go to the "
+	"VMM)\n"
 	"  --caller-vp N          openvmm-snp: the caller's VP index (default "
 	"0)\n"
 	"  --json                 one line of JSON instead of text: status,\n"
@@ -136,24 +136,42 @@ static void host_from_opts(const struct decode_opts *o, struct hvtlb_host *h)
 				       : hvtlb_host_max_vps(h, NULL);
 }
 
+/* A host option given for a profile that does not read its @p field:
+ * the error names the profiles that do. */
+static int check_field(const struct decode_opts *o, bool given, unsigned field,
+		       const char *opt)
+{
+	char who[128] = "";
+	size_t n = 0;
+
+	if (!given || (hvtlb_profile_host_fields(o->profile) & field))
+		return 0;
+	for (unsigned p = 0; p < HVTLB_PROFILE_COUNT_; p++)
+		if (hvtlb_profile_host_fields((enum hvtlb_profile)p) & field &&
+		    n < sizeof(who))
+			n += (size_t)snprintf(
+				who + n, sizeof(who) - n, "%s%s",
+				n ? " or " : "",
+				hvtlb_profile_name((enum hvtlb_profile)p));
+	return cli_usage_error(CMD, "%s is for --profile %s, not %s", opt, who,
+			       hvtlb_profile_name(o->profile));
+}
+
 /* The host options against the profile: a host never has more VPs than
- * its build allows, and each option belongs to one profile. */
+ * its build allows, and each option is for the profiles that read it
+ * (hvtlb_profile_host_fields()). */
 static int check_host(const struct decode_opts *o)
 {
 	const char *name = hvtlb_profile_name(o->profile), *limit;
 	struct hvtlb_host h;
 	uint32_t max;
 
-	if ((o->have_kvm_max_vcpus || o->kvm_synic) &&
-	    o->profile != HVTLB_PROFILE_KVM)
-		return cli_usage_error(CMD,
-				       "--kvm-max-vcpus and --kvm-synic are "
-				       "for --profile kvm, not %s",
-				       name);
-	if (o->have_caller_vp && o->profile != HVTLB_PROFILE_OPENVMM_SNP)
-		return cli_usage_error(
-			CMD, "--caller-vp is for --profile openvmm-snp, not %s",
-			name);
+	if (check_field(o, o->have_kvm_max_vcpus, HVTLB_HOST_KVM_MAX_VCPUS,
+			"--kvm-max-vcpus") ||
+	    check_field(o, o->kvm_synic, HVTLB_HOST_KVM_SYNIC, "--kvm-synic") ||
+	    check_field(o, o->have_caller_vp, HVTLB_HOST_CALLER_VP,
+			"--caller-vp"))
+		return 2;
 	host_from_opts(o, &h);
 	max = hvtlb_host_max_vps(&h, &limit);
 	if (o->have_vp_count && o->vp_count > max)
