@@ -76,4 +76,13 @@ int core_ipi_shootdown(struct hvtlb_flusher *f, const struct core_work *w,
  * the strategy did it already). */
 int core_fall_back(struct hvtlb_flusher *f, const struct core_work *w);
 
+/*
+ * The host flushes the remote set's TLBs for @p range (the vmm_flush op,
+ * offered by the vmm_assist hint), after the local flush: vmm-assist and
+ * xen-pv, which differ only in the range they ask for. Without the hint
+ * or the op, IPIs; when the call fails, the fallback. Returns 0.
+ */
+int core_vmm_flush(struct hvtlb_flusher *f, const struct core_work *w,
+		   const struct hvtlb_flush_range *range);
+
 #endif

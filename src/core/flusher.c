@@ -151,6 +151,29 @@ int core_fall_back(struct hvtlb_flusher *f, const struct core_work *w)
 	return core_ipi_shootdown(f, w, &w->remote, false);
 }
 
+int core_vmm_flush(struct hvtlb_flusher *f, const struct core_work *w,
+		   const struct hvtlb_flush_range *range)
+{
+	struct hvtlb_hints hints;
+	struct hvtlb_trace_event e = {
+		.kind = HVTLB_TRACE_VMM_FLUSH,
+		.targets = &w->remote,
+		.range = range,
+	};
+	int rc;
+
+	core_get_hints(f, &hints);
+	if (!f->ops->vmm_flush || !hints.vmm_assist)
+		return core_ipi_shootdown(f, w, &w->remote, true);
+	if (w->local)
+		core_local_flush(f, w);
+	rc = f->ops->vmm_flush(f->user, &w->remote, range);
+	core_trace(f, &e);
+	if (rc < 0)
+		return core_fall_back(f, w);
+	return 0;
+}
+
 /*
  * The remote set: the targets without the initiator, without offline CPUs,
  * and without CPUs in lazy TLB mode when lazy_skip is on and no page table

@@ -23,29 +23,12 @@
 
 static int xen_pv_flush(struct hvtlb_flusher *f, const struct core_work *w)
 {
-	struct hvtlb_hints hints;
 	struct hvtlb_flush_range range = w->range;
-	struct hvtlb_trace_event e = {
-		.kind = HVTLB_TRACE_VMM_FLUSH,
-		.targets = &w->remote,
-		.range = &range,
-	};
-	int rc;
-
-	core_get_hints(f, &hints);
-	if (!f->ops->vmm_flush || !hints.vmm_assist)
-		return core_ipi_shootdown(f, w, &w->remote, true);
 
 	/* MMUEXT_INVLPG_MULTI or MMUEXT_TLB_FLUSH_MULTI */
 	if (!range.all && range.end - range.start > XEN_PV_PAGE)
 		range.all = true;
-	if (w->local)
-		core_local_flush(f, w);
-	rc = f->ops->vmm_flush(f->user, &w->remote, &range);
-	core_trace(f, &e);
-	if (rc < 0)
-		return core_fall_back(f, w);
-	return 0;
+	return core_vmm_flush(f, w, &range);
 }
 
 const struct core_strategy core_strategy_XEN_PV = {
