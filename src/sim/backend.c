@@ -190,7 +190,7 @@ enum hvtlb_cpu_state sim_cpu_state(const struct vcpu *v, uint32_t cpu)
 
 	if (!tv)
 		return HVTLB_CPU_OFFLINE;
-	if (tv->cur == NONE_ID && tv->guest.lazy)
+	if (tv->gs.cur == NONE_ID && tv->guest.lazy)
 		return HVTLB_CPU_LAZY;
 	if (tv->hs == H_READY)
 		return HVTLB_CPU_PREEMPTED;

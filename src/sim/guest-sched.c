@@ -21,9 +21,9 @@
 
 void sim_arm_tick(struct sim *s, struct vcpu *v)
 {
-	if (v->tick_armed)
+	if (v->gs.tick_armed)
 		return;
-	v->tick_armed = true;
+	v->gs.tick_armed = true;
 	ev_push(s, s->now + s->tick, EV_TICK, v->gid, 0);
 }
 
@@ -31,24 +31,24 @@ void sim_task_enqueue(struct sim *s, struct vcpu *v, struct task *t)
 {
 	t->st = T_RUNNABLE;
 	t->next = NONE_ID;
-	if (v->rq_n)
-		s->t[v->rq_tail].next = t->id;
+	if (v->gs.rq_n)
+		s->t[v->gs.rq_tail].next = t->id;
 	else
-		v->rq_head = t->id;
-	v->rq_tail = t->id;
-	v->rq_n++;
-	if (v->cur != NONE_ID)
+		v->gs.rq_head = t->id;
+	v->gs.rq_tail = t->id;
+	v->gs.rq_n++;
+	if (v->gs.cur != NONE_ID)
 		sim_arm_tick(s, v);
 }
 
 static struct task *task_dequeue(struct sim *s, struct vcpu *v)
 {
-	if (!v->rq_n)
+	if (!v->gs.rq_n)
 		return NULL;
-	struct task *t = &s->t[v->rq_head];
+	struct task *t = &s->t[v->gs.rq_head];
 
-	v->rq_head = t->next;
-	v->rq_n--;
+	v->gs.rq_head = t->next;
+	v->gs.rq_n--;
 	return t;
 }
 
@@ -151,7 +151,7 @@ static void guest_idle(struct sim *s, struct vcpu *v)
  * work, schedule. */
 bool sim_guest_idle_continue(struct sim *s, struct vcpu *v)
 {
-	if (!v->idle.polling || v->rq_n)
+	if (!v->idle.polling || v->gs.rq_n)
 		return false;
 	if (s->now >= v->idle.poll_end) {
 		guest_halt(s, v);
@@ -196,7 +196,7 @@ void sim_guest_on_idle_poll(struct sim *s, const struct event *e)
 	struct vcpu *v = &s->v[e->obj];
 
 	if (e->arg != v->idle.poll_token || !v->idle.polling ||
-	    v->hs != H_RUNNING || v->cur != NONE_ID || v->act != ACT_IDLE)
+	    v->hs != H_RUNNING || v->gs.cur != NONE_ID || v->act != ACT_IDLE)
 		return;
 	guest_halt(s, v);
 }
@@ -230,7 +230,7 @@ static void guest_schedule(struct sim *s, struct vcpu *v)
 	if (!t) {
 		/* Idle: lazy TLB mode (or leave the mm), then the idle
 		 * loop. */
-		v->cur = NONE_ID;
+		v->gs.cur = NONE_ID;
 		if (s->c->idle_leaves_mm)
 			idle_leave_mm(s, v);
 		else if (!v->guest.lazy && v->loaded_mm != NONE_ID)
@@ -240,9 +240,9 @@ static void guest_schedule(struct sim *s, struct vcpu *v)
 		guest_idle(s, v);
 		return;
 	}
-	v->cur = t->id;
+	v->gs.cur = t->id;
 	t->st = T_RUNNING;
-	v->cur_since = s->now;
+	v->gs.cur_since = s->now;
 	sim_acct_start(s, t);
 	sim_acct_set(s, t, ACCT_SYS);
 	v->act = ACT_WORK;
@@ -255,7 +255,7 @@ static void guest_schedule(struct sim *s, struct vcpu *v)
 		sim_acct_set(s, t, ACCT_USER);
 		t->in_user_seg = true;
 	}
-	if (v->rq_n)
+	if (v->gs.rq_n)
 		sim_arm_tick(s, v);
 	sim_vcpu_arm_run(s, v);
 }
@@ -266,11 +266,11 @@ static void task_resume(struct sim *s, struct task *t);
 void sim_vcpu_segment_done(struct sim *s, struct vcpu *v)
 {
 	v->act = ACT_NONE;
-	if (v->cur == NONE_ID) {
+	if (v->gs.cur == NONE_ID) {
 		guest_schedule(s, v);
 		return;
 	}
-	task_resume(s, &s->t[v->cur]);
+	task_resume(s, &s->t[v->gs.cur]);
 }
 
 static void task_yield(struct task *t)
@@ -357,7 +357,7 @@ void sim_t_block(struct task *t)
 /* Wakes a blocked task; @p waker is the waking vCPU or NULL (timer). */
 static bool vcpu_idle(const struct vcpu *v)
 {
-	return v->cur == NONE_ID && !v->rq_n;
+	return v->gs.cur == NONE_ID && !v->gs.rq_n;
 }
 
 /* Wake-up placement (select_idle_sibling): the previous vCPU if idle,
@@ -427,7 +427,7 @@ void sim_task_wake(struct sim *s, struct task *t, struct task *waker)
 	v = pick_vcpu(s, t);
 	t->vcpu = v->gid;
 	sim_task_enqueue(s, v, t);
-	if (v->cur != NONE_ID || v->hs == H_WAKING)
+	if (v->gs.cur != NONE_ID || v->hs == H_WAKING)
 		return;
 	if (v->idle.polling && v->hs == H_RUNNING) {
 		/* It polls need_resched: no IPI (TIF_POLLING_NRFLAG). */
@@ -454,8 +454,8 @@ void sim_sleep_timer(struct sim *s, struct task *t, simtime cycles)
 
 	/* The guest's timer on this vCPU: the host arms it for a halted
 	 * vCPU (its idle governor sees it). Only the earliest is kept. */
-	if (v->timer_at <= s->now || s->now + cycles < v->timer_at)
-		v->timer_at = s->now + cycles;
+	if (v->gs.timer_at <= s->now || s->now + cycles < v->gs.timer_at)
+		v->gs.timer_at = s->now + cycles;
 	ev_push(s, s->now + cycles, EV_TIMER, t->id, ++t->wait_token);
 	sim_t_block(t);
 }
@@ -483,14 +483,14 @@ static void task_resume(struct sim *s, struct task *t)
 		sim_acct_set(s, t, ACCT_NONE);
 		t->done_at = s->now;
 		s->tasks_left--;
-		v->cur = NONE_ID;
+		v->gs.cur = NONE_ID;
 		v->act = ACT_WORK;
 		v->work = 0;
 		sim_vcpu_arm_run(s, v);
 		return;
 	}
 	if (t->st == T_BLOCKED) {
-		v->cur = NONE_ID;
+		v->gs.cur = NONE_ID;
 		v->act = ACT_WORK;
 		v->work = 0;
 		sim_vcpu_arm_run(s, v);
@@ -529,25 +529,25 @@ void sim_guest_on_tick(struct sim *s, const struct event *e)
 	struct vcpu *v = &s->v[e->obj];
 	bool lazy = s->c->strategy.kind == HVTLB_STRATEGY_LAZY;
 
-	v->tick_armed = false;
+	v->gs.tick_armed = false;
 	if (v->hs != H_RUNNING)
 		return;
 	if (lazy)
 		sim_lazy_apply(s, v);
-	if (v->cur != NONE_ID && v->rq_n && v->act == ACT_WORK &&
-	    s->t[v->cur].in_user_seg &&
-	    s->now - v->cur_since >= s->guest_slice) {
+	if (v->gs.cur != NONE_ID && v->gs.rq_n && v->act == ACT_WORK &&
+	    s->t[v->gs.cur].in_user_seg &&
+	    s->now - v->gs.cur_since >= s->guest_slice) {
 		/* Guest preemption of user work. */
-		struct task *t = &s->t[v->cur];
+		struct task *t = &s->t[v->gs.cur];
 
 		t->saved_work = v->seg_end > s->now ? v->seg_end - s->now : 0;
 		v->run_token++;
 		v->armed = false;
 		sim_acct_set(s, t, ACCT_NONE);
-		v->cur = NONE_ID;
+		v->gs.cur = NONE_ID;
 		sim_task_enqueue(s, v, t);
 		guest_schedule(s, v);
 	}
-	if (lazy || v->rq_n)
+	if (lazy || v->gs.rq_n)
 		sim_arm_tick(s, v);
 }

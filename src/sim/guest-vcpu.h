@@ -42,6 +42,21 @@ struct vcpu_guest {
 };
 
 /*
+ * The guest scheduler's view of one vCPU (struct vcpu's gs): the thread
+ * it runs and since when, its run queue of guest threads (a list linked
+ * through struct task's next), and its tick and timer. Written by
+ * guest-sched.c alone (setup.c starts cur at NONE_ID); the host, the
+ * oracle and the backend read cur to tell what the vCPU is doing.
+ */
+struct vcpu_gsched {
+	uint32_t cur; /* task or NONE_ID */
+	uint32_t rq_head, rq_tail, rq_n;
+	simtime cur_since;
+	bool tick_armed;
+	simtime timer_at; /* its earliest known guest timer (0: none) */
+};
+
+/*
  * The acknowledgements posted so far to one initiator (struct vcpu's ack),
  * written by sim_ack_post() (guest-irq.c) alone: of which shootdown (its
  * ack_seq then), how many, and the latest (time, key) among them, the key

@@ -115,9 +115,9 @@ static unsigned next_timer_us(const struct sim *s, const struct pcpu *p,
 		 step = s->c->balance ? 1 : s->npcpus;
 
 	for (; g < s->nvcpus; g += step)
-		if (s->v[g].pcpu == i && s->v[g].timer_at > at &&
-		    s->v[g].timer_at < next)
-			next = s->v[g].timer_at;
+		if (s->v[g].pcpu == i && s->v[g].gs.timer_at > at &&
+		    s->v[g].gs.timer_at < next)
+			next = s->v[g].gs.timer_at;
 	return to_us(s, next - at);
 }
 

@@ -52,7 +52,7 @@
  * handled. */
 bool sim_vcpu_in_kernel(const struct sim *s, const struct vcpu *v)
 {
-	const struct task *t = v->cur != NONE_ID ? &s->t[v->cur] : NULL;
+	const struct task *t = v->gs.cur != NONE_ID ? &s->t[v->gs.cur] : NULL;
 
 	return !t || t->acct != ACCT_USER || v->busy_until > s->now;
 }

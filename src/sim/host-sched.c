@@ -193,15 +193,15 @@ static void vcpu_enter(struct sim *s, struct vcpu *v)
 	v->hs = H_RUNNING;
 	v->host.run_start = s->now;
 	slice_arm(s, p, s->sched->slice_end(s, p));
-	if (v->cur != NONE_ID)
-		sim_acct_on_cpu(s, &s->t[v->cur]);
+	if (v->gs.cur != NONE_ID)
+		sim_acct_on_cpu(s, &s->t[v->gs.cur]);
 	h += sim_hv_vcpu_entry(s, v);
 	if (h)
 		sim_vcpu_steal(s, v, h);
 	sim_vcpu_take_ipis(s, v);
 	/* Back in guest mode, in its thread: what it owes is flushed by now
 	 * (an idle vCPU is checked when it switches a thread in). */
-	if (v->cur != NONE_ID)
+	if (v->gs.cur != NONE_ID)
 		oracle_resume(s, v);
 	if (s->c->strategy.kind == HVTLB_STRATEGY_LAZY)
 		sim_arm_tick(s, v);
@@ -240,8 +240,8 @@ void sim_vcpu_deschedule(struct sim *s, struct vcpu *v, bool ready)
 	v->host.ple_token++;
 	v->host.long_spin_armed = false;
 	v->host.long_spin_token++;
-	if (v->cur != NONE_ID)
-		sim_acct_off_cpu(s, &s->t[v->cur]);
+	if (v->gs.cur != NONE_ID)
+		sim_acct_off_cpu(s, &s->t[v->gs.cur]);
 	if (s->sched->ran)
 		s->sched->ran(s, p, v, ready);
 	p->cur = NONE_ID;

@@ -35,8 +35,10 @@
  *                  guest-os-windows.c
  *   guest-sched.c  guest threads: scheduling, ticks, timers
  *   guest-vcpu.h   struct vcpu_guest: the guest's per-vCPU state (lazy TLB
- *                  mode, the lazy strategy's posts); struct vcpu_ack: the
- *                  acknowledgements posted to an initiator
+ *                  mode, the lazy strategy's posts); struct vcpu_gsched:
+ *                  its guest run queue; struct vcpu_ack: the
+ *                  acknowledgements posted to an initiator; struct
+ *                  vcpu_idle: guest.idle's polling
  *   guest-acct.c   their user and sys time, reported and consumed
  *   guest-irq.c    interrupts a vCPU takes: flush IPIs, acknowledgements,
  *                  lazy invalidations
@@ -198,10 +200,7 @@ struct vcpu {
 	bool deferred;
 	struct vcpu_host host; /* host.h */
 	bool ipi_wait; /* its guest spins for flush IPI acknowledgements */
-	bool tick_armed;
-	uint32_t cur; /* task or NONE_ID */
-	uint32_t rq_head, rq_tail, rq_n;
-	simtime cur_since;
+	struct vcpu_gsched gs; /* guest-vcpu.h: its guest run queue */
 	struct ipi_rec *pend;
 	uint32_t npend, cappend;
 	struct vcpu_send send; /* send-chain.h: its last send to many */
@@ -223,9 +222,7 @@ struct vcpu {
 	struct vcpu_ack ack; /* guest-vcpu.h */
 	uint32_t spin_hold;  /* lock spinning: 1 until released or timed out */
 	struct vcpu_idle idle; /* guest-vcpu.h: guest.idle's polling */
-	simtime timer_at;      /* its earliest known guest timer (0: none) */
 	uint64_t spin_token;
-	bool no_wait_pending;
 };
 
 struct pcpu {
@@ -424,7 +421,7 @@ static inline struct vcpu *vm_vcpu(struct sim *s, const struct vcpu *self,
 
 static inline struct task *cur_task(struct vcpu *v)
 {
-	return v->cur == NONE_ID ? NULL : &v->s->t[v->cur];
+	return v->gs.cur == NONE_ID ? NULL : &v->s->t[v->gs.cur];
 }
 
 /* Logs through config.log_fn (engine.c). */

@@ -185,7 +185,7 @@ static bool ipi_hits(struct sim *s, struct vcpu *o, uint64_t va, unsigned shift,
 static bool lazy_rec_hits(const struct vcpu *o, uint64_t va, unsigned shift,
 			  uint32_t asid)
 {
-	if (o->cur != NONE_ID)
+	if (o->gs.cur != NONE_ID)
 		return false;
 	if (o->guest.lz_all)
 		return true;
@@ -267,7 +267,7 @@ static void owe(struct sim *s, struct vcpu *o, const struct oracle_flush *f,
 static bool lazy_since_request(const struct sim *s, const struct vcpu *o,
 			       const struct oracle_flush *f)
 {
-	return f->mm != NONE_ID && o->guest.lazy && o->cur == NONE_ID &&
+	return f->mm != NONE_ID && o->guest.lazy && o->gs.cur == NONE_ID &&
 	       o->loaded_mm == f->mm && s->ov[o->gid].lazy_since < f->request;
 }
 
@@ -287,7 +287,7 @@ static bool pending_all(struct sim *s, struct vcpu *o, uint32_t asid)
 	struct hvtlb_flushq_batch b;
 
 	/* as pending_hits(): a lazy flush of everything, idle or not */
-	if (o->guest.lz && o->cur == NONE_ID && o->guest.lz_all)
+	if (o->guest.lz && o->gs.cur == NONE_ID && o->guest.lz_all)
 		return true;
 	if (o->hs == H_RUNNING)
 		return false;
@@ -338,8 +338,8 @@ static enum hvtlb_sim_stale verdict(struct sim *s, struct vcpu *o,
 {
 	if (pending_hits(s, o, va, f->shift, asid))
 		return EXCUSED;
-	if (lazy_now ? f->mm != NONE_ID && o->guest.lazy && o->cur == NONE_ID &&
-			       o->loaded_mm == f->mm
+	if (lazy_now ? f->mm != NONE_ID && o->guest.lazy &&
+			       o->gs.cur == NONE_ID && o->loaded_mm == f->mm
 		     : lazy_since_request(s, o, f)) {
 		/* Lazy TLB mode when the flush was requested, and still:
 		 * skipped legally unless tables were freed, if it catches up

@@ -126,7 +126,7 @@ static int setup_vcpus(struct sim *s)
 		v->pcpu = i % s->npcpus;
 		v->hs = H_HALTED;
 		v->act = ACT_IDLE;
-		v->cur = NONE_ID;
+		v->gs.cur = NONE_ID;
 		v->loaded_mm = NONE_ID;
 		v->guest.lz_min_epoch = UINT64_MAX;
 		v->host.ple_window = cyc(s, SIM_COST_ple_window);

@@ -557,7 +557,7 @@ static void put_ready(struct sim *s, uint32_t vid, simtime vr, bool preempted,
 	struct vcpu *v = &s->v[vid];
 
 	put_queued(s, vid, vr);
-	v->cur = vid; /* thread k starts on vCPU k */
+	v->gs.cur = vid; /* thread k starts on vCPU k */
 	s->t[vid].acct = kernel ? ACCT_SYS : ACCT_USER;
 	v->act = ACT_WORK;
 	v->host.preempted = preempted;
@@ -575,7 +575,7 @@ static void dy_state(struct sim *s)
 {
 	s->now = ms(s, 1);
 	put_running(s, 0, 0, 0);
-	s->v[0].cur = 0;
+	s->v[0].gs.cur = 0;
 	s->t[0].acct = ACCT_SYS;
 	s->v[0].act = ACT_SPIN;
 	s->v[0].ack_wait = 1;
