@@ -115,18 +115,8 @@ static void op_send_ipis(void *user, const struct hvtlb_cpumask *targets,
 			.r = f->range,
 		};
 
-		if (tv->npend == tv->cappend) {
-			uint32_t nc = tv->cappend ? tv->cappend * 2 : 4;
-			struct ipi_rec *p = realloc(tv->pend, nc * sizeof(*p));
-
-			if (!p) {
-				s->failed = true;
-				return;
-			}
-			tv->pend = p;
-			tv->cappend = nc;
-		}
-		tv->pend[tv->npend++] = q;
+		if (!sim_ipi_post(s, tv, &q))
+			return;
 		sim_send_queue(s, v, chain, q.arrive, EV_IPI, tv->gid, 0);
 		v->ack_wait++;
 	}
@@ -149,8 +139,8 @@ static bool ipis_unhandled(struct vcpu *v, const struct hvtlb_cpumask *targets)
 	     c = hvtlb_cpumask_next(targets, c + 1)) {
 		struct vcpu *tv = vm_vcpu(s, v, c);
 
-		for (uint32_t i = 0; tv != v && i < tv->npend; i++) {
-			const struct ipi_rec *q = &tv->pend[i];
+		for (uint32_t i = 0; tv != v && i < tv->irq.npend; i++) {
+			const struct ipi_rec *q = &tv->irq.pend[i];
 
 			if (q->from == v->gid && q->seq == v->ack_seq &&
 			    q->kind == IPI_FLUSH && !q->drop &&

@@ -38,29 +38,47 @@ static void mbox_note(struct sim *s, struct vcpu *v, uint32_t from,
 {
 	uint32_t keep = 0;
 
-	for (uint32_t i = 0; i < v->nmbox; i++)
-		if (v->mbox[i].from != from && mbox_live(s, v, &v->mbox[i]))
-			v->mbox[keep++] = v->mbox[i];
-	v->nmbox = keep;
-	if (v->nmbox == v->capmbox) {
-		uint32_t nc = v->capmbox ? v->capmbox * 2 : 4;
-		struct mbox_rec *p = realloc(v->mbox, nc * sizeof(*p));
+	for (uint32_t i = 0; i < v->irq.nmbox; i++)
+		if (v->irq.mbox[i].from != from &&
+		    mbox_live(s, v, &v->irq.mbox[i]))
+			v->irq.mbox[keep++] = v->irq.mbox[i];
+	v->irq.nmbox = keep;
+	if (v->irq.nmbox == v->irq.capmbox) {
+		uint32_t nc = v->irq.capmbox ? v->irq.capmbox * 2 : 4;
+		struct mbox_rec *p = realloc(v->irq.mbox, nc * sizeof(*p));
 
 		if (!p) {
 			s->failed = true;
 			return;
 		}
-		v->mbox = p;
-		v->capmbox = nc;
+		v->irq.mbox = p;
+		v->irq.capmbox = nc;
 	}
-	v->mbox[v->nmbox++] = (struct mbox_rec){ from, s->now, done };
+	v->irq.mbox[v->irq.nmbox++] = (struct mbox_rec){ from, s->now, done };
+}
+
+bool sim_ipi_post(struct sim *s, struct vcpu *v, const struct ipi_rec *q)
+{
+	if (v->irq.npend == v->irq.cappend) {
+		uint32_t nc = v->irq.cappend ? v->irq.cappend * 2 : 4;
+		struct ipi_rec *p = realloc(v->irq.pend, nc * sizeof(*p));
+
+		if (!p) {
+			s->failed = true;
+			return false;
+		}
+		v->irq.pend = p;
+		v->irq.cappend = nc;
+	}
+	v->irq.pend[v->irq.npend++] = *q;
+	return true;
 }
 
 simtime sim_ipi_mailbox_free_at(struct sim *s, const struct vcpu *target,
 				uint32_t from)
 {
-	for (uint32_t i = 0; i < target->nmbox; i++) {
-		const struct mbox_rec *m = &target->mbox[i];
+	for (uint32_t i = 0; i < target->irq.nmbox; i++) {
+		const struct mbox_rec *m = &target->irq.mbox[i];
 
 		if (m->from == from && mbox_live(s, target, m))
 			return m->done;
@@ -134,13 +152,13 @@ void sim_vcpu_take_ipis(struct sim *s, struct vcpu *v)
 {
 	uint32_t keep = 0;
 
-	for (uint32_t i = 0; i < v->npend; i++) {
-		if (v->pend[i].arrive <= s->now)
-			handle_ipi(s, v, &v->pend[i]);
+	for (uint32_t i = 0; i < v->irq.npend; i++) {
+		if (v->irq.pend[i].arrive <= s->now)
+			handle_ipi(s, v, &v->irq.pend[i]);
 		else
-			v->pend[keep++] = v->pend[i];
+			v->irq.pend[keep++] = v->irq.pend[i];
 	}
-	v->npend = keep;
+	v->irq.npend = keep;
 }
 
 void sim_lazy_apply(struct sim *s, struct vcpu *v)

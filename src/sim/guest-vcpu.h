@@ -8,6 +8,7 @@
  * writes goes here.
  *
  * Also the state of the guest's seams that have a struct of their own:
+ * its run queue (struct vcpu_gsched), its interrupts (struct vcpu_irq),
  * the acknowledgements an initiator was posted (struct vcpu_ack) and the
  * idle loop's polling (struct vcpu_idle).
  */
@@ -16,6 +17,8 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+
+#include <hvtlb/core.h>
 
 #include "sim/event.h"
 
@@ -54,6 +57,46 @@ struct vcpu_gsched {
 	simtime cur_since;
 	bool tick_armed;
 	simtime timer_at; /* its earliest known guest timer (0: none) */
+};
+
+enum ipi_kind { IPI_FLUSH, IPI_RESCHED };
+
+struct ipi_rec {
+	simtime arrive;
+	uint32_t from; /* global vCPU id */
+	uint32_t seq;
+	uint32_t asid;
+	uint8_t kind;
+	uint8_t state; /* the target's, when it was sent (sim_target_posted) */
+	simtime posted;
+	bool early;
+	bool drop;   /* drop-target fault: ack without flushing */
+	bool no_gen; /* the flush carries no tlb generation (batched) */
+	uint8_t how; /* enum hvtlb_sim_ipi_delivery that carried it */
+	struct hvtlb_flush_range r;
+};
+
+/* guest.ipi_mailbox: a flush request from @p from whose handler on the
+ * target runs until @p done (it started while the target ran since
+ * @p at). */
+struct mbox_rec {
+	uint32_t from;
+	simtime at, done;
+};
+
+/*
+ * The interrupts of one vCPU (struct vcpu's irq): the IPIs posted to it
+ * and not yet taken (pend, npend of them, in the order they were
+ * posted) and, with guest.ipi_mailbox, the flush handlers in progress on
+ * it (mbox). Written by guest-irq.c alone: sim_ipi_post() for a sender,
+ * sim_vcpu_take_ipis() for the vCPU; the oracle, the backend and PLE
+ * read pend. setup.c frees both arrays.
+ */
+struct vcpu_irq {
+	struct ipi_rec *pend;
+	uint32_t npend, cappend;
+	struct mbox_rec *mbox;
+	uint32_t nmbox, capmbox;
 };
 
 /*

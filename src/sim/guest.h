@@ -62,6 +62,9 @@ void sim_guest_on_tick(struct sim *s, const struct event *e);
  * request of vCPU @p from (now if it has). */
 simtime sim_ipi_mailbox_free_at(struct sim *s, const struct vcpu *target,
 				uint32_t from);
+/* Posts IPI @p q to @p v, which takes it once it has arrived; false
+ * (and the run failed) when out of memory. */
+bool sim_ipi_post(struct sim *s, struct vcpu *v, const struct ipi_rec *q);
 /* Handles the IPIs that have reached running @p v. */
 void sim_vcpu_take_ipis(struct sim *s, struct vcpu *v);
 /* Applies @p v's pending lazy invalidations (strategy lazy). */

@@ -131,8 +131,8 @@ void sim_arm_ple(struct sim *s, struct vcpu *v)
  * when it runs again. */
 static bool dy_pending_irq(const struct sim *s, const struct vcpu *v)
 {
-	for (uint32_t i = 0; i < v->npend; i++)
-		if (v->pend[i].arrive <= s->now)
+	for (uint32_t i = 0; i < v->irq.npend; i++)
+		if (v->irq.pend[i].arrive <= s->now)
 			return true;
 	return false;
 }

@@ -152,31 +152,6 @@ struct mm {
 	uint32_t wl_flags; /* the workload's per-process state */
 };
 
-enum ipi_kind { IPI_FLUSH, IPI_RESCHED };
-
-struct ipi_rec {
-	simtime arrive;
-	uint32_t from; /* global vCPU id */
-	uint32_t seq;
-	uint32_t asid;
-	uint8_t kind;
-	uint8_t state; /* the target's, when it was sent (sim_target_posted) */
-	simtime posted;
-	bool early;
-	bool drop;   /* drop-target fault: ack without flushing */
-	bool no_gen; /* the flush carries no tlb generation (batched) */
-	uint8_t how; /* enum hvtlb_sim_ipi_delivery that carried it */
-	struct hvtlb_flush_range r;
-};
-
-/* guest.ipi_mailbox: a flush request from @p from whose handler on the
- * target runs until @p done (it started while the target ran since
- * @p at). */
-struct mbox_rec {
-	uint32_t from;
-	simtime at, done;
-};
-
 struct task;
 struct oracle_flush;
 struct oracle_vcpu;
@@ -201,12 +176,9 @@ struct vcpu {
 	struct vcpu_host host; /* host.h */
 	bool ipi_wait; /* its guest spins for flush IPI acknowledgements */
 	struct vcpu_gsched gs; /* guest-vcpu.h: its guest run queue */
-	struct ipi_rec *pend;
-	uint32_t npend, cappend;
+	struct vcpu_irq irq;   /* guest-vcpu.h: IPIs posted, handlers */
 	struct vcpu_send send; /* send-chain.h: its last send to many */
-	struct mbox_rec *mbox; /* guest.ipi_mailbox: handlers in progress */
-	uint32_t nmbox, capmbox;
-	struct vcpu_hv hv; /* hypervisor.h: its flush queue */
+	struct vcpu_hv hv;     /* hypervisor.h: its flush queue */
 	uint8_t steal;
 	struct tlb tlb;
 	bool tlb_ready;

@@ -164,8 +164,8 @@ static bool queued_hits(struct vcpu *o, uint64_t va, unsigned shift,
 static bool ipi_hits(struct sim *s, struct vcpu *o, uint64_t va, unsigned shift,
 		     uint32_t asid)
 {
-	for (uint32_t i = 0; i < o->npend; i++) {
-		const struct ipi_rec *q = &o->pend[i];
+	for (uint32_t i = 0; i < o->irq.npend; i++) {
+		const struct ipi_rec *q = &o->irq.pend[i];
 
 		if (q->arrive > s->now || q->kind != IPI_FLUSH || q->drop)
 			continue;
@@ -293,8 +293,8 @@ static bool pending_all(struct sim *s, struct vcpu *o, uint32_t asid)
 		return false;
 	if (o->steal & HVTLB_KVM_VCPU_FLUSH_TLB)
 		return true;
-	for (uint32_t i = 0; i < o->npend; i++) {
-		const struct ipi_rec *q = &o->pend[i];
+	for (uint32_t i = 0; i < o->irq.npend; i++) {
+		const struct ipi_rec *q = &o->irq.pend[i];
 
 		if (q->arrive <= s->now && q->kind == IPI_FLUSH && !q->drop &&
 		    q->asid == asid &&

@@ -279,9 +279,9 @@ void sim_teardown(struct sim *s)
 			hvtlb_flusher_destroy(v->fl);
 			sim_hv_vcpu_finish(v);
 			sim_tlb_finish(&v->tlb);
-			free(v->pend);
+			free(v->irq.pend);
 			free(v->send.ev);
-			free(v->mbox);
+			free(v->irq.mbox);
 			free(v->guest.lz);
 		}
 	}

@@ -716,18 +716,14 @@ static void test_ple_exits_ack_wait(void **state)
 /* A flush IPI from vCPU 0 reaching vCPU @p vid at @p arrive. */
 static void put_irq(struct sim *s, uint32_t vid, simtime arrive)
 {
-	struct vcpu *v = &s->v[vid];
+	struct ipi_rec q = { .arrive = arrive,
+			     .from = 0,
+			     .seq = s->v[0].ack_seq,
+			     .asid = s->mm[0].id,
+			     .kind = IPI_FLUSH,
+			     .r = { .all = true } };
 
-	v->pend = calloc(1, sizeof(*v->pend));
-	assert_non_null(v->pend);
-	v->cappend = 1;
-	v->npend = 1;
-	v->pend[0] = (struct ipi_rec){ .arrive = arrive,
-				       .from = 0,
-				       .seq = s->v[0].ack_seq,
-				       .asid = s->mm[0].id,
-				       .kind = IPI_FLUSH,
-				       .r = { .all = true } };
+	assert_true(sim_ipi_post(s, &s->v[vid], &q));
 }
 
 /*
