@@ -206,7 +206,7 @@ void sim_vcpu_wake(struct sim *s, struct vcpu *v, simtime delay)
 		sim_balance_wake(s, v);
 	p = &s->p[v->pcpu];
 	sim_balance_woke_idle(s, p);
-	v->hs = H_WAKING;
+	sim_vcpu_move(s, v, H_WAKING);
 	/* arg: when the wake-up was asked for (read by tracing only) */
 	ev_push(s, s->now + delay + wake_latency(s, v), EV_WAKE, v->gid,
 		s->now);

@@ -190,7 +190,7 @@ static void vcpu_enter(struct sim *s, struct vcpu *v)
 		sim_vcpu_flush_all(s, v, HVTLB_SIM_FLUSH_MIGRATE, true);
 		h += cyc(s, SIM_COST_flush_full);
 	}
-	v->hs = H_RUNNING;
+	sim_vcpu_move(s, v, H_RUNNING);
 	v->host.run_start = s->now;
 	slice_arm(s, p, s->sched->slice_end(s, p));
 	if (v->gs.cur != NONE_ID)
@@ -248,14 +248,14 @@ void sim_vcpu_deschedule(struct sim *s, struct vcpu *v, bool ready)
 	sim_vm_corun_step(s, v->vm, -1);
 	v->host.desched_at = s->now;
 	if (ready) {
-		v->hs = H_READY;
+		sim_vcpu_move(s, v, H_READY);
 		v->host.preempted = true;
 		s->vm_preempted[v->vm]++;
 		s->vm_ready[v->vm]++;
 		v->steal |= HVTLB_KVM_VCPU_PREEMPTED;
 		sim_pcpu_push(s, p, v->gid, false);
 	} else {
-		v->hs = H_HALTED;
+		sim_vcpu_move(s, v, H_HALTED);
 		v->host.halted_at = s->now;
 		TRACE(s, HVTLB_SIM_TRACE_HALT, v, TR_NONE, s->now, 0, 0);
 	}
@@ -401,7 +401,7 @@ void sim_host_on_wake(struct sim *s, const struct event *e)
 
 	if (v->hs != H_WAKING)
 		return;
-	v->hs = H_READY;
+	sim_vcpu_move(s, v, H_READY);
 	s->vm_ready[v->vm]++;
 	TRACE(s, HVTLB_SIM_TRACE_WAKE, v, TR_NONE, e->arg, 0, 0);
 	p->waking--;

@@ -46,6 +46,7 @@
  *   guest-mm.c     memory access, page faults, mmap/munmap/madvise and the
  *                  shootdown they issue
  *   tlb.c          a set-associative TLB of one or two levels
+ *   vcpu-state.c   the host state of a vCPU thread and its moves
  *   vcpu-tlb.c     flushing a vCPU's TLB (counted and traced)
  *   oracle.c       stale translations: used ones, and latent ones left
  *                  behind by a completed flush
@@ -83,13 +84,13 @@
 #include "sim/rng.h"
 #include "sim/send-chain.h"
 #include "sim/tlb.h"
+#include "sim/vcpu-state.h"
 
 #define NONE_ID UINT32_MAX
 #define GVA_BASE 0x00007f0000000000ULL
 /* Kernel (global) pages of workload.kernel_pages: a vmalloc area. */
 #define KVA_BASE 0xffffc90000000000ULL
 
-enum hstate { H_RUNNING, H_READY, H_HALTED, H_WAKING };
 enum act { ACT_NONE, ACT_WORK, ACT_SPIN, ACT_IDLE };
 enum acct { ACCT_NONE, ACCT_USER, ACCT_SYS };
 enum tstate { T_RUNNABLE, T_RUNNING, T_BLOCKED, T_DONE };

@@ -998,6 +998,32 @@ static void test_balance_fresh_min(void **state)
 	rig_free(g);
 }
 
+/* The host state of a vCPU moves only as vcpu-state.h draws it: each
+ * move of the diagram is taken, any other fails the run and leaves the
+ * state as it was. */
+static void test_vcpu_moves(void **state)
+{
+	static const bool legal[4][4] = {
+		[H_RUNNING] = { [H_READY] = true, [H_HALTED] = true },
+		[H_READY] = { [H_RUNNING] = true },
+		[H_HALTED] = { [H_WAKING] = true },
+		[H_WAKING] = { [H_READY] = true },
+	};
+	struct sim s = { 0 };
+	struct vcpu v = { .s = &s };
+
+	(void)state;
+	for (int from = 0; from < 4; from++)
+		for (int to = 0; to < 4; to++) {
+			s.failed = false;
+			v.hs = (enum hstate)from;
+			assert_int_equal(sim_vcpu_move(&s, &v, (enum hstate)to),
+					 legal[from][to]);
+			assert_int_equal(s.failed, !legal[from][to]);
+			assert_int_equal(v.hs, legal[from][to] ? to : from);
+		}
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -1021,6 +1047,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_balance_newidle),
 		cmocka_unit_test(test_balance_periodic),
 		cmocka_unit_test(test_balance_fresh_min),
+		cmocka_unit_test(test_vcpu_moves),
 	};
 
 	if (argc > 1)
