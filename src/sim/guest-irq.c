@@ -102,12 +102,12 @@ static void handle_ipi(struct sim *s, struct vcpu *v, const struct ipi_rec *q)
 	if (!q->drop) {
 		struct mm *m = &s->mm[q->asid - 1];
 
-		if (v->guest.lazy && v->loaded_mm == q->asid - 1 &&
+		if (v->guest.lazy && v->guest.loaded_mm == q->asid - 1 &&
 		    s->c->lazy_leave) {
 			/* Linux < 4.19: a lazy CPU leaves the mm. */
 			hvtlb_cpumask_clear(&m->cpumask, v->idx);
 			h += sim_ct_cpumask_write(s, v, q->asid - 1);
-			v->loaded_mm = NONE_ID;
+			v->guest.loaded_mm = NONE_ID;
 			oracle_left_mm(s, v);
 			v->guest.lazy = false;
 			/* The CR3 write keeps globals; a kernel flush
@@ -126,7 +126,7 @@ static void handle_ipi(struct sim *s, struct vcpu *v, const struct ipi_rec *q)
 			sim_vcpu_flush_range(s, v, &q->r, q->asid,
 					     HVTLB_SIM_FLUSH_IPI);
 			h += flush_cost(s, q->r.all, hvtlb_range_pages(&q->r));
-			if (v->loaded_mm == q->asid - 1) {
+			if (v->guest.loaded_mm == q->asid - 1) {
 				/* flush_tlb_func() reads the mm's tlb_gen */
 				h += sim_ct_tlb_gen_read(s, v, q->asid - 1);
 				/* Up to date with the mm, unless lazy: a lazy
@@ -231,9 +231,9 @@ void sim_guest_on_ack(struct sim *s, const struct event *e)
 	if ((uint32_t)e->arg != v->ack_seq || !v->ack_wait)
 		return;
 	v->ack_wait = 0;
-	if (!v->spin_hold && v->act == ACT_SPIN && v->hs == H_RUNNING) {
+	if (!v->lock.spin_hold && v->act == ACT_SPIN && v->hs == H_RUNNING) {
 		v->act = ACT_WORK;
-		v->work = 0;
+		v->seg.work = 0;
 		sim_vcpu_arm_run(s, v);
 	}
 }

@@ -36,13 +36,13 @@ static void wq_push_head(struct mm *m, uint32_t tid)
 
 static void spin_release(struct sim *s, struct vcpu *v)
 {
-	if (!v->spin_hold)
+	if (!v->lock.spin_hold)
 		return;
-	v->spin_hold = 0;
-	v->spin_token++;
+	v->lock.spin_hold = 0;
+	v->lock.spin_token++;
 	if (!v->ack_wait && v->act == ACT_SPIN && v->hs == H_RUNNING) {
 		v->act = ACT_WORK;
-		v->work = 0;
+		v->seg.work = 0;
 		sim_vcpu_arm_run(s, v);
 	}
 }
@@ -69,9 +69,9 @@ static void lock_spin(struct task *t, simtime *budget)
 	if (!*budget || (s->c->lock_spin_owner && m->writer != NONE_ID &&
 			 s->v[s->t[m->writer].vcpu].hs != H_RUNNING))
 		return;
-	v->spin_hold = 1;
+	v->lock.spin_hold = 1;
 	m->spinners[m->nspin++] = v->gid;
-	ev_push(s, s->now + *budget, EV_SPIN_END, v->gid, ++v->spin_token);
+	ev_push(s, s->now + *budget, EV_SPIN_END, v->gid, ++v->lock.spin_token);
 	sim_t_spin(t);
 	for (uint32_t i = 0; i < m->nspin; i++) {
 		if (m->spinners[i] == v->gid) {
@@ -212,6 +212,6 @@ void sim_lock_on_spin_end(struct sim *s, const struct event *e)
 {
 	struct vcpu *v = &s->v[e->obj];
 
-	if (e->arg == v->spin_token)
+	if (e->arg == v->lock.spin_token)
 		spin_release(s, v);
 }

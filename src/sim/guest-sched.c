@@ -58,31 +58,31 @@ static simtime switch_mm(struct sim *s, struct vcpu *v, struct task *t)
 	struct mm *m = &s->mm[t->mm];
 	simtime h = 0;
 
-	if (v->loaded_mm != t->mm) {
-		if (v->loaded_mm != NONE_ID) {
-			hvtlb_cpumask_clear(&s->mm[v->loaded_mm].cpumask,
+	if (v->guest.loaded_mm != t->mm) {
+		if (v->guest.loaded_mm != NONE_ID) {
+			hvtlb_cpumask_clear(&s->mm[v->guest.loaded_mm].cpumask,
 					    v->idx);
 			oracle_left_mm(s, v);
-			h += sim_ct_cpumask_write(s, v, v->loaded_mm);
+			h += sim_ct_cpumask_write(s, v, v->guest.loaded_mm);
 		}
 		/* Without PCID the CR3 write flushes; with it, the
 		 * per-ASID generation is not tracked here, so a switch
 		 * between address spaces flushes too (conservative).
 		 * Either way global entries stay, as on a CR3 write. */
-		if (v->loaded_mm != NONE_ID) {
+		if (v->guest.loaded_mm != NONE_ID) {
 			sim_vcpu_flush_all(s, v, HVTLB_SIM_FLUSH_SWITCH_MM,
 					   false);
 			h += flush_cost(s, true, 0);
-		} else if (v->left_mm) {
+		} else if (v->guest.left_mm) {
 			/* From the idle process's address space: its TLB
 			 * was flushed when it left (idle_leave_mm), the
 			 * CR3 write costs as much again. */
 			h += flush_cost(s, true, 0);
 		}
-		v->loaded_mm = t->mm;
+		v->guest.loaded_mm = t->mm;
 		v->guest.mm_gen = m->tlb_gen;
 		h += sim_ct_tlb_gen_read(s, v, t->mm);
-		v->left_mm = false;
+		v->guest.left_mm = false;
 	} else if (v->guest.lazy && s->c->tlb_gen) {
 		/* Back from lazy mode: the mm's tlb_gen says whether it
 		 * missed flushes; if so, catch up. */
@@ -211,13 +211,13 @@ void sim_guest_on_idle_poll(struct sim *s, const struct event *e)
  */
 static void idle_leave_mm(struct sim *s, struct vcpu *v)
 {
-	if (v->loaded_mm == NONE_ID)
+	if (v->guest.loaded_mm == NONE_ID)
 		return;
-	hvtlb_cpumask_clear(&s->mm[v->loaded_mm].cpumask, v->idx);
+	hvtlb_cpumask_clear(&s->mm[v->guest.loaded_mm].cpumask, v->idx);
 	oracle_left_mm(s, v);
 	sim_vcpu_flush_all(s, v, HVTLB_SIM_FLUSH_SWITCH_MM, false);
-	v->loaded_mm = NONE_ID;
-	v->left_mm = true;
+	v->guest.loaded_mm = NONE_ID;
+	v->guest.left_mm = true;
 }
 
 /* The guest scheduler on a running vCPU with no current task. */
@@ -233,9 +233,9 @@ static void guest_schedule(struct sim *s, struct vcpu *v)
 		v->gs.cur = NONE_ID;
 		if (s->c->idle_leaves_mm)
 			idle_leave_mm(s, v);
-		else if (!v->guest.lazy && v->loaded_mm != NONE_ID)
+		else if (!v->guest.lazy && v->guest.loaded_mm != NONE_ID)
 			oracle_lazy(s, v); /* enters lazy TLB mode */
-		v->guest.lazy = v->loaded_mm != NONE_ID;
+		v->guest.lazy = v->guest.loaded_mm != NONE_ID;
 		v->act = ACT_IDLE;
 		guest_idle(s, v);
 		return;
@@ -246,11 +246,11 @@ static void guest_schedule(struct sim *s, struct vcpu *v)
 	sim_acct_start(s, t);
 	sim_acct_set(s, t, ACCT_SYS);
 	v->act = ACT_WORK;
-	v->work = cyc(s, SIM_COST_ctx_switch) + switch_mm(s, v, t);
+	v->seg.work = cyc(s, SIM_COST_ctx_switch) + switch_mm(s, v, t);
 	oracle_resume(s, v); /* what it owes is flushed by now */
 	if (t->saved_work) {
 		/* Resume preempted user work after the switch. */
-		v->work += t->saved_work;
+		v->seg.work += t->saved_work;
 		t->saved_work = 0;
 		sim_acct_set(s, t, ACCT_USER);
 		t->in_user_seg = true;
@@ -288,21 +288,21 @@ static void task_yield(struct task *t)
  */
 static bool run_ahead(struct sim *s, struct vcpu *v)
 {
-	simtime start = v->busy_until > s->now ? v->busy_until : s->now;
-	simtime end = start + v->work;
+	simtime start = v->seg.busy_until > s->now ? v->seg.busy_until : s->now;
+	simtime end = start + v->seg.work;
 
 	if (end >= evq_next_time(&s->q) || end > s->limit || s->failed ||
 	    s->q.failed || v->hs != H_RUNNING)
 		return false;
 	/* sim_vcpu_arm_run() and the push */
-	v->seg_end = end;
-	v->run_token++;
+	v->seg.seg_end = end;
+	v->seg.run_token++;
 	s->q.seq++;
 	/* the pop: run_events() */
 	s->now = end;
 	s->r->events++;
 	/* sim_host_on_run(), sim_vcpu_segment_done() */
-	v->armed = false;
+	v->seg.armed = false;
 	v->act = ACT_NONE;
 	return true;
 }
@@ -320,7 +320,7 @@ void sim_t_work(struct task *t, simtime cycles, enum acct a)
 	sim_acct_set(s, t, a);
 	t->in_user_seg = a == ACCT_USER;
 	v->act = ACT_WORK;
-	v->work = cycles;
+	v->seg.work = cycles;
 	if (!run_ahead(s, v))
 		task_yield(t);
 	t->in_user_seg = false;
@@ -334,7 +334,7 @@ void sim_t_spin(struct task *t)
 
 	if (t->debt)
 		sim_t_work(t, 0, ACCT_SYS);
-	if (!v->ack_wait && !v->spin_hold)
+	if (!v->ack_wait && !v->lock.spin_hold)
 		return;
 	sim_acct_set(s, t, ACCT_SYS);
 	v->act = ACT_SPIN;
@@ -434,7 +434,7 @@ void sim_task_wake(struct sim *s, struct task *t, struct task *waker)
 		v->idle.polling = false;
 		v->idle.poll_token++;
 		v->act = ACT_WORK;
-		v->work = 0;
+		v->seg.work = 0;
 		sim_vcpu_arm_run(s, v);
 		return;
 	}
@@ -485,14 +485,14 @@ static void task_resume(struct sim *s, struct task *t)
 		s->tasks_left--;
 		v->gs.cur = NONE_ID;
 		v->act = ACT_WORK;
-		v->work = 0;
+		v->seg.work = 0;
 		sim_vcpu_arm_run(s, v);
 		return;
 	}
 	if (t->st == T_BLOCKED) {
 		v->gs.cur = NONE_ID;
 		v->act = ACT_WORK;
-		v->work = 0;
+		v->seg.work = 0;
 		sim_vcpu_arm_run(s, v);
 		return;
 	}
@@ -540,9 +540,7 @@ void sim_guest_on_tick(struct sim *s, const struct event *e)
 		/* Guest preemption of user work. */
 		struct task *t = &s->t[v->gs.cur];
 
-		t->saved_work = v->seg_end > s->now ? v->seg_end - s->now : 0;
-		v->run_token++;
-		v->armed = false;
+		t->saved_work = sim_vcpu_seg_cancel(s, v);
 		sim_acct_set(s, t, ACCT_NONE);
 		v->gs.cur = NONE_ID;
 		sim_task_enqueue(s, v, t);

@@ -30,10 +30,13 @@ struct lazy_rec {
 };
 
 struct vcpu_guest {
-	/* Linux's cpu_tlbstate: in lazy TLB mode (kernel thread or idle on
-	 * a borrowed mm), and the mm's tlb generation its TLB holds */
+	/* Linux's cpu_tlbstate: the mm it has loaded (mm index or NONE_ID),
+	 * in lazy TLB mode (kernel thread or idle on a borrowed mm), and the
+	 * mm's tlb generation its TLB holds */
+	uint32_t loaded_mm;
 	uint64_t mm_gen;
 	bool lazy;
+	bool left_mm; /* guest.idle_leaves_mm: it left one when idle */
 	/* strategy lazy: invalidations posted and not yet applied (nlz of
 	 * them in lz, or lz_all: everything), and the oldest (UINT64_MAX:
 	 * none) and newest epoch among them */

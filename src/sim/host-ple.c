@@ -54,7 +54,7 @@ bool sim_vcpu_in_kernel(const struct sim *s, const struct vcpu *v)
 {
 	const struct task *t = v->gs.cur != NONE_ID ? &s->t[v->gs.cur] : NULL;
 
-	return !t || t->acct != ACCT_USER || v->busy_until > s->now;
+	return !t || t->acct != ACCT_USER || v->seg.busy_until > s->now;
 }
 
 /* The vCPU executes a PAUSE loop the engine lets exit: spinning for
@@ -120,7 +120,7 @@ void sim_arm_ple(struct sim *s, struct vcpu *v)
 	}
 	if (!in_pause_loop(v) || !sim_vcpu_in_kernel(s, v))
 		return;
-	start = v->busy_until > s->now ? v->busy_until : s->now;
+	start = v->seg.busy_until > s->now ? v->seg.busy_until : s->now;
 	v->host.ple_armed = true;
 	ev_push(s, start + v->host.ple_window, EV_PLE, v->gid,
 		++v->host.ple_token);

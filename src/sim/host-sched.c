@@ -87,36 +87,46 @@ static uint32_t pcpu_pop(struct sim *s, struct pcpu *p)
  */
 void sim_vcpu_arm_run(struct sim *s, struct vcpu *v)
 {
-	simtime start = v->busy_until > s->now ? v->busy_until : s->now;
-	bool live = v->armed;
+	simtime start = v->seg.busy_until > s->now ? v->seg.busy_until : s->now;
+	bool live = v->seg.armed;
 	uint64_t seq = s->q.seq++;
 
-	v->seg_end = start + v->work;
-	v->run_token++;
-	v->armed = true;
-	if (live && v->runq_t <= v->seg_end) {
-		v->defer_seq = seq;
-		v->deferred = true;
+	v->seg.seg_end = start + v->seg.work;
+	v->seg.run_token++;
+	v->seg.armed = true;
+	if (live && v->seg.runq_t <= v->seg.seg_end) {
+		v->seg.defer_seq = seq;
+		v->seg.deferred = true;
 		return;
 	}
-	ev_push_seq(s, v->seg_end, seq, EV_RUN, v->gid, v->run_token);
-	v->runq_token = v->run_token;
-	v->runq_t = v->seg_end;
-	v->deferred = false;
+	ev_push_seq(s, v->seg.seg_end, seq, EV_RUN, v->gid, v->seg.run_token);
+	v->seg.runq_token = v->seg.run_token;
+	v->seg.runq_t = v->seg.seg_end;
+	v->seg.deferred = false;
+}
+
+simtime sim_vcpu_seg_cancel(struct sim *s, struct vcpu *v)
+{
+	simtime rest = v->seg.seg_end > s->now ? v->seg.seg_end - s->now : 0;
+
+	v->seg.run_token++;
+	v->seg.armed = false;
+	return rest;
 }
 
 /* Adds @p h cycles of interrupt/exit handling to a running vCPU. */
 simtime sim_vcpu_steal(struct sim *s, struct vcpu *v, simtime h)
 {
-	simtime start = v->busy_until > s->now ? v->busy_until : s->now;
+	simtime start = v->seg.busy_until > s->now ? v->seg.busy_until : s->now;
 
-	v->busy_until = start + h;
-	if (v->hs == H_RUNNING && v->act == ACT_WORK && v->armed) {
+	v->seg.busy_until = start + h;
+	if (v->hs == H_RUNNING && v->act == ACT_WORK && v->seg.armed) {
 		/* The segment started before: only its rest moves. */
-		v->work = v->seg_end > start ? v->seg_end - start : 0;
+		v->seg.work =
+			v->seg.seg_end > start ? v->seg.seg_end - start : 0;
 		sim_vcpu_arm_run(s, v);
 	}
-	return v->busy_until;
+	return v->seg.busy_until;
 }
 
 static void slice_queue(struct sim *s, struct pcpu *p)
@@ -229,13 +239,11 @@ void sim_vcpu_deschedule(struct sim *s, struct vcpu *v, bool ready)
 	      !!ready, 0);
 	if (ready) /* kvm_arch_vcpu_put() of a preempted vCPU */
 		v->host.preempted_in_kernel = sim_vcpu_in_kernel(s, v);
-	if (v->act == ACT_WORK && v->armed) {
-		v->work = v->seg_end > s->now ? v->seg_end - s->now : 0;
-		v->run_token++;
-		v->armed = false;
+	if (v->act == ACT_WORK && v->seg.armed) {
+		v->seg.work = sim_vcpu_seg_cancel(s, v);
 	}
-	if (v->busy_until > s->now)
-		v->busy_until = s->now;
+	if (v->seg.busy_until > s->now)
+		v->seg.busy_until = s->now;
 	v->host.ple_armed = false;
 	v->host.ple_token++;
 	v->host.long_spin_armed = false;
@@ -334,9 +342,9 @@ void sim_vcpu_continue(struct sim *s, struct vcpu *v)
 		sim_vcpu_arm_run(s, v);
 		break;
 	case ACT_SPIN:
-		if (!v->ack_wait && !v->spin_hold) {
+		if (!v->ack_wait && !v->lock.spin_hold) {
 			v->act = ACT_WORK;
-			v->work = 0;
+			v->seg.work = 0;
 			sim_vcpu_arm_run(s, v);
 		} else {
 			sim_arm_ple(s, v);
@@ -350,7 +358,7 @@ void sim_vcpu_continue(struct sim *s, struct vcpu *v)
 		/* Woken from halt: run the guest scheduler. */
 		sim_guest_idle_exit(s, v);
 		v->act = ACT_WORK;
-		v->work = 0;
+		v->seg.work = 0;
 		sim_vcpu_arm_run(s, v);
 		break;
 	}
@@ -361,18 +369,19 @@ void sim_host_on_run(struct sim *s, const struct event *e)
 {
 	struct vcpu *v = &s->v[e->obj];
 
-	if (v->deferred && v->armed && e->arg == v->runq_token) {
+	if (v->seg.deferred && v->seg.armed && e->arg == v->seg.runq_token) {
 		/* The segment's end moved: queue it now (sim_vcpu_arm_run). */
-		ev_push_seq(s, v->seg_end, v->defer_seq, EV_RUN, v->gid,
-			    v->run_token);
-		v->runq_token = v->run_token;
-		v->runq_t = v->seg_end;
-		v->deferred = false;
+		ev_push_seq(s, v->seg.seg_end, v->seg.defer_seq, EV_RUN, v->gid,
+			    v->seg.run_token);
+		v->seg.runq_token = v->seg.run_token;
+		v->seg.runq_t = v->seg.seg_end;
+		v->seg.deferred = false;
 		return;
 	}
-	if (e->arg != v->run_token || v->hs != H_RUNNING || v->act != ACT_WORK)
+	if (e->arg != v->seg.run_token || v->hs != H_RUNNING ||
+	    v->act != ACT_WORK)
 		return;
-	v->armed = false;
+	v->seg.armed = false;
 	sim_vcpu_segment_done(s, v);
 }
 

@@ -14,6 +14,30 @@ struct pcpu;
 struct vcpu;
 
 /*
+ * The run segment of one vCPU (struct vcpu's seg): guest code it runs
+ * without an event (ACT_WORK), from when its exits let it (busy_until)
+ * until seg_end, and the EV_RUN that ends it. The guest gives the work
+ * (guest-sched.c's sim_t_work(), which also runs a segment ahead
+ * without queueing it when nothing comes first, and sets work to 0 where
+ * a blocked or interrupted task has none left); host-sched.c arms,
+ * moves (sim_vcpu_steal()), cancels (sim_vcpu_seg_cancel()) and ends it.
+ */
+struct vcpu_seg {
+	simtime work;	    /* remaining work when not running */
+	simtime seg_end;    /* when running ACT_WORK */
+	simtime busy_until; /* exits and interrupts handled until then */
+	uint64_t run_token;
+	bool armed; /* an EV_RUN for run_token is pending */
+	/* The EV_RUN last queued (its token and time); when a steal moved the
+	 * segment's end later, it waits for that one to fire and is queued
+	 * then under the key it was given (defer_seq). */
+	uint64_t runq_token;
+	uint64_t defer_seq;
+	simtime runq_t;
+	bool deferred;
+};
+
+/*
  * The host's state of one vCPU (struct vcpu's host): written by the host
  * scheduler (host-sched.c, host-cfs.c, host-balance.c), pause-loop
  * exits (host-ple.c) and long-spin notifications (long-spin.c); read by
@@ -135,6 +159,9 @@ void sim_vcpu_arm_run(struct sim *s, struct vcpu *v);
 /* Adds @p h cycles of interrupt/exit handling to a running vCPU; returns
  * when they end. */
 simtime sim_vcpu_steal(struct sim *s, struct vcpu *v, simtime h);
+/* Ends running @p v's segment now: its EV_RUN will find nothing to do.
+ * Returns the work it had left. */
+simtime sim_vcpu_seg_cancel(struct sim *s, struct vcpu *v);
 /* Takes @p v off its pCPU (it stays runnable when @p ready). */
 void sim_vcpu_deschedule(struct sim *s, struct vcpu *v, bool ready);
 /* What a running vCPU does next, given v->act. */

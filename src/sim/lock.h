@@ -3,10 +3,19 @@
 #ifndef HVTLB_SIM_LOCK_H
 #define HVTLB_SIM_LOCK_H
 
+#include <stdint.h>
+
 #include "sim/event.h"
 
 struct sim;
 struct task;
+
+/* One vCPU spinning on the lock before it sleeps (struct vcpu's lock),
+ * written by guest-lock.c alone; guest-irq.c reads spin_hold. */
+struct vcpu_lock {
+	uint32_t spin_hold;  /* 1 until released or timed out */
+	uint64_t spin_token; /* of its EV_SPIN_END */
+};
 
 void sim_lock_write(struct task *t);
 void sim_lock_read(struct task *t);

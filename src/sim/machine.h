@@ -81,6 +81,7 @@
 #include "sim/host.h"
 #include "sim/hypervisor.h"
 #include "sim/idle-menu.h"
+#include "sim/lock.h"
 #include "sim/rng.h"
 #include "sim/send-chain.h"
 #include "sim/tlb.h"
@@ -162,18 +163,7 @@ struct vcpu {
 	uint32_t gid, vm, idx, pcpu;
 	enum hstate hs;
 	enum act act;
-	simtime work;	 /* remaining work when not running */
-	simtime seg_end; /* when running ACT_WORK */
-	simtime busy_until;
-	uint64_t run_token;
-	bool armed; /* an EV_RUN for run_token is pending */
-	/* The EV_RUN last queued (its token and time); when a steal moved the
-	 * segment's end later, it waits for that one to fire and is queued
-	 * then under the key it was given (defer_seq). */
-	uint64_t runq_token;
-	uint64_t defer_seq;
-	simtime runq_t;
-	bool deferred;
+	struct vcpu_seg seg;   /* host.h: the guest code it runs now */
 	struct vcpu_host host; /* host.h */
 	bool ipi_wait; /* its guest spins for flush IPI acknowledgements */
 	struct vcpu_gsched gs; /* guest-vcpu.h: its guest run queue */
@@ -183,8 +173,6 @@ struct vcpu {
 	uint8_t steal;
 	struct tlb tlb;
 	bool tlb_ready;
-	uint32_t loaded_mm; /* mm index or NONE_ID */
-	bool left_mm;	    /* guest.idle_leaves_mm: it left one when idle */
 	struct vcpu_guest guest; /* guest-vcpu.h */
 	struct hvtlb_flusher *fl;
 	/* Acknowledgements of the shootdown ack_seq still awaited; they are
@@ -192,10 +180,9 @@ struct vcpu {
 	 * at the key of the last to arrive. */
 	uint32_t ack_wait;
 	uint32_t ack_seq;
-	struct vcpu_ack ack; /* guest-vcpu.h */
-	uint32_t spin_hold;  /* lock spinning: 1 until released or timed out */
+	struct vcpu_ack ack;   /* guest-vcpu.h */
+	struct vcpu_lock lock; /* lock.h: spinning on the mmap lock */
 	struct vcpu_idle idle; /* guest-vcpu.h: guest.idle's polling */
-	uint64_t spin_token;
 };
 
 struct pcpu {

@@ -172,7 +172,7 @@ static bool ipi_hits(struct sim *s, struct vcpu *o, uint64_t va, unsigned shift,
 		if (asid && q->asid != asid)
 			continue;
 		if (asid && s->c->lazy_leave && o->guest.lazy &&
-		    o->loaded_mm == q->asid - 1)
+		    o->guest.loaded_mm == q->asid - 1)
 			return true; /* it leaves the mm: a full flush */
 		if (flush_range_hits(&q->r, va, shift, !asid))
 			return true;
@@ -268,7 +268,8 @@ static bool lazy_since_request(const struct sim *s, const struct vcpu *o,
 			       const struct oracle_flush *f)
 {
 	return f->mm != NONE_ID && o->guest.lazy && o->gs.cur == NONE_ID &&
-	       o->loaded_mm == f->mm && s->ov[o->gid].lazy_since < f->request;
+	       o->guest.loaded_mm == f->mm &&
+	       s->ov[o->gid].lazy_since < f->request;
 }
 
 /* Lazy TLB mode is a legal skip (no table freed) and it flushes
@@ -299,7 +300,7 @@ static bool pending_all(struct sim *s, struct vcpu *o, uint32_t asid)
 		if (q->arrive <= s->now && q->kind == IPI_FLUSH && !q->drop &&
 		    q->asid == asid &&
 		    (q->r.all || (s->c->lazy_leave && o->guest.lazy &&
-				  o->loaded_mm == q->asid - 1)))
+				  o->guest.loaded_mm == q->asid - 1)))
 			return true;
 	}
 	if (!hvtlb_flushq_pending(&o->hv.fq))
@@ -339,7 +340,8 @@ static enum hvtlb_sim_stale verdict(struct sim *s, struct vcpu *o,
 	if (pending_hits(s, o, va, f->shift, asid))
 		return EXCUSED;
 	if (lazy_now ? f->mm != NONE_ID && o->guest.lazy &&
-			       o->gs.cur == NONE_ID && o->loaded_mm == f->mm
+			       o->gs.cur == NONE_ID &&
+			       o->guest.loaded_mm == f->mm
 		     : lazy_since_request(s, o, f)) {
 		/* Lazy TLB mode when the flush was requested, and still:
 		 * skipped legally unless tables were freed, if it catches up
@@ -370,7 +372,7 @@ static bool each_stale(struct sim *s, struct vcpu *o,
 	/* Everything it holds was filled after the zap, or while it had
 	 * another address space loaded (none since its last full flush). */
 	if (asid && (s->ov[o->gid].full >= f->zap ||
-		     (o->loaded_mm != f->mm && !s->ov[o->gid].left)))
+		     (o->guest.loaded_mm != f->mm && !s->ov[o->gid].left)))
 		return false;
 	for (uint32_t k = 0; k < f->n; k++) {
 		uint32_t p = f->idx ? f->idx[k] : k;
@@ -449,7 +451,7 @@ void sim_oracle_flush_done(struct sim *s, const struct oracle_flush *f)
 		 * whole (a kernel flush is one page: just look). */
 		if (f->mm != NONE_ID) {
 			if (ov->full >= f->zap ||
-			    (o->loaded_mm != f->mm && !ov->left))
+			    (o->guest.loaded_mm != f->mm && !ov->left))
 				continue;
 			if ((lazy_since_request(s, o, f) &&
 			     lazy_catches_up(s, o, f)) ||

@@ -127,7 +127,7 @@ static int setup_vcpus(struct sim *s)
 		v->hs = H_HALTED;
 		v->act = ACT_IDLE;
 		v->gs.cur = NONE_ID;
-		v->loaded_mm = NONE_ID;
+		v->guest.loaded_mm = NONE_ID;
 		v->guest.lz_min_epoch = UINT64_MAX;
 		v->host.ple_window = cyc(s, SIM_COST_ple_window);
 		if (sim_hv_vcpu_init(v))

@@ -30,8 +30,8 @@ enum hvtlb_sim_target_state sim_target_posted(struct sim *s,
 	enum hvtlb_sim_target_state st;
 
 	if (tv->hs == H_RUNNING)
-		st = tv->busy_until > s->now ? HVTLB_SIM_TARGET_EXIT
-					     : HVTLB_SIM_TARGET_RUNNING;
+		st = tv->seg.busy_until > s->now ? HVTLB_SIM_TARGET_EXIT
+						 : HVTLB_SIM_TARGET_RUNNING;
 	else if (tv->hs == H_READY)
 		st = HVTLB_SIM_TARGET_PREEMPTED;
 	else
