@@ -47,6 +47,14 @@ static void spin_release(struct sim *s, struct vcpu *v)
 	}
 }
 
+void sim_lock_setup(struct sim *s)
+{
+	const struct hvtlb_sim_config *c = s->c;
+
+	s->lock.spin = us_to_cyc(s, c->lock_spin_us) + c->lock_spin_cycles;
+	s->lock.handoff = us_to_cyc(s, c->lock_handoff_us);
+}
+
 /*
  * Optimistic spinning (rwsem, Windows pushlocks): a waiter spins in sys
  * for up to guest.lock_spin_us plus guest.lock_spin_cycles before it
@@ -86,7 +94,7 @@ void sim_lock_write(struct task *t)
 {
 	struct sim *s = t->s;
 	struct mm *m = &s->mm[t->mm];
-	simtime budget = s->lock_spin;
+	simtime budget = s->lock.spin;
 	bool queued = false;
 
 	sim_ct_mmap_lock(t);
@@ -94,7 +102,7 @@ void sim_lock_write(struct task *t)
 		lock_spin(t, &budget);
 		if (m->writer == NONE_ID && !m->readers)
 			break;
-		budget = s->lock_spin; /* spin again next time */
+		budget = s->lock.spin; /* spin again next time */
 		if (queued) {
 			/* Woken but beaten to the lock: back to the front. */
 			wq_push_head(m, t->id | WQ_WRITER);
@@ -123,14 +131,14 @@ void sim_lock_read(struct task *t)
 {
 	struct sim *s = t->s;
 	struct mm *m = &s->mm[t->mm];
-	simtime budget = s->lock_spin;
+	simtime budget = s->lock.spin;
 
 	sim_ct_mmap_lock(t);
 	while (m->writer != NONE_ID || m->wwait) {
 		lock_spin(t, &budget);
 		if (m->writer == NONE_ID && !m->wwait)
 			break;
-		budget = s->lock_spin; /* spin again next time */
+		budget = s->lock.spin; /* spin again next time */
 		wq_push(m, t->id);
 		sim_t_block(t);
 		if (t->granted) {
@@ -161,9 +169,9 @@ static void lock_wake_waiters(struct task *t)
 		if (w & WQ_WRITER) {
 			/* rwsem's handoff: a writer that waited long enough
 			 * gets the lock; it can no longer be stolen. */
-			if (s->lock_handoff &&
+			if (s->lock.handoff &&
 			    s->now - s->t[w & ~WQ_WRITER].wait_since >=
-				    s->lock_handoff) {
+				    s->lock.handoff) {
 				m->wwait--;
 				m->writer = w & ~WQ_WRITER;
 				s->t[w & ~WQ_WRITER].granted = true;

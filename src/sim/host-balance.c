@@ -64,7 +64,8 @@ static uint32_t nr_running(const struct pcpu *p)
 static void llc_span(const struct sim *s, uint32_t i, uint32_t *lo, uint32_t *n)
 {
 	uint32_t g = s->pcpu_base + i;
-	uint32_t a = g / s->llc_pcpus * s->llc_pcpus, b = a + s->llc_pcpus;
+	uint32_t a = g / s->bal.llc_pcpus * s->bal.llc_pcpus,
+		 b = a + s->bal.llc_pcpus;
 
 	a = a > s->pcpu_base ? a - s->pcpu_base : 0;
 	b -= s->pcpu_base;
@@ -93,7 +94,7 @@ void sim_balance_wake(struct sim *s, struct vcpu *v)
 
 void sim_balance_woke_idle(struct sim *s, struct pcpu *p)
 {
-	simtime max = 2 * s->mig_cost, d;
+	simtime max = 2 * s->bal.mig_cost, d;
 
 	if (!p->stamped)
 		return;
@@ -118,7 +119,7 @@ static struct vcpu *coldest(struct sim *s, const struct pcpu *src)
 		struct vcpu *v =
 			&s->v[src->rq[(src->rq_head + k) % src->rq_cap]];
 
-		if (s->now - v->host.desched_at < s->mig_cost)
+		if (s->now - v->host.desched_at < s->bal.mig_cost)
 			continue;
 		if (!best || v->host.desched_at < best->host.desched_at)
 			best = v;
@@ -161,7 +162,7 @@ bool sim_balance_newidle(struct sim *s, struct pcpu *p)
 
 	p->idle_stamp = s->now;
 	p->stamped = true;
-	if (p->avg_idle < s->mig_cost)
+	if (p->avg_idle < s->bal.mig_cost)
 		return false;
 	llc_span(s, (uint32_t)(p - s->p), &lo, &n);
 	if (pull(s, p, lo, n, 1) ||
@@ -190,13 +191,14 @@ void sim_balance_setup(struct sim *s)
 {
 	uint32_t lo, n;
 
-	s->mig_cost = us_to_cyc(s, s->cost[SIM_COST_sched_migration_cost_us]);
-	s->llc_pcpus = (s->pcpus_total ? s->pcpus_total : s->npcpus) /
-		       (s->c->sockets ? s->c->sockets : 1);
-	if (!s->llc_pcpus)
-		s->llc_pcpus = 1;
+	s->bal.mig_cost =
+		us_to_cyc(s, s->cost[SIM_COST_sched_migration_cost_us]);
+	s->bal.llc_pcpus = (s->pcpus_total ? s->pcpus_total : s->npcpus) /
+			   (s->c->sockets ? s->c->sockets : 1);
+	if (!s->bal.llc_pcpus)
+		s->bal.llc_pcpus = 1;
 	for (uint32_t i = 0; i < s->npcpus; i++)
-		s->p[i].avg_idle = 2 * s->mig_cost; /* sched_init() */
+		s->p[i].avg_idle = 2 * s->bal.mig_cost; /* sched_init() */
 	if (!s->c->balance || s->npcpus < 2)
 		return;
 	llc_span(s, 0, &lo, &n);
@@ -233,7 +235,7 @@ void sim_balance_idle(struct sim *s, struct pcpu *p)
 	if (sim_pcpu_polling(s, p)) {
 		/* KVM polls first; schedule() and idle_balance() come at
 		 * the end of the poll */
-		ev_push(s, s->v[p->last].host.halted_at + s->halt_poll + 1,
+		ev_push(s, s->v[p->last].host.halted_at + s->idle.halt_poll + 1,
 			EV_BALANCE, (uint32_t)(p - s->p), BALANCE_NEWIDLE);
 		return;
 	}

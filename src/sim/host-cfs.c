@@ -50,9 +50,9 @@ static void cfs_init(struct sim *s)
 
 	while (n >>= 1)
 		f++;
-	s->cfs_latency = us_to_cyc(s, 6000.0 * f);
-	s->cfs_min_gran = us_to_cyc(s, 750.0 * f);
-	s->cfs_wakeup_gran = us_to_cyc(s, 1000.0 * f);
+	s->cfs.latency = us_to_cyc(s, 6000.0 * f);
+	s->cfs.min_gran = us_to_cyc(s, 750.0 * f);
+	s->cfs.wakeup_gran = us_to_cyc(s, 1000.0 * f);
 }
 
 /* Virtual runtime of @p v now. */
@@ -72,9 +72,9 @@ static uint32_t rq_at(const struct pcpu *p, uint32_t k)
 static void cfs_tick_init(struct sim *s)
 {
 	cfs_init(s);
-	s->host_tick = us_to_cyc(s, s->cost[SIM_COST_host_tick_us]);
-	if (!s->host_tick)
-		s->host_tick = 1;
+	s->cfs.host_tick = us_to_cyc(s, s->cost[SIM_COST_host_tick_us]);
+	if (!s->cfs.host_tick)
+		s->cfs.host_tick = 1;
 }
 
 /* Queue positions of the leftmost vCPU (smallest virtual runtime; the
@@ -125,7 +125,7 @@ static int wakeup_preempt(const struct sim *s, simtime a, simtime b)
 
 	if (d <= 0)
 		return -1;
-	return d > (int64_t)s->cfs_wakeup_gran ? 1 : 0;
+	return d > (int64_t)s->cfs.wakeup_gran ? 1 : 0;
 }
 
 static void clear_buddies(struct pcpu *p, uint32_t vid)
@@ -194,7 +194,7 @@ static uint32_t cfs_pop(struct sim *s, struct pcpu *p)
 static simtime cfs_ideal(const struct sim *s, uint32_t nr)
 {
 	simtime period =
-		nr > CFS_NR_LATENCY ? nr * s->cfs_min_gran : s->cfs_latency;
+		nr > CFS_NR_LATENCY ? nr * s->cfs.min_gran : s->cfs.latency;
 
 	return period / nr;
 }
@@ -204,7 +204,7 @@ static simtime cfs_ideal(const struct sim *s, uint32_t nr)
 static simtime cfs_tick_end(struct sim *s, const struct pcpu *p)
 {
 	const struct vcpu *c = &s->v[p->cur];
-	simtime ideal, t, tb, tick = s->host_tick;
+	simtime ideal, t, tb, tick = s->cfs.host_tick;
 	uint32_t k1, k2;
 	int64_t d;
 
@@ -218,8 +218,8 @@ static simtime cfs_tick_end(struct sim *s, const struct pcpu *p)
 	d = (int64_t)(s->v[rq_at(p, k1)].host.vruntime + ideal -
 		      c->host.vruntime);
 	tb = c->host.run_start + (d < 0 ? 0 : (simtime)d + 1);
-	if (tb < c->host.run_start + s->cfs_min_gran)
-		tb = c->host.run_start + s->cfs_min_gran;
+	if (tb < c->host.run_start + s->cfs.min_gran)
+		tb = c->host.run_start + s->cfs.min_gran;
 	if (tb < t)
 		t = tb;
 	if (t <= s->now)
@@ -274,8 +274,8 @@ static bool cfs_tick_woken(struct sim *s, struct pcpu *p, struct vcpu *v)
 
 	/* enqueue_entity: update_curr, then place_entity */
 	cfs_tick_update_curr(s, p);
-	floor = p->min_vruntime > s->cfs_latency / 2
-			? p->min_vruntime - s->cfs_latency / 2
+	floor = p->min_vruntime > s->cfs.latency / 2
+			? p->min_vruntime - s->cfs.latency / 2
 			: 0;
 	if (v->host.vruntime < floor)
 		v->host.vruntime = floor;
@@ -356,9 +356,9 @@ static void cfs_pick(struct sim *s, struct pcpu *p)
  * from now on. */
 static simtime cfs_slice_end(struct sim *s, const struct pcpu *p)
 {
-	simtime sl = s->cfs_latency / (p->rq_n + 1);
+	simtime sl = s->cfs.latency / (p->rq_n + 1);
 
-	return s->now + (sl > s->cfs_min_gran ? sl : s->cfs_min_gran);
+	return s->now + (sl > s->cfs.min_gran ? sl : s->cfs.min_gran);
 }
 
 static void cfs_picked(struct sim *s, struct pcpu *p, struct vcpu *v)
@@ -378,8 +378,8 @@ static void cfs_ran(struct sim *s, struct pcpu *p, struct vcpu *v, bool ready)
 
 static bool cfs_woken(struct sim *s, struct pcpu *p, struct vcpu *v)
 {
-	simtime floor = p->min_vruntime > s->cfs_latency / 2
-				? p->min_vruntime - s->cfs_latency / 2
+	simtime floor = p->min_vruntime > s->cfs.latency / 2
+				? p->min_vruntime - s->cfs.latency / 2
 				: 0;
 
 	if (v->host.vruntime < floor)
@@ -387,7 +387,7 @@ static bool cfs_woken(struct sim *s, struct pcpu *p, struct vcpu *v)
 	sim_pcpu_push(s, p, v->gid, false);
 	if (p->cur != NONE_ID &&
 	    vcpu_vruntime(s, &s->v[p->cur]) >
-		    v->host.vruntime + s->cfs_wakeup_gran) {
+		    v->host.vruntime + s->cfs.wakeup_gran) {
 		sim_count_exit(s, &s->v[p->cur], HVTLB_SIM_EXIT_PREEMPTION, 1);
 		sim_vcpu_deschedule(s, &s->v[p->cur], true);
 		return true;

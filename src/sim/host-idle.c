@@ -31,7 +31,7 @@
  * cpuidle-haltpoll turns that off (MSR_KVM_POLL_CONTROL). */
 static bool host_polls(const struct sim *s)
 {
-	return s->halt_poll &&
+	return s->idle.halt_poll &&
 	       s->c->guest_idle != HVTLB_SIM_GUEST_IDLE_HALTPOLL;
 }
 
@@ -43,7 +43,7 @@ bool sim_pcpu_polling(const struct sim *s, const struct pcpu *p)
 		return false;
 	v = &s->v[p->last];
 	return v->hs == H_HALTED && v->pcpu == (uint32_t)(p - s->p) &&
-	       s->now - v->host.halted_at <= s->halt_poll;
+	       s->now - v->host.halted_at <= s->idle.halt_poll;
 }
 
 static unsigned to_us(const struct sim *s, simtime c)
@@ -75,25 +75,25 @@ void sim_host_idle_setup(struct sim *s)
 	};
 
 	/* state 0: POLL (exit 0, residency 0) */
-	s->cstates[0] = (struct idle_state){ 0, 0, true };
-	s->cstate_exit_cyc[0] = 0;
+	s->idle.cstates[0] = (struct idle_state){ 0, 0, true };
+	s->idle.cstate_exit_cyc[0] = 0;
 	for (unsigned i = 0; i < 4; i++) {
 		double d = s->cost[declared[i]], r = s->cost[res[i]];
 
 		/* the governor decides on the table's worst case; a
 		 * wake-up pays the state's own exit latency */
-		s->cstates[i + 1] = (struct idle_state){
+		s->idle.cstates[i + 1] = (struct idle_state){
 			(unsigned)lround(d),
 			(unsigned)lround(r),
 			false,
 		};
-		s->cstate_exit_cyc[i + 1] = us_to_cyc(s, s->cost[exit[i]]);
+		s->idle.cstate_exit_cyc[i + 1] = us_to_cyc(s, s->cost[exit[i]]);
 	}
-	s->ncstates = 5;
-	s->idle_timer = us_to_cyc(s, s->cost[SIM_COST_idle_timer_us]);
-	s->halt_poll = us_to_cyc(s, s->cost[SIM_COST_halt_poll_us]);
-	s->cstate_exit = us_to_cyc(s, s->cost[SIM_COST_cstate_exit_us]);
-	s->cstate_residency =
+	s->idle.ncstates = 5;
+	s->idle.idle_timer = us_to_cyc(s, s->cost[SIM_COST_idle_timer_us]);
+	s->idle.halt_poll = us_to_cyc(s, s->cost[SIM_COST_halt_poll_us]);
+	s->idle.cstate_exit = us_to_cyc(s, s->cost[SIM_COST_cstate_exit_us]);
+	s->idle.cstate_residency =
 		us_to_cyc(s, s->cost[SIM_COST_cstate_residency_us]);
 	for (uint32_t i = 0; i < s->npcpus; i++) {
 		sim_menu_init(&s->p[i].gov);
@@ -106,7 +106,7 @@ void sim_host_idle_setup(struct sim *s)
 static unsigned next_timer_us(const struct sim *s, const struct pcpu *p,
 			      simtime at)
 {
-	simtime next = at + s->idle_timer;
+	simtime next = at + s->idle.idle_timer;
 	uint32_t i = (uint32_t)(p - s->p);
 	/* KVM arms a blocked vCPU's APIC timer on the pCPU it halted on: the
 	 * vCPUs pinned to pCPU k are k, k + pcpus, ...; with
@@ -129,10 +129,10 @@ void sim_pcpu_idle_enter(struct sim *s, struct pcpu *p)
 		return;
 	/* The vCPU that halted last polls first (not at time 0). */
 	if (host_polls(s) && p->last != NONE_ID)
-		at += s->halt_poll;
+		at += s->idle.halt_poll;
 	p->idle_entry = at;
 	p->idle_state =
-		(int)sim_menu_select(&p->gov, s->cstates, s->ncstates,
+		(int)sim_menu_select(&p->gov, s->idle.cstates, s->idle.ncstates,
 				     next_timer_us(s, p, at), UINT32_MAX);
 }
 
@@ -150,8 +150,8 @@ static simtime pcpu_idle_exit(struct sim *s, struct pcpu *p)
 		return 0;
 	}
 	st = (unsigned)p->idle_state;
-	exit = s->cstate_exit_cyc[st];
-	sim_menu_update(&p->gov, s->cstates, st,
+	exit = s->idle.cstate_exit_cyc[st];
+	sim_menu_update(&p->gov, s->idle.cstates, st,
 			to_us(s, s->now - p->idle_entry + exit));
 	p->idle_state = -1;
 	p->awake_at = s->now + exit;
@@ -168,7 +168,7 @@ static bool poll_catches(const struct sim *s, const struct vcpu *v)
 	const struct pcpu *p = &s->p[v->pcpu];
 
 	return host_polls(s) && p->cur == NONE_ID && p->last == v->gid &&
-	       s->now - v->host.halted_at <= s->halt_poll;
+	       s->now - v->host.halted_at <= s->idle.halt_poll;
 }
 
 static simtime wake_latency(struct sim *s, const struct vcpu *v)
@@ -186,8 +186,9 @@ static simtime wake_latency(struct sim *s, const struct vcpu *v)
 	if (s->c->idle_governor == HVTLB_SIM_IDLE_GOVERNOR_MENU)
 		return lat + pcpu_idle_exit(s, p);
 	/* An idle pCPU sinks into the deepest state with time. */
-	if (s->cstate_exit && s->now - p->idle_since >= s->cstate_residency)
-		lat += s->cstate_exit;
+	if (s->idle.cstate_exit &&
+	    s->now - p->idle_since >= s->idle.cstate_residency)
+		lat += s->idle.cstate_exit;
 	return lat;
 }
 

@@ -8,10 +8,40 @@
 
 #include "hvtlb/sim.h"
 #include "sim/event.h"
+#include "sim/idle-menu.h"
 
 struct sim;
 struct pcpu;
 struct vcpu;
+
+/* The host's idle side (host-idle.c, sim_host_idle_setup()): halt
+ * polling, the idle states (POLL, C1, C1E, C3, C6) the menu governor picks
+ * from, with their exit latencies in cycles, the single deep state of
+ * idle_governor = none, and cost.idle_timer_us, all in cycles. */
+struct sim_host_idle {
+	simtime halt_poll;
+	simtime cstate_exit, cstate_residency;
+	struct idle_state cstates[5];
+	simtime cstate_exit_cyc[5];
+	unsigned ncstates;
+	simtime idle_timer;
+};
+
+/* hypervisor.cfs (host-cfs.c): sched_latency, min_granularity,
+ * wakeup_granularity (Linux defaults 6, 0.75, 1 ms times 1 +
+ * ilog2(min(pCPUs, 8))) and cost.host_tick_us, the host's scheduler tick,
+ * in cycles. */
+struct sim_cfs {
+	simtime latency, min_gran, wakeup_gran;
+	simtime host_tick;
+};
+
+/* hypervisor.balance (host-balance.c): cost.sched_migration_cost_us in
+ * cycles, and the pCPUs of a socket (the last-level cache domain). */
+struct sim_balance {
+	simtime mig_cost;
+	uint32_t llc_pcpus;
+};
 
 /*
  * The run segment of one vCPU (struct vcpu's seg): guest code it runs

@@ -17,6 +17,14 @@ struct vcpu_lock {
 	uint64_t spin_token; /* of its EV_SPIN_END */
 };
 
+/* The lock's times in cycles (sim_lock_setup()): how long a waiter
+ * spins before it sleeps (guest.lock_spin_us plus lock_spin_cycles), and
+ * after how long a sleeping writer is handed it (guest.lock_handoff_us). */
+struct sim_lock {
+	simtime spin, handoff;
+};
+
+void sim_lock_setup(struct sim *s);
 void sim_lock_write(struct task *t);
 void sim_lock_read(struct task *t);
 void sim_unlock_write(struct task *t);

@@ -275,15 +275,9 @@ struct sim {
 	struct coro main_ctx;
 	struct task *running;
 	uint32_t tasks_left;
-	simtime host_slice, guest_slice, tick, lock_spin, halt_poll;
-	simtime lock_handoff;
-	simtime cstate_exit, cstate_residency;
-	/* the host's idle states (POLL, C1, C1E, C3, C6) and their exit
-	 * latencies in cycles; cost.idle_timer_us in cycles */
-	struct idle_state cstates[5];
-	simtime cstate_exit_cyc[5];
-	unsigned ncstates;
-	simtime idle_timer;
+	simtime host_slice, guest_slice, tick;
+	struct sim_lock lock;	   /* lock.h: guest-lock.c's times */
+	struct sim_host_idle idle; /* host.h: host-idle.c's times */
 	simtime limit;
 	bool timed_out;
 	bool failed;
@@ -313,18 +307,12 @@ struct sim {
 	simtime *vm_corun; /* 3 per VM */
 	/* workload.kernel_pages: per VM, pages shared by all its processes
 	 * and mapped global; free stacks of page indexes */
-	struct pte *kpte; /* vms * kernel_pages */
-	uint32_t *kfree;  /* vms * kernel_pages */
-	uint64_t *kfill;  /* vms * kernel_pages: as struct mm's fillers */
-	uint32_t *knfree; /* per VM */
-	/* hypervisor.cfs: sched_latency, min_granularity, wakeup_granularity
-	 * (Linux defaults 6, 0.75, 1 ms times 1 + ilog2(min(pCPUs, 8))) */
-	simtime cfs_latency, cfs_min_gran, cfs_wakeup_gran;
-	simtime host_tick; /* cost.host_tick_us: the host's scheduler tick */
-	/* hypervisor.balance: cost.sched_migration_cost_us in cycles, and
-	 * the pCPUs of a socket (the last-level cache domain) */
-	simtime mig_cost;
-	uint32_t llc_pcpus;
+	struct pte *kpte;	/* vms * kernel_pages */
+	uint32_t *kfree;	/* vms * kernel_pages */
+	uint64_t *kfill;	/* vms * kernel_pages: as struct mm's fillers */
+	uint32_t *knfree;	/* per VM */
+	struct sim_cfs cfs;	/* host.h: host-cfs.c's times */
+	struct sim_balance bal; /* host.h: host-balance.c's */
 	/* tracing: this part's first VM and first pCPU, machine-wide */
 	uint32_t vm_base, pcpu_base;
 	/* the oracle (oracle.c): per vCPU, and the zaps so far */

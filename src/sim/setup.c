@@ -81,8 +81,7 @@ static void setup_times(struct sim *s)
 	s->host_slice = us_to_cyc(s, s->cost[SIM_COST_host_slice_us]);
 	s->guest_slice = us_to_cyc(s, s->cost[SIM_COST_guest_slice_us]);
 	s->tick = us_to_cyc(s, s->cost[SIM_COST_tick_us]);
-	s->lock_spin = us_to_cyc(s, c->lock_spin_us) + c->lock_spin_cycles;
-	s->lock_handoff = us_to_cyc(s, c->lock_handoff_us);
+	sim_lock_setup(s);
 	if (!s->host_slice)
 		s->host_slice = 1;
 	if (!s->tick)
