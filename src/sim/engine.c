@@ -144,7 +144,7 @@ static bool finish_corun(struct sim *s)
 		return false;
 	r->nvms = s->c->vms;
 	for (uint32_t vm = 0; vm < s->c->vms; vm++) {
-		const simtime *t = &s->vm_corun[3 * vm];
+		const simtime *t = s->vmh[vm].corun;
 		double all;
 
 		sim_vm_corun_step(s, vm, 0);

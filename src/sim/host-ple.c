@@ -187,12 +187,12 @@ static int yield_to(struct sim *s, struct vcpu *me, struct vcpu *t)
  * gave up its pCPU. */
 static bool vcpu_on_spin(struct sim *s, struct vcpu *me)
 {
-	uint32_t n = s->c->vcpus, last = s->vm_boosted[me->vm];
+	uint32_t n = s->c->vcpus, last = s->vmh[me->vm].boosted;
 	int tries = 3, yielded = 0;
 
 	me->host.in_spin_loop = true;
-	for (int pass = 0; pass < 2 && !yielded && tries && s->vm_ready[me->vm];
-	     pass++) {
+	for (int pass = 0;
+	     pass < 2 && !yielded && tries && s->vmh[me->vm].ready; pass++) {
 		for (uint32_t i = pass ? 0 : last + 1; i < n; i++) {
 			if (pass && i > last)
 				break;
@@ -201,7 +201,7 @@ static bool vcpu_on_spin(struct sim *s, struct vcpu *me)
 			yielded = yield_to(s, me, vm_vcpu(s, me, i));
 			if (yielded > 0) {
 				s->r->directed_yields++;
-				s->vm_boosted[me->vm] = i;
+				s->vmh[me->vm].boosted = i;
 				break;
 			}
 			if (yielded < 0 && !--tries)
@@ -225,7 +225,7 @@ static bool vcpu_on_spin(struct sim *s, struct vcpu *me)
 static bool spin_fixed(struct sim *s, struct vcpu *v)
 {
 	if (!s->p[v->pcpu].rq_n ||
-	    (!s->c->ple_boost_ready && !s->vm_preempted[v->vm])) {
+	    (!s->c->ple_boost_ready && !s->vmh[v->vm].preempted)) {
 		sim_vcpu_steal(s, v, cyc(s, SIM_COST_vmexit));
 		return false;
 	}

@@ -170,12 +170,12 @@ static bool slice_fired(struct sim *s, struct pcpu *p, uint64_t token)
 
 void sim_vm_corun_step(struct sim *s, uint32_t vm, int delta)
 {
-	uint32_t n = s->vm_running[vm];
+	uint32_t n = s->vmh[vm].running;
 	unsigned k = !n ? 0 : n == s->c->vcpus ? 2 : 1;
 
-	s->vm_corun[3 * vm + k] += s->now - s->vm_since[vm];
-	s->vm_since[vm] = s->now;
-	s->vm_running[vm] = (uint32_t)((int)n + delta);
+	s->vmh[vm].corun[k] += s->now - s->vmh[vm].since;
+	s->vmh[vm].since = s->now;
+	s->vmh[vm].running = (uint32_t)((int)n + delta);
 }
 
 static void vcpu_enter(struct sim *s, struct vcpu *v)
@@ -185,10 +185,10 @@ static void vcpu_enter(struct sim *s, struct vcpu *v)
 
 	p->cur = v->gid;
 	sim_vm_corun_step(s, v->vm, 1);
-	s->vm_ready[v->vm]--;
+	s->vmh[v->vm].ready--;
 	if (v->host.preempted) {
 		v->host.preempted = false;
-		s->vm_preempted[v->vm]--;
+		s->vmh[v->vm].preempted--;
 	}
 	sim_ple_sched_in(s, v);
 	if (p->last != v->gid && p->last != NONE_ID)
@@ -258,8 +258,8 @@ void sim_vcpu_deschedule(struct sim *s, struct vcpu *v, bool ready)
 	if (ready) {
 		sim_vcpu_move(s, v, H_READY);
 		v->host.preempted = true;
-		s->vm_preempted[v->vm]++;
-		s->vm_ready[v->vm]++;
+		s->vmh[v->vm].preempted++;
+		s->vmh[v->vm].ready++;
 		v->steal |= HVTLB_KVM_VCPU_PREEMPTED;
 		sim_pcpu_push(s, p, v->gid, false);
 	} else {
@@ -411,7 +411,7 @@ void sim_host_on_wake(struct sim *s, const struct event *e)
 	if (v->hs != H_WAKING)
 		return;
 	sim_vcpu_move(s, v, H_READY);
-	s->vm_ready[v->vm]++;
+	s->vmh[v->vm].ready++;
 	TRACE(s, HVTLB_SIM_TRACE_WAKE, v, TR_NONE, e->arg, 0, 0);
 	p->waking--;
 	if (s->sched->woken(s, p, v))

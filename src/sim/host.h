@@ -14,6 +14,20 @@ struct sim;
 struct pcpu;
 struct vcpu;
 
+/* The host's view of one VM (struct sim's vmh, one per VM): written by
+ * host-sched.c (ready, preempted, the co-running clock) and host-ple.c
+ * (boosted); read by directed yield and, for corun, the results. */
+struct vm_host {
+	uint32_t preempted; /* vCPUs with host.preempted set */
+	uint32_t ready;	    /* vCPUs runnable, not running */
+	uint32_t boosted;   /* KVM's last_boosted_vcpu */
+	/* vCPUs on a pCPU, since when, and the time none, some and all of
+	 * them were (results.corun) */
+	uint32_t running;
+	simtime since;
+	simtime corun[3];
+};
+
 /* The host's idle side (host-idle.c, sim_host_idle_setup()): halt
  * polling, the idle states (POLL, C1, C1E, C3, C6) the menu governor picks
  * from, with their exit latencies in cycles, the single deep state of

@@ -296,15 +296,8 @@ struct sim {
 	uint64_t *thist;
 	simtime tmax[SIM_TARGET_ROWS];
 	struct hvtlb_sim_results *r;
-	uint32_t stream_base;	/* first task's random stream - 1 */
-	uint32_t *vm_preempted; /* per VM: vCPUs with host.preempted set */
-	uint32_t *vm_ready;	/* per VM: vCPUs runnable, not running */
-	uint32_t *vm_boosted;	/* per VM: KVM's last_boosted_vcpu */
-	/* per VM: vCPUs on a pCPU, since when, and the time none, some and
-	 * all of them were (results.corun; host-sched.c) */
-	uint32_t *vm_running;
-	simtime *vm_since;
-	simtime *vm_corun; /* 3 per VM */
+	uint32_t stream_base; /* first task's random stream - 1 */
+	struct vm_host *vmh;  /* host.h: the host's view of each VM */
 	/* workload.kernel_pages: per VM, pages shared by all its processes
 	 * and mapped global; free stacks of page indexes */
 	struct pte *kpte;	/* vms * kernel_pages */

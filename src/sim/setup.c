@@ -43,17 +43,10 @@ static int setup_arrays(struct sim *s)
 	s->p = calloc(s->npcpus, sizeof(*s->p));
 	s->t = calloc(s->ntasks, sizeof(*s->t));
 	s->mm = calloc(s->nmms, sizeof(*s->mm));
-	s->vm_preempted = calloc(c->vms, sizeof(*s->vm_preempted));
-	s->vm_ready = calloc(c->vms, sizeof(*s->vm_ready));
-	s->vm_boosted = calloc(c->vms, sizeof(*s->vm_boosted));
-	s->vm_running = calloc(c->vms, sizeof(*s->vm_running));
-	s->vm_since = calloc(c->vms, sizeof(*s->vm_since));
-	s->vm_corun = calloc(3 * (size_t)c->vms, sizeof(*s->vm_corun));
+	s->vmh = calloc(c->vms, sizeof(*s->vmh));
 	s->thist = calloc((size_t)SIM_TARGET_ROWS * HIST_BUCKETS,
 			  sizeof(*s->thist));
-	if (!s->v || !s->p || !s->t || !s->mm || !s->vm_preempted ||
-	    !s->vm_ready || !s->vm_boosted || !s->vm_running || !s->vm_since ||
-	    !s->vm_corun || !s->thist)
+	if (!s->v || !s->p || !s->t || !s->mm || !s->vmh || !s->thist)
 		return -ENOMEM;
 	if (c->wl_kernel_pages) {
 		size_t nk = (size_t)c->vms * c->wl_kernel_pages;
@@ -316,12 +309,7 @@ void sim_teardown(struct sim *s)
 	free(s->p);
 	free(s->t);
 	free(s->mm);
-	free(s->vm_preempted);
-	free(s->vm_ready);
-	free(s->vm_boosted);
-	free(s->vm_running);
-	free(s->vm_since);
-	free(s->vm_corun);
+	free(s->vmh);
 	free(s->thist);
 	free(s->kpte);
 	free(s->kfree);

@@ -176,10 +176,10 @@ static void test_cfs_wakeup(void **state)
 	s->now = ms(s, 5);
 	put_running(s, 0, 0, ms(s, 15)); /* 20 ms now */
 	put_queued(s, 12, ms(s, 10));
-	s->vm_ready[0]++;
+	s->vmh[0].ready++;
 	c->hs = H_READY;
 	c->host.vruntime = ms(s, 12);
-	s->vm_ready[0]++;
+	s->vmh[0].ready++;
 	assert_true(s->sched->woken(s, p, c));
 	assert_int_equal(p->cur, 24);
 	assert_int_equal(p->last_buddy, NONE_ID); /* 3 runnable */
@@ -195,11 +195,11 @@ static void test_cfs_wakeup(void **state)
 		if (k == 2)
 			continue; /* vCPU 24 wakes */
 		put_queued(s, 12 * k, ms(s, 10 + k));
-		s->vm_ready[0]++;
+		s->vmh[0].ready++;
 	}
 	c->hs = H_READY;
 	c->host.vruntime = ms(s, 12);
-	s->vm_ready[0]++;
+	s->vmh[0].ready++;
 	assert_true(s->sched->woken(s, p, c));
 	assert_int_equal(p->cur, 24);
 	assert_int_equal(p->last_buddy, 0);
@@ -562,8 +562,8 @@ static void put_ready(struct sim *s, uint32_t vid, simtime vr, bool preempted,
 	v->act = ACT_WORK;
 	v->host.preempted = preempted;
 	v->host.preempted_in_kernel = preempted && kernel;
-	s->vm_preempted[0] += preempted;
-	s->vm_ready[0]++;
+	s->vmh[0].preempted += preempted;
+	s->vmh[0].ready++;
 }
 
 /*
@@ -617,7 +617,7 @@ static void test_directed_yield(void **state)
 	dy_state(s);
 	ple_exit(s, &s->v[0]);
 	assert_int_equal(s->r->vm_exits[HVTLB_SIM_EXIT_PLE], 1);
-	assert_int_equal(s->vm_boosted[0], 5);
+	assert_int_equal(s->vmh[0].boosted, 5);
 	assert_int_equal(s->p[1].cur, 5);
 	assert_int_equal(s->p[0].cur, 2);
 	assert_int_equal(s->v[0].hs, H_READY);
@@ -629,7 +629,7 @@ static void test_directed_yield(void **state)
 	s = &g->s;
 	dy_state(s);
 	ple_exit(s, &s->v[0]);
-	assert_int_equal(s->vm_boosted[0], 2);
+	assert_int_equal(s->vmh[0].boosted, 2);
 	assert_int_equal(s->p[0].cur, 2);
 	assert_int_equal(s->p[1].cur, 1);
 	assert_int_equal(s->r->directed_yields, 1);
@@ -756,7 +756,7 @@ static void test_dy_pending_irq(void **state)
 		dy_state(s);
 		put_irq(s, 3, ms(s, c[i].arrive_ms));
 		ple_exit(s, &s->v[0]);
-		assert_int_equal(s->vm_boosted[0], c[i].boosted);
+		assert_int_equal(s->vmh[0].boosted, c[i].boosted);
 		assert_int_equal(s->p[1].cur, c[i].boosted);
 		assert_int_equal(s->p[0].cur, 2);
 		rig_free(g);
@@ -884,7 +884,7 @@ static void put_waiting(struct sim *s, uint32_t vid, double ago_ms)
 {
 	put_queued(s, vid, 0);
 	s->v[vid].host.desched_at = s->now - ms(s, ago_ms);
-	s->vm_ready[0]++;
+	s->vmh[0].ready++;
 }
 
 /* Two pCPUs, twelve vCPUs, no halt polling. */
