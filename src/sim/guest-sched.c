@@ -7,6 +7,8 @@
  * the engine, which resumes the task when its vCPU has executed that
  * much.
  */
+#include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "sim/contention.h"
@@ -548,4 +550,25 @@ void sim_guest_on_tick(struct sim *s, const struct event *e)
 	}
 	if (lazy || v->gs.rq_n)
 		sim_arm_tick(s, v);
+}
+
+int sim_guest_vcpu_init(struct sim *s, struct vcpu *v)
+{
+	v->gs.cur = NONE_ID;
+	v->guest.loaded_mm = NONE_ID;
+	v->guest.lz_min_epoch = UINT64_MAX;
+	if (s->c->strategy.kind == HVTLB_STRATEGY_LAZY) {
+		v->guest.lz = calloc((size_t)s->cost[SIM_COST_lazy_slots] + 1,
+				     sizeof(*v->guest.lz));
+		if (!v->guest.lz)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+void sim_guest_vcpu_finish(struct vcpu *v)
+{
+	free(v->irq.pend);
+	free(v->irq.mbox);
+	free(v->guest.lz);
 }

@@ -57,6 +57,13 @@ bool sim_guest_idle_continue(struct sim *s, struct vcpu *v);
 void sim_guest_on_idle_poll(struct sim *s, const struct event *e);
 void sim_guest_on_tick(struct sim *s, const struct event *e);
 
+/* The guest's state of @p v at the start of a run: no thread, no mm, and
+ * the lazy strategy's posts allocated; 0 or -ENOMEM. */
+int sim_guest_vcpu_init(struct sim *s, struct vcpu *v);
+/* Frees what the guest allocated for @p v (its posts, its pending IPIs
+ * and handlers). */
+void sim_guest_vcpu_finish(struct vcpu *v);
+
 /* guest-irq.c */
 /* guest.ipi_mailbox: when @p target will have processed the last flush
  * request of vCPU @p from (now if it has). */

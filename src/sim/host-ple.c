@@ -68,6 +68,11 @@ static bool in_pause_loop(const struct vcpu *v)
 	return v->act == ACT_SPIN;
 }
 
+void sim_ple_vcpu_init(struct sim *s, struct vcpu *v)
+{
+	v->host.ple_window = cyc(s, SIM_COST_ple_window);
+}
+
 /* __grow_ple_window() */
 static simtime ple_grow(struct sim *s, simtime w)
 {

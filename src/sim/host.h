@@ -202,6 +202,8 @@ void sim_vcpu_migrate(struct sim *s, struct vcpu *v, struct pcpu *to);
 void sim_vcpu_arm_run(struct sim *s, struct vcpu *v);
 /* Adds @p h cycles of interrupt/exit handling to a running vCPU; returns
  * when they end. */
+/* host-ple.c: @p v's pause-loop window at the start of a run. */
+void sim_ple_vcpu_init(struct sim *s, struct vcpu *v);
 simtime sim_vcpu_steal(struct sim *s, struct vcpu *v, simtime h);
 /* Ends running @p v's segment now: its EV_RUN will find nothing to do.
  * Returns the work it had left. */

@@ -118,22 +118,12 @@ static int setup_vcpus(struct sim *s)
 		v->pcpu = i % s->npcpus;
 		v->hs = H_HALTED;
 		v->act = ACT_IDLE;
-		v->gs.cur = NONE_ID;
-		v->guest.loaded_mm = NONE_ID;
-		v->guest.lz_min_epoch = UINT64_MAX;
-		v->host.ple_window = cyc(s, SIM_COST_ple_window);
-		if (sim_hv_vcpu_init(v))
+		sim_ple_vcpu_init(s, v);
+		if (sim_guest_vcpu_init(s, v) || sim_hv_vcpu_init(v))
 			return -ENOMEM;
 		v->fl = hvtlb_flusher_create(&c->strategy, &sim_backend_ops, v);
 		if (!v->fl)
 			return -EINVAL;
-		if (c->strategy.kind == HVTLB_STRATEGY_LAZY) {
-			v->guest.lz =
-				calloc((size_t)s->cost[SIM_COST_lazy_slots] + 1,
-				       sizeof(*v->guest.lz));
-			if (!v->guest.lz)
-				return -ENOMEM;
-		}
 	}
 	return 0;
 }
@@ -271,10 +261,8 @@ void sim_teardown(struct sim *s)
 			hvtlb_flusher_destroy(v->fl);
 			sim_hv_vcpu_finish(v);
 			sim_tlb_finish(&v->tlb);
-			free(v->irq.pend);
 			free(v->send.ev);
-			free(v->irq.mbox);
-			free(v->guest.lz);
+			sim_guest_vcpu_finish(v);
 		}
 	}
 	if (s->p)
