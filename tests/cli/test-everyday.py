@@ -29,6 +29,15 @@ def one_error(name, args, rc_want, needle, stdin=None):
           f"rc={rc} err={err!r}")
 
 
+# --- -o once: every command that writes a file refuses a second -o -----
+for cmd in (["sim", DEFAULT], ["sweep", DEFAULT, "--vary", "vm.vcpus=4"],
+            ["validate", os.path.join(ROOT, "validation",
+                                      "seed000-hyperv-16vcpu.ini")],
+            ["reproduce"], ["record"]):
+    one_error(f"{cmd[0]}: -o given twice", cmd + ["-o", "/nonexistent/a",
+                                                   "-o", "/nonexistent/b"],
+              2, "-o given twice")
+
 # --- one parser: --opt=value and --opt value the same everywhere -------
 for cmd in (["sim", DEFAULT], ["sweep", DEFAULT, "--vary", "vm.vcpus=4"],
             ["sensitivity", DEFAULT]):

@@ -214,6 +214,15 @@ int cli_once(const char *cmd, bool *seen, const char *name)
 	return 0;
 }
 
+int cli_once_str(const char *cmd, const char **slot, const char *name,
+		 const char *val)
+{
+	if (*slot)
+		return cli_usage_error(cmd, "%s given twice", name);
+	*slot = val;
+	return 0;
+}
+
 int cli_u64(const char *cmd, const char *opt, const char *val, uint64_t min,
 	    uint64_t max, uint64_t *out)
 {

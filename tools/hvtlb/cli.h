@@ -82,6 +82,12 @@ int cli_scenario_operand(const char *cmd, int argc, char **argv,
  *  returns 2. Returns 0 the first time. */
 int cli_once(const char *cmd, bool *seen, const char *name);
 
+/** Takes the value @p val of a string option into *@p slot; a second
+ *  time (the slot already set) prints "NAME given twice" and returns 2.
+ *  Returns 0 the first time. */
+int cli_once_str(const char *cmd, const char **slot, const char *name,
+		 const char *val);
+
 /**
  * Parses the value @p val of option @p opt ("--seed") as a whole number
  * (decimal or 0x hex) in [@p min, @p max]. Returns 0, or prints

@@ -86,7 +86,7 @@ static const char *const events[] = {
 struct record_opts {
 	const char *out, *dat, *clock;
 	uint64_t kb;
-	bool seen_o, seen_d, seen_b, seen_c;
+	bool seen_d, seen_b, seen_c;
 };
 
 /*
@@ -156,8 +156,7 @@ static int take(void *ctx, int c, const char *v)
 
 	switch (c) {
 	case 'o':
-		o->out = v;
-		return cli_once("record", &o->seen_o, "-o");
+		return cli_once_str("record", &o->out, "-o", v);
 	case 'd':
 		o->dat = v;
 		return cli_once("record", &o->seen_d, "-d");

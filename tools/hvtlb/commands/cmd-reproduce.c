@@ -549,8 +549,7 @@ static int take(void *ctx, int c, const char *v)
 			return CLI_EXIT_USAGE;
 		break;
 	case 'o':
-		o->output = v;
-		break;
+		return cli_once_str("reproduce", &o->output, "-o", v);
 	default:
 		return CLI_EXIT_USAGE;
 	}

@@ -383,14 +383,6 @@ struct sim_opts {
 };
 
 /* A value option that may be given once. */
-static int once(const char **slot, const char *name, const char *v)
-{
-	if (*slot)
-		return cli_usage_error("sim", "%s given twice", name);
-	*slot = v;
-	return 0;
-}
-
 static int take_option(struct sim_opts *o, int c, const char *v)
 {
 	uint64_t n;
@@ -428,17 +420,20 @@ static int take_option(struct sim_opts *o, int c, const char *v)
 		return cli_u64("sim", "--uncertainty", v, 1, SIM_DRAWS_MAX,
 			       &o->draws);
 	case OPT_TRACE:
-		return once(&o->trace.path, "--trace", v);
+		return cli_once_str("sim", &o->trace.path, "--trace", v);
 	case OPT_TRACE_IN:
-		return once(&o->trace_in, "--trace-in", v);
+		return cli_once_str("sim", &o->trace_in, "--trace-in", v);
 	case OPT_TRACE_LIMIT:
-		return once(&o->trace.limit_arg, "--trace-limit", v);
+		return cli_once_str("sim", &o->trace.limit_arg, "--trace-limit",
+				    v);
 	case OPT_TRACE_WINDOW:
-		return once(&o->trace.window_arg, "--trace-window", v);
+		return cli_once_str("sim", &o->trace.window_arg,
+				    "--trace-window", v);
 	case OPT_TRACE_WARN_MB:
-		return once(&o->trace.warn_arg, "--trace-warn-mb", v);
+		return cli_once_str("sim", &o->trace.warn_arg,
+				    "--trace-warn-mb", v);
 	case 'o':
-		return once(&o->output, "-o", v);
+		return cli_once_str("sim", &o->output, "-o", v);
 	}
 	return CLI_EXIT_USAGE;
 }

@@ -207,10 +207,7 @@ static int take_option(void *ctx, int c, const char *val)
 		o->log_y = true;
 		return 0;
 	case 'o':
-		if (o->output)
-			return cli_usage_error("sweep", "-o given twice");
-		o->output = val;
-		return 0;
+		return cli_once_str("sweep", &o->output, "-o", val);
 	}
 	return CLI_EXIT_USAGE;
 }

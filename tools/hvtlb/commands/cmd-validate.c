@@ -209,8 +209,7 @@ static int take(void *ctx, int c, const char *v)
 		o->fail_on_miss = true;
 		break;
 	case 'o':
-		o->output = v;
-		break;
+		return cli_once_str("validate", &o->output, "-o", v);
 	default:
 		return CLI_EXIT_USAGE;
 	}
