@@ -37,26 +37,14 @@ static uint64_t kvm510_flush(const struct hv_ctx *c, struct hvtlb_decoded *out)
 	bool all;
 
 	if (!c->ex) {
-		/* 1509-1510: struct hv_tlb_flush, 24 bytes; the GVA list
+		/* 1509-1526: struct hv_tlb_flush, 24 bytes; the GVA list
 		 * after it is never read. */
-		if (c->len < HVTLB_FLUSH_HDR_BYTES)
+		if (!hv_kvm_flush_head(c, out, &all))
 			return hv_st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
-		out->address_space = hv_ld(c, HV_OFF_ADDRESS_SPACE);
-		out->flags = hv_ld(c, HV_OFF_FLAGS);
-		hv_set_mask0(out, hv_ld(c, HV_OFF_MASK));
-		/* 1525-1526: mask 0 is all VPs (a WS2012 workaround). */
-		all = (out->flags & HVTLB_FLUSH_ALL_PROCESSORS) ||
-		      out->banks[0] == 0;
 	} else {
-		/* 1528-1530: struct hv_tlb_flush_ex, 32 bytes. */
-		if (c->len < HVTLB_FLUSH_EX_HDR_BYTES)
+		/* 1528-1539: struct hv_tlb_flush_ex, 32 bytes. */
+		if (!hv_kvm_flush_ex_head(c, out, &all))
 			return hv_st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
-		out->address_space = hv_ld(c, HV_OFF_ADDRESS_SPACE);
-		out->flags = hv_ld(c, HV_OFF_FLAGS);
-		out->valid_mask = hv_ld(c, HV_OFF_EX_VMASK);
-		/* 1538-1539: any format but SPARSE_4K is "all"; the
-		 * ALL_PROCESSORS flag is not read. */
-		all = hv_ld(c, HV_OFF_EX_FORMAT) != HVTLB_VPSET_SPARSE_4K;
 		n = hv_popcount64(out->valid_mask);
 		/* 1545-1546: no bank and not all: success, nothing done.
 		 * The variable header is never read. */
@@ -76,78 +64,40 @@ static uint64_t kvm510_flush(const struct hv_ctx *c, struct hvtlb_decoded *out)
 	return hv_ok(k->rep_count);
 }
 
-/* kvm_hv_send_ipi(), 1595-1667. */
-static uint64_t kvm510_ipi(const struct hv_ctx *c, struct hvtlb_decoded *out)
+/* kvm_hv_send_ipi()'s VP set for the Ex call (1632-1654); the frame
+ * around it is 6.12's (hv_kvm_ipi()). */
+static uint64_t kvm510_ipi_ex_set(const struct hv_ctx *c,
+				  struct hvtlb_decoded *out)
 {
-	uint32_t vector;
+	unsigned n = hv_popcount64(out->valid_mask);
 
-	if (!c->ex) {
-		/* 1612-1614: struct hv_send_ipi, 16 bytes; 1619-1620: fast,
-		 * the upper half of RDX must be zero; in memory the reserved
-		 * word is not checked; 1615, 1621, 1624: bank 0 only. The
-		 * same as 6.12. */
-		if (!hv_kvm_ipi_plain(c, out))
-			return hv_st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
-		vector = out->vector;
-	} else {
-		unsigned n;
-
-		/* 1629-1631: struct hv_send_ipi_ex, 24 bytes. */
-		if (!hv_ipi_ex_head(c, out))
-			return hv_st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
-		vector = out->vector;
-		n = hv_popcount64(out->valid_mask);
-		/* 1644-1645: an empty mask is success before the format,
-		 * so format ALL sends nothing, and before the vector check. */
-		if (n == 0) {
-			if (hv_ld(c, HV_OFF_IPI_FORMAT) == HVTLB_VPSET_ALL)
-				out->host_bug = HV_BUG_KVM510_IPI_ALL_SKIPPED;
-			return hv_ok(0);
-		}
-		/* 1642: only ALL means all; anything else is read sparse. */
-		out->all_vps = hv_ld(c, HV_OFF_IPI_FORMAT) == HVTLB_VPSET_ALL;
-		if (!out->all_vps) {
-			/* 1647-1653: every bank the mask counts is read. */
-			if (c->len < HVTLB_IPI_EX_HDR_BYTES + 8u * n)
-				return hv_st(
-					HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
-			hv_read_banks(c, HVTLB_IPI_EX_HDR_BYTES,
-				      kvm510_used_banks(out->valid_mask), out);
-		}
+	/* 1644-1645: an empty mask is success before the format, so
+	 * format ALL sends nothing, and before the vector check. */
+	if (n == 0) {
+		if (hv_ld(c, HV_OFF_IPI_FORMAT) == HVTLB_VPSET_ALL)
+			out->host_bug = HV_BUG_KVM510_IPI_ALL_SKIPPED;
+		return hv_ok(0);
 	}
-	if (!hv_vector_ok(vector)) /* 1656-1657 */
-		return hv_st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
-	return hv_ok(0); /* 1666 */
+	/* 1642: only ALL means all; anything else is read sparse. */
+	out->all_vps = hv_ld(c, HV_OFF_IPI_FORMAT) == HVTLB_VPSET_ALL;
+	if (!out->all_vps) {
+		/* 1647-1653: every bank the mask counts is read. */
+		if (c->len < HVTLB_IPI_EX_HDR_BYTES + 8u * n)
+			return hv_st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
+		hv_read_banks(c, HVTLB_IPI_EX_HDR_BYTES,
+			      kvm510_used_banks(out->valid_mask), out);
+	}
+	return HV_KVM_GO_ON;
 }
 
-/* The cases of kvm_hv_hypercall()'s switch beyond the six, 1778-1880. */
+/* The cases of kvm_hv_hypercall()'s switch beyond the six, 1778-1880:
+ * 6.12's but for the variable header, which 5.10 does not check. */
 static uint64_t kvm510_other(const struct hv_ctx *c, struct hvtlb_decoded *out)
 {
-	const struct hvtlb_control *k = &c->ctl;
-	bool rep = k->rep_count || k->rep_start; /* 1773 */
+	uint64_t st = hv_kvm_synic_calls(c, out, false);
 
-	switch (c->call) {
-	case HV_CALL_NOTIFY_LONG_SPIN_WAIT: /* 1778-1784 */
-		if (rep)
-			return hv_st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
-		return hv_ok(0);
-	case HV_CALL_SIGNAL_EVENT: /* 1785-1793 */
-		if (rep)
-			return hv_st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
-		return hv_kvm_signal_event(c, out); /* as 6.12 */
-	case HV_CALL_POST_MESSAGE:		    /* 1794-1807 */
-		if (rep || !c->host->kvm_synic)
-			return hv_st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
-		out->scope = HVTLB_SCOPE_VMM;
-		return hv_ok(0);
-	case HV_CALL_POST_DEBUG_DATA: /* 1850-1862: SynDBG is off */
-	case HV_CALL_RETRIEVE_DEBUG_DATA:
-		if (k->fast)
-			return hv_st(HVTLB_STATUS_INVALID_PARAMETER);
-		return hv_st(HVTLB_STATUS_INVALID_HYPERCALL_CODE);
-	case HV_CALL_RESET_DEBUG_SESSION:
-		return hv_st(HVTLB_STATUS_INVALID_HYPERCALL_CODE);
-	}
+	if (st != HV_KVM_GO_ON)
+		return st;
 	/* 1878-1879: no extended calls (0x8001..) in 5.10. */
 	return hv_st(HVTLB_STATUS_INVALID_HYPERCALL_CODE);
 }
@@ -165,13 +115,10 @@ static uint64_t decode_kvm510(const struct hv_ctx *c, struct hvtlb_decoded *out)
 	 * needs a rep count and rep start 0, the others no rep fields. */
 	if (k->fast && (!c->ipi || c->ex))
 		return hv_st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
-	if (c->list) {
-		if (k->rep_count == 0 || k->rep_start != 0)
-			return hv_st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
-	} else if (k->rep_count || k->rep_start) {
+	if (!hv_kvm_reps_ok(c))
 		return hv_st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
-	}
-	return c->ipi ? kvm510_ipi(c, out) : kvm510_flush(c, out);
+	return c->ipi ? hv_kvm_ipi(c, out, kvm510_ipi_ex_set)
+		      : kvm510_flush(c, out);
 }
 
 /* KVM_MAX_VCPUS of Linux 5.10 (arch/x86/include/asm/kvm_host.h:40). */

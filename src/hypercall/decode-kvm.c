@@ -67,29 +67,14 @@ static uint64_t kvm_flush(const struct hv_ctx *c, struct hvtlb_decoded *out)
 	bool all;
 
 	if (!c->ex) {
-		/* 2068-2078: 24 bytes, or RDX, R8 and XMM0 low. */
-		if (c->len < HVTLB_FLUSH_HDR_BYTES)
+		/* 2068-2095: 24 bytes, or RDX, R8 and XMM0 low. */
+		if (!hv_kvm_flush_head(c, out, &all))
 			return hv_st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
-		out->address_space = hv_ld(c, HV_OFF_ADDRESS_SPACE);
-		out->flags = hv_ld(c, HV_OFF_FLAGS);
-		hv_set_mask0(out, hv_ld(c, HV_OFF_MASK));
-		/* 2094-2095: mask 0 is all VPs (a WS2012 workaround). */
-		all = (out->flags & HVTLB_FLUSH_ALL_PROCESSORS) ||
-		      out->banks[0] == 0;
 		off = HVTLB_FLUSH_HDR_BYTES;
 		halves = 1;
 	} else {
-		uint64_t format;
-
-		if (c->len < HVTLB_FLUSH_EX_HDR_BYTES)
+		if (!hv_kvm_flush_ex_head(c, out, &all))
 			return hv_st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
-		out->address_space = hv_ld(c, HV_OFF_ADDRESS_SPACE);
-		out->flags = hv_ld(c, HV_OFF_FLAGS);
-		format = hv_ld(c, HV_OFF_EX_FORMAT);
-		out->valid_mask = hv_ld(c, HV_OFF_EX_VMASK);
-		/* 2116-2117: any format but SPARSE_4K is "all"; the
-		 * ALL_PROCESSORS flag is not read. */
-		all = format != HVTLB_VPSET_SPARSE_4K;
 		if (k->varhead != hv_popcount64(out->valid_mask)) /* 2119 */
 			return hv_st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
 		if (!all && k->varhead == 0) /* 2123-2124: a no-op */
@@ -131,47 +116,57 @@ static uint64_t kvm_flush(const struct hv_ctx *c, struct hvtlb_decoded *out)
 	return hv_ok(k->rep_count); /* 2215-2216 */
 }
 
-/* kvm_hv_send_ipi(), 2240-2321. */
-static uint64_t kvm_ipi(const struct hv_ctx *c, struct hvtlb_decoded *out)
+/* kvm_hv_send_ipi()'s VP set for the Ex call (6.12, the lines cited
+ * below): the count the header declares must be the mask's, and KVM
+ * reads at most its bank cap. */
+static uint64_t kvm_ipi_ex_set(const struct hv_ctx *c,
+			       struct hvtlb_decoded *out)
 {
 	const struct hvtlb_control *k = &c->ctl;
-	uint32_t vector;
+
+	/* 2289: only ALL means all; anything else is read sparse. */
+	out->all_vps = hv_ld(c, HV_OFF_IPI_FORMAT) == HVTLB_VPSET_ALL;
+	if (k->varhead != hv_popcount64(out->valid_mask)) /* 2291 */
+		return hv_st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
+	if (!out->all_vps) {
+		unsigned cap = kvm_bank_cap(c->host);
+		unsigned n = k->varhead < cap ? k->varhead : cap;
+
+		if (k->varhead == 0) /* 2297-2298: no vector check */
+			return hv_ok(0);
+		if (k->fast && k->varhead > KVM_XMM_HALVES - 1)
+			return hv_st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
+		if (c->len < HVTLB_IPI_EX_HDR_BYTES + 8u * n)
+			return hv_st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
+		hv_read_banks(c, HVTLB_IPI_EX_HDR_BYTES, n, out);
+	} else if (out->valid_mask == 0) {
+		/* Before 3244867af8c0 this was a no-op. */
+		out->host_bug = HV_BUG_KVM_IPI_ALL_SKIPPED;
+	}
+	return HV_KVM_GO_ON;
+}
+
+/* kvm_hv_send_ipi(), 2240-2321 (5.10: 1595-1667). */
+uint64_t hv_kvm_ipi(const struct hv_ctx *c, struct hvtlb_decoded *out,
+		    hv_kvm_ipi_set_fn *ex_set)
+{
+	uint64_t st;
 
 	if (!c->ex) {
-		/* 2263: fast, the upper half of RDX must be zero. */
+		/* 2263 (5.10: 1612-1624): 16 bytes, fast with the upper
+		 * half of RDX zero, bank 0 only. */
 		if (!hv_kvm_ipi_plain(c, out))
 			return hv_st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
-		vector = out->vector;
 	} else {
-		uint64_t format;
-
+		/* 24 bytes of header (5.10: 1629-1631). */
 		if (!hv_ipi_ex_head(c, out))
 			return hv_st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
-		vector = out->vector;
-		format = hv_ld(c, HV_OFF_IPI_FORMAT);
-		/* 2289: only ALL means all; anything else is read sparse. */
-		out->all_vps = format == HVTLB_VPSET_ALL;
-		if (k->varhead != hv_popcount64(out->valid_mask)) /* 2291 */
-			return hv_st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
-		if (!out->all_vps) {
-			unsigned cap = kvm_bank_cap(c->host);
-			unsigned n = k->varhead < cap ? k->varhead : cap;
-
-			if (k->varhead == 0) /* 2297-2298: no vector check */
-				return hv_ok(0);
-			if (k->fast && k->varhead > KVM_XMM_HALVES - 1)
-				return hv_st(
-					HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
-			if (c->len < HVTLB_IPI_EX_HDR_BYTES + 8u * n)
-				return hv_st(
-					HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
-			hv_read_banks(c, HVTLB_IPI_EX_HDR_BYTES, n, out);
-		} else if (out->valid_mask == 0) {
-			/* Before 3244867af8c0 this was a no-op. */
-			out->host_bug = HV_BUG_KVM_IPI_ALL_SKIPPED;
-		}
+		st = ex_set(c, out);
+		if (st != HV_KVM_GO_ON)
+			return st;
 	}
-	if (!hv_vector_ok(vector)) /* 2311-2312 */
+	/* 2311-2312 (5.10: 1656-1657) */
+	if (!hv_vector_ok(out->vector))
 		return hv_st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
 	return hv_ok(0);
 }
@@ -203,27 +198,27 @@ uint64_t hv_kvm_signal_event(const struct hv_ctx *c, struct hvtlb_decoded *out)
 	return hv_ok(0);
 }
 
-/* The cases of kvm_hv_hypercall()'s switch beyond the six, 2608-2699. */
-static uint64_t kvm_other(const struct hv_ctx *c, struct hvtlb_decoded *out)
+uint64_t hv_kvm_synic_calls(const struct hv_ctx *c, struct hvtlb_decoded *out,
+			    bool varhead)
 {
 	const struct hvtlb_control *k = &c->ctl;
-	bool rep = k->rep_count || k->rep_start;
+	/* a rep count or start (5.10: 1773); 6.12 also refuses a variable
+	 * header */
+	bool bad = k->rep_count || k->rep_start || (varhead && k->varhead);
 
 	switch (c->call) {
-	case HV_CALL_NOTIFY_LONG_SPIN_WAIT: /* 2608-2614 */
-		if (rep || k->varhead)
-			return hv_st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
-		return hv_ok(0);
-	case HV_CALL_SIGNAL_EVENT: /* 2615-2623 */
-		if (rep || k->varhead)
-			return hv_st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
-		return hv_kvm_signal_event(c, out);
-	case HV_CALL_POST_MESSAGE: /* 2624-2630 */
-		if (rep || k->varhead || !c->host->kvm_synic)
+	case HV_CALL_NOTIFY_LONG_SPIN_WAIT: /* 2608-2614 (1778-1784) */
+		return bad ? hv_st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT)
+			   : hv_ok(0);
+	case HV_CALL_SIGNAL_EVENT: /* 2615-2623 (1785-1793) */
+		return bad ? hv_st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT)
+			   : hv_kvm_signal_event(c, out);
+	case HV_CALL_POST_MESSAGE: /* 2624-2630 (1794-1807) */
+		if (bad || !c->host->kvm_synic)
 			return hv_st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
 		out->scope = HVTLB_SCOPE_VMM;
 		return hv_ok(0);
-	case HV_CALL_POST_DEBUG_DATA: /* 2670-2683: SynDBG is off */
+	case HV_CALL_POST_DEBUG_DATA: /* 2670-2683 (1850-1862): no SynDBG */
 	case HV_CALL_RETRIEVE_DEBUG_DATA:
 		if (k->fast)
 			return hv_st(HVTLB_STATUS_INVALID_PARAMETER);
@@ -231,6 +226,17 @@ static uint64_t kvm_other(const struct hv_ctx *c, struct hvtlb_decoded *out)
 	case HV_CALL_RESET_DEBUG_SESSION:
 		return hv_st(HVTLB_STATUS_INVALID_HYPERCALL_CODE);
 	}
+	return HV_KVM_GO_ON;
+}
+
+/* The cases of kvm_hv_hypercall()'s switch beyond the six, 2608-2699. */
+static uint64_t kvm_other(const struct hv_ctx *c, struct hvtlb_decoded *out)
+{
+	const struct hvtlb_control *k = &c->ctl;
+	uint64_t st = hv_kvm_synic_calls(c, out, true);
+
+	if (st != HV_KVM_GO_ON)
+		return st;
 	if (c->call >= HV_EXT_CALL_QUERY_CAPABILITIES &&
 	    c->call <= KVM_EXT_CALL_MAX) { /* 2691-2696 */
 		if (k->fast)
@@ -254,13 +260,9 @@ static uint64_t decode_kvm(const struct hv_ctx *c, struct hvtlb_decoded *out)
 	/* 2631-2669: varhead on the non-Ex calls, then the rep fields. */
 	if (!c->ex && k->varhead)
 		return hv_st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
-	if (c->list) {
-		if (k->rep_count == 0 || k->rep_start != 0)
-			return hv_st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
-	} else if (k->rep_count || k->rep_start) {
+	if (!hv_kvm_reps_ok(c))
 		return hv_st(HVTLB_STATUS_INVALID_HYPERCALL_INPUT);
-	}
-	return c->ipi ? kvm_ipi(c, out) : kvm_flush(c, out);
+	return c->ipi ? hv_kvm_ipi(c, out, kvm_ipi_ex_set) : kvm_flush(c, out);
 }
 
 const struct hv_host_ops hv_host_KVM = {

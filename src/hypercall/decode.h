@@ -160,6 +160,39 @@ static inline bool hv_kvm_ipi_plain(const struct hv_ctx *c,
 	return true;
 }
 
+/* The non-Ex flush header (24 bytes) as KVM reads it, the same in Linux
+ * 5.10 (1509-1510, 1525-1526) and 6.12 (2068-2078, 2094-2095): the
+ * address space, the flags and bank 0; *@p all when ALL_PROCESSORS is set or the mask is 0 (a
+ * WS2012 workaround). False when it is cut short. */
+static inline bool hv_kvm_flush_head(const struct hv_ctx *c,
+				     struct hvtlb_decoded *out, bool *all)
+{
+	if (c->len < HVTLB_FLUSH_HDR_BYTES)
+		return false;
+	out->address_space = hv_ld(c, HV_OFF_ADDRESS_SPACE);
+	out->flags = hv_ld(c, HV_OFF_FLAGS);
+	hv_set_mask0(out, hv_ld(c, HV_OFF_MASK));
+	*all = (out->flags & HVTLB_FLUSH_ALL_PROCESSORS) || out->banks[0] == 0;
+	return true;
+}
+
+/* The Ex flush header (32 bytes) as KVM reads it, the same in 5.10
+ * (1528-1530, 1538-1539) and 6.12 (the format: 2116-2117): the address
+ * space, the flags and the
+ * valid-bank mask; *@p all for any format but SPARSE_4K (the
+ * ALL_PROCESSORS flag is not read). False when it is cut short. */
+static inline bool hv_kvm_flush_ex_head(const struct hv_ctx *c,
+					struct hvtlb_decoded *out, bool *all)
+{
+	if (c->len < HVTLB_FLUSH_EX_HDR_BYTES)
+		return false;
+	out->address_space = hv_ld(c, HV_OFF_ADDRESS_SPACE);
+	out->flags = hv_ld(c, HV_OFF_FLAGS);
+	out->valid_mask = hv_ld(c, HV_OFF_EX_VMASK);
+	*all = hv_ld(c, HV_OFF_EX_FORMAT) != HVTLB_VPSET_SPARSE_4K;
+	return true;
+}
+
 /* The fixed part of HvCallSendSyntheticClusterIpiEx (24 bytes): the
  * vector, the VTL and the valid-bank mask. False when it is cut short. */
 static inline bool hv_ipi_ex_head(const struct hv_ctx *c,
@@ -172,6 +205,39 @@ static inline bool hv_ipi_ex_head(const struct hv_ctx *c,
 	out->valid_mask = hv_ld(c, HV_OFF_IPI_VMASK);
 	return true;
 }
+
+/* KVM's rep fields, the same in Linux 5.10 (1808-1849) and 6.12
+ * (2631-2669): a List needs a rep count and rep start 0, the other calls
+ * neither. */
+static inline bool hv_kvm_reps_ok(const struct hv_ctx *c)
+{
+	const struct hvtlb_control *k = &c->ctl;
+
+	if (c->list)
+		return k->rep_count != 0 && k->rep_start == 0;
+	return !k->rep_count && !k->rep_start;
+}
+
+/* Not an answer: the caller goes on deciding (no hv_ok() or hv_st() is
+ * all ones). */
+#define HV_KVM_GO_ON UINT64_MAX
+/* An Ex IPI's VP set as one KVM version reads it, after the header:
+ * the status to answer at once, or HV_KVM_GO_ON for the vector
+ * check. */
+typedef uint64_t hv_kvm_ipi_set_fn(const struct hv_ctx *c,
+				   struct hvtlb_decoded *out);
+/* kvm_hv_send_ipi() as Linux 5.10 and 6.12 both frame it (decode-kvm.c):
+ * the non-Ex header, or the Ex header and @p ex_set, then the vector. */
+uint64_t hv_kvm_ipi(const struct hv_ctx *c, struct hvtlb_decoded *out,
+		    hv_kvm_ipi_set_fn *ex_set);
+
+/* The calls beyond the flush and IPI ones that KVM answers itself
+ * (NotifyLongSpinWait, SignalEvent, PostMessage, the SynDBG ones), as
+ * Linux 6.12 and 5.10 decide them alike (decode-kvm.c); @p varhead: a
+ * variable header is refused (6.12, not 5.10). HV_KVM_GO_ON for any
+ * other call. */
+uint64_t hv_kvm_synic_calls(const struct hv_ctx *c, struct hvtlb_decoded *out,
+			    bool varhead);
 
 /* HvCallSignalEvent as KVM decodes it (decode-kvm.c): the same in the
  * kvm and kvm-5.10 profiles. */
