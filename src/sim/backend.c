@@ -80,8 +80,8 @@ static void op_send_ipis(void *user, const struct hvtlb_cpumask *targets,
 	deliver = deliver > send + cyc(s, SIM_COST_ipi_target)
 			  ? deliver - send - cyc(s, SIM_COST_ipi_target)
 			  : 0;
-	v->ack_seq++;
-	v->ack_wait = 0;
+	v->sd.ack_seq++;
+	v->sd.ack_wait = 0;
 	sim_ipi_send_begin(&ip, v, targets, IPI_VECTOR_CALL_FUNCTION);
 	chain = sim_send_begin(v);
 	/* What the host delivers: the targets, or the set it decoded. */
@@ -103,7 +103,7 @@ static void op_send_ipis(void *user, const struct hvtlb_cpumask *targets,
 		struct ipi_rec q = {
 			.arrive = s->now + spin + sent + deliver,
 			.from = v->gid,
-			.seq = v->ack_seq,
+			.seq = v->sd.ack_seq,
 			.asid = s->mm[t->mm].id,
 			.kind = IPI_FLUSH,
 			.state = (uint8_t)sim_target_posted(s, tv),
@@ -118,7 +118,7 @@ static void op_send_ipis(void *user, const struct hvtlb_cpumask *targets,
 		if (!sim_ipi_post(s, tv, &q))
 			return;
 		sim_send_queue(s, v, chain, q.arrive, EV_IPI, tv->gid, 0);
-		v->ack_wait++;
+		v->sd.ack_wait++;
 	}
 	sim_send_end(s, v, chain);
 	s->r->ipis_sent += ip.n;
@@ -142,7 +142,7 @@ static bool ipis_unhandled(struct vcpu *v, const struct hvtlb_cpumask *targets)
 		for (uint32_t i = 0; tv != v && i < tv->irq.npend; i++) {
 			const struct ipi_rec *q = &tv->irq.pend[i];
 
-			if (q->from == v->gid && q->seq == v->ack_seq &&
+			if (q->from == v->gid && q->seq == v->sd.ack_seq &&
 			    q->kind == IPI_FLUSH && !q->drop &&
 			    (tv->hs == H_RUNNING || q->arrive > s->now) &&
 			    sim_oracle_needs(s, tv, cur_task(v)->of))
@@ -163,15 +163,15 @@ static void op_wait_acks(void *user, const struct hvtlb_cpumask *targets)
 	if (v->s->c->fault == HVTLB_SIM_FAULT_NO_WAIT) {
 		if (ipis_unhandled(v, targets))
 			fault_hit(v->s);
-		v->ack_seq++; /* late acks are ignored */
-		v->ack_wait = 0;
+		v->sd.ack_seq++; /* late acks are ignored */
+		v->sd.ack_wait = 0;
 		return;
 	}
-	v->ipi_wait = true;
+	v->sd.ipi_wait = true;
 	sim_acct_ack_wait(v->s, t, true);
 	sim_t_spin(t);
 	sim_acct_ack_wait(v->s, t, false);
-	v->ipi_wait = false;
+	v->sd.ipi_wait = false;
 }
 
 enum hvtlb_cpu_state sim_cpu_state(const struct vcpu *v, uint32_t cpu)

@@ -209,7 +209,7 @@ void sim_ack_post(struct sim *s, uint32_t from, uint32_t seq, simtime at)
 	uint64_t key = s->q.seq++;
 	simtime t = at < s->now ? s->now : at;
 
-	if (seq != v->ack_seq || !v->ack_wait)
+	if (seq != v->sd.ack_seq || !v->sd.ack_wait)
 		return; /* its EV_ACK would be ignored: the initiator moved on */
 	if (v->ack.posted_seq != seq)
 		v->ack = (struct vcpu_ack){ .posted_seq = seq };
@@ -218,7 +218,7 @@ void sim_ack_post(struct sim *s, uint32_t from, uint32_t seq, simtime at)
 		v->ack.last_t = t;
 		v->ack.last_key = key;
 	}
-	if (++v->ack.posted == v->ack_wait)
+	if (++v->ack.posted == v->sd.ack_wait)
 		ev_push_seq(s, v->ack.last_t, v->ack.last_key, EV_ACK, from,
 			    seq);
 }
@@ -228,9 +228,9 @@ void sim_guest_on_ack(struct sim *s, const struct event *e)
 {
 	struct vcpu *v = &s->v[e->obj];
 
-	if ((uint32_t)e->arg != v->ack_seq || !v->ack_wait)
+	if ((uint32_t)e->arg != v->sd.ack_seq || !v->sd.ack_wait)
 		return;
-	v->ack_wait = 0;
+	v->sd.ack_wait = 0;
 	if (!v->lock.spin_hold && v->act == ACT_SPIN && v->hs == H_RUNNING) {
 		v->act = ACT_WORK;
 		v->seg.work = 0;

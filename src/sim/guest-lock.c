@@ -40,7 +40,7 @@ static void spin_release(struct sim *s, struct vcpu *v)
 		return;
 	v->lock.spin_hold = 0;
 	v->lock.spin_token++;
-	if (!v->ack_wait && v->act == ACT_SPIN && v->hs == H_RUNNING) {
+	if (!v->sd.ack_wait && v->act == ACT_SPIN && v->hs == H_RUNNING) {
 		v->act = ACT_WORK;
 		v->seg.work = 0;
 		sim_vcpu_arm_run(s, v);

@@ -336,7 +336,7 @@ void sim_t_spin(struct task *t)
 
 	if (t->debt)
 		sim_t_work(t, 0, ACCT_SYS);
-	if (!v->ack_wait && !v->lock.spin_hold)
+	if (!v->sd.ack_wait && !v->lock.spin_hold)
 		return;
 	sim_acct_set(s, t, ACCT_SYS);
 	v->act = ACT_SPIN;

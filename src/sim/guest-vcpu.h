@@ -103,6 +103,22 @@ struct vcpu_irq {
 };
 
 /*
+ * The shootdown a vCPU has in progress as its initiator (struct vcpu's
+ * sd): its number, the acknowledgements still awaited (posted one by one
+ * with sim_ack_post() and reaching the initiator as one EV_ACK at the key
+ * of the last to arrive), and whether its guest spins for flush IPI
+ * acknowledgements. Several writers by design: a guest strategy's IPIs
+ * start one (backend.c), so does a flush hypercall, whose initiator
+ * waits for the hypervisor's kicks of running targets (hypervisor.c),
+ * and the EV_ACK handler ends it (guest-irq.c).
+ */
+struct vcpu_shootdown {
+	uint32_t ack_seq;
+	uint32_t ack_wait;
+	bool ipi_wait;
+};
+
+/*
  * The acknowledgements posted so far to one initiator (struct vcpu's ack),
  * written by sim_ack_post() (guest-irq.c) alone: of which shootdown (its
  * ack_seq then), how many, and the latest (time, key) among them, the key

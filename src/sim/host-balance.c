@@ -51,13 +51,13 @@
  * halt-polls there. */
 static bool pcpu_is_idle(const struct sim *s, const struct pcpu *p)
 {
-	return p->cur == NONE_ID && !p->rq_n && !p->waking &&
+	return p->cur == NONE_ID && !p->rq_n && !p->bal.waking &&
 	       !sim_pcpu_polling(s, p);
 }
 
 static uint32_t nr_running(const struct pcpu *p)
 {
-	return (p->cur != NONE_ID) + p->rq_n + p->waking;
+	return (p->cur != NONE_ID) + p->rq_n + p->bal.waking;
 }
 
 /* The pCPUs of this part sharing @p i's socket: [*lo, *lo + *n). */
@@ -96,17 +96,17 @@ void sim_balance_woke_idle(struct sim *s, struct pcpu *p)
 {
 	simtime max = 2 * s->bal.mig_cost, d;
 
-	if (!p->stamped)
+	if (!p->bal.stamped)
 		return;
-	p->stamped = false;
-	d = s->now - p->idle_stamp;
+	p->bal.stamped = false;
+	d = s->now - p->bal.idle_stamp;
 	/* update_avg(): avg += (sample - avg) / 8 */
-	if (p->avg_idle > max)
-		p->avg_idle = max;
-	else if (d >= p->avg_idle)
-		p->avg_idle += (d - p->avg_idle) / 8;
+	if (p->bal.avg_idle > max)
+		p->bal.avg_idle = max;
+	else if (d >= p->bal.avg_idle)
+		p->bal.avg_idle += (d - p->bal.avg_idle) / 8;
 	else
-		p->avg_idle -= (p->avg_idle - d) / 8;
+		p->bal.avg_idle -= (p->bal.avg_idle - d) / 8;
 }
 
 /* detach_tasks(): of @p src's waiting vCPUs, the one that left a pCPU
@@ -160,14 +160,14 @@ bool sim_balance_newidle(struct sim *s, struct pcpu *p)
 {
 	uint32_t lo, n;
 
-	p->idle_stamp = s->now;
-	p->stamped = true;
-	if (p->avg_idle < s->bal.mig_cost)
+	p->bal.idle_stamp = s->now;
+	p->bal.stamped = true;
+	if (p->bal.avg_idle < s->bal.mig_cost)
 		return false;
 	llc_span(s, (uint32_t)(p - s->p), &lo, &n);
 	if (pull(s, p, lo, n, 1) ||
 	    (n < s->npcpus && pull(s, p, 0, s->npcpus, 1))) {
-		p->stamped = false; /* pulled_task: idle_stamp = 0 */
+		p->bal.stamped = false; /* pulled_task: idle_stamp = 0 */
 		return true;
 	}
 	return false;
@@ -198,7 +198,7 @@ void sim_balance_setup(struct sim *s)
 	if (!s->bal.llc_pcpus)
 		s->bal.llc_pcpus = 1;
 	for (uint32_t i = 0; i < s->npcpus; i++)
-		s->p[i].avg_idle = 2 * s->bal.mig_cost; /* sched_init() */
+		s->p[i].bal.avg_idle = 2 * s->bal.mig_cost; /* sched_init() */
 	if (!s->c->balance || s->npcpus < 2)
 		return;
 	llc_span(s, 0, &lo, &n);

@@ -103,7 +103,7 @@ static void update_min(const struct sim *s, struct pcpu *p, bool has_curr,
 		       simtime curr_vr)
 {
 	uint32_t k1, k2;
-	simtime vr = p->min_vruntime;
+	simtime vr = p->cfs.min_vruntime;
 
 	leftmost2(s, p, &k1, &k2);
 	if (has_curr)
@@ -113,8 +113,8 @@ static void update_min(const struct sim *s, struct pcpu *p, bool has_curr,
 
 		vr = has_curr && vr < l ? vr : l;
 	}
-	if (vr > p->min_vruntime)
-		p->min_vruntime = vr;
+	if (vr > p->cfs.min_vruntime)
+		p->cfs.min_vruntime = vr;
 }
 
 /* wakeup_preempt_entity(): 1 when @p a is ahead of @p b by more than the
@@ -130,12 +130,12 @@ static int wakeup_preempt(const struct sim *s, simtime a, simtime b)
 
 static void clear_buddies(struct pcpu *p, uint32_t vid)
 {
-	if (p->next_buddy == vid)
-		p->next_buddy = NONE_ID;
-	if (p->last_buddy == vid)
-		p->last_buddy = NONE_ID;
-	if (p->skip == vid)
-		p->skip = NONE_ID;
+	if (p->cfs.next_buddy == vid)
+		p->cfs.next_buddy = NONE_ID;
+	if (p->cfs.last_buddy == vid)
+		p->cfs.last_buddy = NONE_ID;
+	if (p->cfs.skip == vid)
+		p->cfs.skip = NONE_ID;
 }
 
 /* pick_next_entity() over @p p's queue and the running vCPU @p curr (or
@@ -154,7 +154,7 @@ static uint32_t cfs_choose(const struct sim *s, const struct pcpu *p,
 	if (left == NONE_ID)
 		return NONE_ID;
 	se = left;
-	if (p->skip == se) {
+	if (p->cfs.skip == se) {
 		uint32_t second;
 
 		if (curr && se == curr->gid) {
@@ -169,12 +169,12 @@ static uint32_t cfs_choose(const struct sim *s, const struct pcpu *p,
 		    wakeup_preempt(s, VR(second), VR(left)) < 1)
 			se = second;
 	}
-	if (p->last_buddy != NONE_ID &&
-	    wakeup_preempt(s, VR(p->last_buddy), VR(left)) < 1)
-		se = p->last_buddy;
-	if (p->next_buddy != NONE_ID &&
-	    wakeup_preempt(s, VR(p->next_buddy), VR(left)) < 1)
-		se = p->next_buddy;
+	if (p->cfs.last_buddy != NONE_ID &&
+	    wakeup_preempt(s, VR(p->cfs.last_buddy), VR(left)) < 1)
+		se = p->cfs.last_buddy;
+	if (p->cfs.next_buddy != NONE_ID &&
+	    wakeup_preempt(s, VR(p->cfs.next_buddy), VR(left)) < 1)
+		se = p->cfs.next_buddy;
 #undef VR
 	return se;
 }
@@ -274,17 +274,17 @@ static bool cfs_tick_woken(struct sim *s, struct pcpu *p, struct vcpu *v)
 
 	/* enqueue_entity: update_curr, then place_entity */
 	cfs_tick_update_curr(s, p);
-	floor = p->min_vruntime > s->cfs.latency / 2
-			? p->min_vruntime - s->cfs.latency / 2
+	floor = p->cfs.min_vruntime > s->cfs.latency / 2
+			? p->cfs.min_vruntime - s->cfs.latency / 2
 			: 0;
 	if (v->host.vruntime < floor)
 		v->host.vruntime = floor;
 	sim_pcpu_push(s, p, v->gid, false);
 	if (!c || wakeup_preempt(s, vcpu_vruntime(s, c), v->host.vruntime) != 1)
 		return false;
-	p->next_buddy = v->gid;
+	p->cfs.next_buddy = v->gid;
 	if (p->rq_n + 1 >= CFS_NR_LATENCY)
-		p->last_buddy = c->gid;
+		p->cfs.last_buddy = c->gid;
 	sim_count_exit(s, c, HVTLB_SIM_EXIT_PREEMPTION, 1);
 	sim_vcpu_deschedule(s, c, true);
 	return true;
@@ -293,7 +293,7 @@ static bool cfs_tick_woken(struct sim *s, struct pcpu *p, struct vcpu *v)
 static void cfs_tick_boost(struct sim *s, struct pcpu *p, struct vcpu *v)
 {
 	(void)s;
-	p->next_buddy = v->gid;
+	p->cfs.next_buddy = v->gid;
 }
 
 static void cfs_tick_yield(struct sim *s, struct pcpu *p)
@@ -302,7 +302,7 @@ static void cfs_tick_yield(struct sim *s, struct pcpu *p)
 	if (!p->rq_n)
 		return; /* the only one runnable */
 	clear_buddies(p, p->cur);
-	p->skip = p->cur;
+	p->cfs.skip = p->cur;
 }
 
 static bool cfs_tick_resched(struct sim *s, const struct pcpu *p)
@@ -336,8 +336,8 @@ static void cfs_pick(struct sim *s, struct pcpu *p)
 		uint32_t a = rq_at(p, k);
 		uint32_t b = rq_at(p, best);
 
-		if (b == p->skip ||
-		    (a != p->skip &&
+		if (b == p->cfs.skip ||
+		    (a != p->cfs.skip &&
 		     s->v[a].host.vruntime < s->v[b].host.vruntime))
 			best = k;
 	}
@@ -364,22 +364,22 @@ static simtime cfs_slice_end(struct sim *s, const struct pcpu *p)
 static void cfs_picked(struct sim *s, struct pcpu *p, struct vcpu *v)
 {
 	(void)s;
-	if (v->host.vruntime > p->min_vruntime)
-		p->min_vruntime = v->host.vruntime;
+	if (v->host.vruntime > p->cfs.min_vruntime)
+		p->cfs.min_vruntime = v->host.vruntime;
 }
 
 static void cfs_ran(struct sim *s, struct pcpu *p, struct vcpu *v, bool ready)
 {
 	(void)ready;
 	v->host.vruntime += s->now - v->host.run_start;
-	if (v->host.vruntime > p->min_vruntime && !p->rq_n)
-		p->min_vruntime = v->host.vruntime;
+	if (v->host.vruntime > p->cfs.min_vruntime && !p->rq_n)
+		p->cfs.min_vruntime = v->host.vruntime;
 }
 
 static bool cfs_woken(struct sim *s, struct pcpu *p, struct vcpu *v)
 {
-	simtime floor = p->min_vruntime > s->cfs.latency / 2
-				? p->min_vruntime - s->cfs.latency / 2
+	simtime floor = p->cfs.min_vruntime > s->cfs.latency / 2
+				? p->cfs.min_vruntime - s->cfs.latency / 2
 				: 0;
 
 	if (v->host.vruntime < floor)
@@ -398,7 +398,7 @@ static bool cfs_woken(struct sim *s, struct pcpu *p, struct vcpu *v)
 static void cfs_yield(struct sim *s, struct pcpu *p)
 {
 	(void)s;
-	p->skip = p->cur;
+	p->cfs.skip = p->cur;
 }
 
 /* A yielding vCPU is never picked while another waits. */

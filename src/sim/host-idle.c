@@ -96,8 +96,8 @@ void sim_host_idle_setup(struct sim *s)
 	s->idle.cstate_residency =
 		us_to_cyc(s, s->cost[SIM_COST_cstate_residency_us]);
 	for (uint32_t i = 0; i < s->npcpus; i++) {
-		sim_menu_init(&s->p[i].gov);
-		s->p[i].idle_state = -1;
+		sim_menu_init(&s->p[i].idle.gov);
+		s->p[i].idle.state = -1;
 		sim_pcpu_idle_enter(s, &s->p[i]);
 	}
 }
@@ -130,10 +130,10 @@ void sim_pcpu_idle_enter(struct sim *s, struct pcpu *p)
 	/* The vCPU that halted last polls first (not at time 0). */
 	if (host_polls(s) && p->last != NONE_ID)
 		at += s->idle.halt_poll;
-	p->idle_entry = at;
-	p->idle_state =
-		(int)sim_menu_select(&p->gov, s->idle.cstates, s->idle.ncstates,
-				     next_timer_us(s, p, at), UINT32_MAX);
+	p->idle.entry = at;
+	p->idle.state = (int)sim_menu_select(
+		&p->idle.gov, s->idle.cstates, s->idle.ncstates,
+		next_timer_us(s, p, at), UINT32_MAX);
 }
 
 /* A wake-up reaches idle @p p now: the cycles until it can run a vCPU. */
@@ -142,19 +142,20 @@ static simtime pcpu_idle_exit(struct sim *s, struct pcpu *p)
 	simtime exit;
 	unsigned st;
 
-	if (p->idle_state < 0) /* awake already: its exit may not be over */
-		return p->awake_at > s->now ? p->awake_at - s->now : 0;
-	if (s->now < p->idle_entry) { /* still polling: never idle */
-		p->idle_state = -1;
-		p->awake_at = s->now;
+	if (p->idle.state < 0) /* awake already: its exit may not be over */
+		return p->idle.awake_at > s->now ? p->idle.awake_at - s->now
+						 : 0;
+	if (s->now < p->idle.entry) { /* still polling: never idle */
+		p->idle.state = -1;
+		p->idle.awake_at = s->now;
 		return 0;
 	}
-	st = (unsigned)p->idle_state;
+	st = (unsigned)p->idle.state;
 	exit = s->idle.cstate_exit_cyc[st];
-	sim_menu_update(&p->gov, s->idle.cstates, st,
-			to_us(s, s->now - p->idle_entry + exit));
-	p->idle_state = -1;
-	p->awake_at = s->now + exit;
+	sim_menu_update(&p->idle.gov, s->idle.cstates, st,
+			to_us(s, s->now - p->idle.entry + exit));
+	p->idle.state = -1;
+	p->idle.awake_at = s->now + exit;
 	return exit;
 }
 
@@ -177,8 +178,8 @@ static simtime wake_latency(struct sim *s, const struct vcpu *v)
 	simtime lat = cyc(s, SIM_COST_halt_wake);
 
 	if (poll_catches(s, v)) {
-		p->idle_state = -1;
-		p->awake_at = s->now;
+		p->idle.state = -1;
+		p->idle.awake_at = s->now;
 		return cyc(s, SIM_COST_vmexit);
 	}
 	if (p->cur != NONE_ID)
@@ -187,7 +188,7 @@ static simtime wake_latency(struct sim *s, const struct vcpu *v)
 		return lat + pcpu_idle_exit(s, p);
 	/* An idle pCPU sinks into the deepest state with time. */
 	if (s->idle.cstate_exit &&
-	    s->now - p->idle_since >= s->idle.cstate_residency)
+	    s->now - p->idle.since >= s->idle.cstate_residency)
 		lat += s->idle.cstate_exit;
 	return lat;
 }
@@ -211,5 +212,5 @@ void sim_vcpu_wake(struct sim *s, struct vcpu *v, simtime delay)
 	/* arg: when the wake-up was asked for (read by tracing only) */
 	ev_push(s, s->now + delay + wake_latency(s, v), EV_WAKE, v->gid,
 		s->now);
-	p->waking++;
+	p->bal.waking++;
 }

@@ -262,7 +262,7 @@ void sim_host_on_ple(struct sim *s, const struct event *e)
 		if (v->act != ACT_SPIN || !s->p[v->pcpu].rq_n)
 			return;
 		sim_count_exit(s, v, HVTLB_SIM_EXIT_PLE, 1);
-		s->r->ple_exits_ack_wait += v->ipi_wait;
+		s->r->ple_exits_ack_wait += v->sd.ipi_wait;
 		/* No re-arm when it keeps its pCPU: no candidate can appear
 		 * while it runs; a new wake-up re-arms. */
 		spin_fixed(s, v);
@@ -272,7 +272,7 @@ void sim_host_on_ple(struct sim *s, const struct event *e)
 		return;
 	/* handle_pause(): grow the window, then sim_kvm_vcpu_on_spin() */
 	sim_count_exit(s, v, HVTLB_SIM_EXIT_PLE, 1);
-	s->r->ple_exits_ack_wait += v->ipi_wait;
+	s->r->ple_exits_ack_wait += v->sd.ipi_wait;
 	v->host.ple_window = ple_grow(s, v->host.ple_window);
 	sim_kvm_vcpu_on_spin(s, v);
 	sim_arm_ple(s, v); /* still spinning: the next window */

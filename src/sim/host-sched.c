@@ -68,7 +68,7 @@ static uint32_t pcpu_pop(struct sim *s, struct pcpu *p)
 		return s->sched->pop(s, p);
 	if (s->sched->pick && p->rq_n > 1)
 		s->sched->pick(s, p);
-	p->skip = NONE_ID;
+	p->cfs.skip = NONE_ID;
 	vid = p->rq[p->rq_head];
 
 	p->rq_head = (p->rq_head + 1) % p->rq_cap;
@@ -131,11 +131,11 @@ simtime sim_vcpu_steal(struct sim *s, struct vcpu *v, simtime h)
 
 static void slice_queue(struct sim *s, struct pcpu *p)
 {
-	ev_push_seq(s, p->slice_end, p->slice_seq, EV_SLICE,
-		    (uint32_t)(p - s->p), p->slice_token);
-	if (!p->slice_q++ || p->slice_end < p->slice_q_min)
-		p->slice_q_min = p->slice_end;
-	p->slice_queued = true;
+	ev_push_seq(s, p->slice.end, p->slice.seq, EV_SLICE,
+		    (uint32_t)(p - s->p), p->slice.token);
+	if (!p->slice.q++ || p->slice.end < p->slice.q_min)
+		p->slice.q_min = p->slice.end;
+	p->slice.queued = true;
 }
 
 /*
@@ -147,23 +147,23 @@ static void slice_queue(struct sim *s, struct pcpu *p)
  */
 static void slice_arm(struct sim *s, struct pcpu *p, simtime end)
 {
-	p->slice_token++;
-	p->slice_end = end;
-	p->slice_seq = s->q.seq++;
-	p->slice_queued = false;
-	if (end != SIM_NEVER && (!p->slice_q || p->slice_q_min > end))
+	p->slice.token++;
+	p->slice.end = end;
+	p->slice.seq = s->q.seq++;
+	p->slice.queued = false;
+	if (end != SIM_NEVER && (!p->slice.q || p->slice.q_min > end))
 		slice_queue(s, p);
 }
 
 /* An EV_SLICE of @p p was popped; false if it was not the current one. */
 static bool slice_fired(struct sim *s, struct pcpu *p, uint64_t token)
 {
-	p->slice_q--;
-	p->slice_q_min = SIM_NEVER; /* the others' times are not kept */
-	if (token == p->slice_token)
+	p->slice.q--;
+	p->slice.q_min = SIM_NEVER; /* the others' times are not kept */
+	if (token == p->slice.token)
 		return p->cur != NONE_ID;
 	/* A stale one: the current slice waited behind it. */
-	if (p->cur != NONE_ID && !p->slice_queued && p->slice_end != SIM_NEVER)
+	if (p->cur != NONE_ID && !p->slice.queued && p->slice.end != SIM_NEVER)
 		slice_queue(s, p);
 	return false;
 }
@@ -271,7 +271,7 @@ void sim_vcpu_deschedule(struct sim *s, struct vcpu *v, bool ready)
 	if (p->cur == NONE_ID && s->c->balance)
 		sim_balance_idle(s, p);
 	if (p->cur == NONE_ID) {
-		p->idle_since = s->now;
+		p->idle.since = s->now;
 		sim_pcpu_idle_enter(s, p);
 	}
 }
@@ -296,27 +296,28 @@ void sim_vcpu_migrate(struct sim *s, struct vcpu *v, struct pcpu *to)
 		s->sched->update_curr(s, from);
 		s->sched->update_curr(s, to);
 	}
-	rel = (int64_t)(v->host.vruntime - from->min_vruntime);
+	rel = (int64_t)(v->host.vruntime - from->cfs.min_vruntime);
 	if (v->hs == H_READY) {
 		uint32_t k = 0;
 
 		while (from->rq[(from->rq_head + k) % from->rq_cap] != v->gid)
 			k++;
 		sim_pcpu_take(from, k);
-		if (from->next_buddy == v->gid)
-			from->next_buddy = NONE_ID;
-		if (from->last_buddy == v->gid)
-			from->last_buddy = NONE_ID;
-		if (from->skip == v->gid)
-			from->skip = NONE_ID;
+		if (from->cfs.next_buddy == v->gid)
+			from->cfs.next_buddy = NONE_ID;
+		if (from->cfs.last_buddy == v->gid)
+			from->cfs.last_buddy = NONE_ID;
+		if (from->cfs.skip == v->gid)
+			from->cfs.skip = NONE_ID;
 		/* One fewer waits: the running vCPU's slice may be longer. */
 		if (from->cur != NONE_ID && s->sched->reslice)
 			slice_arm(s, from, s->sched->slice_end(s, from));
 	}
 	/* migrate_task_rq_fair(): the distance to min_vruntime is kept */
-	v->host.vruntime = rel < 0 && (simtime)-rel > to->min_vruntime
-				   ? 0
-				   : (simtime)((int64_t)to->min_vruntime + rel);
+	v->host.vruntime =
+		rel < 0 && (simtime)-rel > to->cfs.min_vruntime
+			? 0
+			: (simtime)((int64_t)to->cfs.min_vruntime + rel);
 	v->pcpu = (uint32_t)(to - s->p);
 	v->host.migrated = true;
 	s->r->vcpu_migrations++;
@@ -324,8 +325,8 @@ void sim_vcpu_migrate(struct sim *s, struct vcpu *v, struct pcpu *to)
 		return; /* a wake-up: it is queued when its EV_WAKE comes */
 	sim_pcpu_push(s, to, v->gid, false);
 	if (to->cur == NONE_ID) {
-		to->idle_state = -1; /* it never went idle, or wakes now */
-		to->awake_at = s->now;
+		to->idle.state = -1; /* it never went idle, or wakes now */
+		to->idle.awake_at = s->now;
 		sim_pcpu_schedule(s, to);
 	} else {
 		queue_grew(s, to);
@@ -342,7 +343,7 @@ void sim_vcpu_continue(struct sim *s, struct vcpu *v)
 		sim_vcpu_arm_run(s, v);
 		break;
 	case ACT_SPIN:
-		if (!v->ack_wait && !v->lock.spin_hold) {
+		if (!v->sd.ack_wait && !v->lock.spin_hold) {
 			v->act = ACT_WORK;
 			v->seg.work = 0;
 			sim_vcpu_arm_run(s, v);
@@ -413,7 +414,7 @@ void sim_host_on_wake(struct sim *s, const struct event *e)
 	sim_vcpu_move(s, v, H_READY);
 	s->vmh[v->vm].ready++;
 	TRACE(s, HVTLB_SIM_TRACE_WAKE, v, TR_NONE, e->arg, 0, 0);
-	p->waking--;
+	p->bal.waking--;
 	if (s->sched->woken(s, p, v))
 		return;
 	queue_grew(s, p);

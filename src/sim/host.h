@@ -14,6 +14,49 @@ struct sim;
 struct pcpu;
 struct vcpu;
 
+/* One pCPU's time slice (struct pcpu's slice), host-sched.c's: the
+ * current slice's end and queue key, and whether its EV_SLICE is queued;
+ * q EV_SLICE events of this pCPU are queued, the earliest at q_min if
+ * known (SIM_NEVER: unknown). */
+struct pcpu_slice {
+	uint64_t token;
+	simtime end;
+	uint64_t seq;
+	bool queued;
+	uint32_t q;
+	simtime q_min;
+};
+
+/* hypervisor.cfs on one pCPU (struct pcpu's cfs), host-cfs.c's and
+ * host-sched.c's: the run queue's min_vruntime, a vCPU that yielded
+ * (pick another), and with cfs_tick the next and last buddies (vCPU ids
+ * or NONE_ID: run next if not too unfair). */
+struct pcpu_cfs {
+	simtime min_vruntime;
+	uint32_t skip;
+	uint32_t next_buddy, last_buddy;
+};
+
+/* One pCPU's idle side (struct pcpu's idle), host-idle.c's: when it last
+ * ran out of vCPUs; with idle_governor = menu the idle state chosen then,
+ * entered at entry (after any halt polling), or -1 once woken, the
+ * end of that exit (awake_at), and the governor's data. */
+struct pcpu_idle {
+	simtime since;
+	int state;
+	simtime entry, awake_at;
+	struct menu_gov gov;
+};
+
+/* hypervisor.balance on one pCPU (struct pcpu's bal), host-balance.c's:
+ * vCPUs woken onto it whose EV_WAKE is pending; Linux's rq->avg_idle and
+ * rq->idle_stamp (stamped: idle since idle_stamp, no wake-up since). */
+struct pcpu_balance {
+	uint32_t waking;
+	simtime avg_idle, idle_stamp;
+	bool stamped;
+};
+
 /* The host's view of one VM (struct sim's vmh, one per VM): written by
  * host-sched.c (ready, preempted, the co-running clock) and host-ple.c
  * (boosted); read by directed yield and, for corun, the results. */

@@ -132,8 +132,8 @@ static void hv_post(struct sim *s, struct vcpu *v, const uint8_t *vps,
 	enum hvtlb_sim_target_state st;
 	bool chain = sim_send_begin(v);
 
-	v->ack_seq++;
-	v->ack_wait = 0;
+	v->sd.ack_seq++;
+	v->sd.ack_wait = 0;
 	for (uint32_t i = 0; i < s->c->vcpus; i++) {
 		if (!vps[i])
 			continue;
@@ -157,11 +157,11 @@ static void hv_post(struct sim *s, struct vcpu *v, const uint8_t *vps,
 		if (tv->hs == H_RUNNING) {
 			sim_send_queue(
 				s, v, chain, s->now + kick, EV_KICK, tv->gid,
-				((uint64_t)v->gid << 32) | v->ack_seq |
+				((uint64_t)v->gid << 32) | v->sd.ack_seq |
 					((uint64_t)vmm << KICK_VMM) |
 					((uint64_t)(st == HVTLB_SIM_TARGET_EXIT)
 					 << KICK_EXIT));
-			v->ack_wait++;
+			v->sd.ack_wait++;
 		} else {
 			/* Not running: serviced before its next entry. */
 			sim_target_acked(s, st, 0);
@@ -173,8 +173,8 @@ static void hv_post(struct sim *s, struct vcpu *v, const uint8_t *vps,
 	    (s->c->fault == HVTLB_SIM_FAULT_HOST_NO_WAIT && !vmm)) {
 		if (kicks_unserviced(s, v, vps))
 			fault_hit(s);
-		v->ack_seq++;
-		v->ack_wait = 0;
+		v->sd.ack_seq++;
+		v->sd.ack_wait = 0;
 		return;
 	}
 	sim_acct_ack_wait(s, cur_task(v), true);

@@ -38,7 +38,7 @@ void sim_arm_long_spin(struct sim *s, struct vcpu *v)
 	simtime period = long_spin_period(s);
 
 	if (!period || v->host.long_spin_armed || v->hs != H_RUNNING ||
-	    v->act != ACT_SPIN || !v->ipi_wait)
+	    v->act != ACT_SPIN || !v->sd.ipi_wait)
 		return;
 	v->host.long_spin_armed = true;
 	ev_push(s, s->now + period, EV_LONG_SPIN, v->gid,
@@ -53,7 +53,7 @@ void sim_host_on_long_spin(struct sim *s, const struct event *e)
 	if (e->arg != v->host.long_spin_token)
 		return;
 	v->host.long_spin_armed = false;
-	if (v->hs != H_RUNNING || v->act != ACT_SPIN || !v->ipi_wait)
+	if (v->hs != H_RUNNING || v->act != ACT_SPIN || !v->sd.ipi_wait)
 		return;
 	sim_count_exit(s, v, HVTLB_SIM_EXIT_HYPERCALL, 1);
 	if (!sim_kvm_vcpu_on_spin(s, v))

@@ -17,7 +17,12 @@
  *                  event at a time; its per-vCPU state, struct vcpu_send,
  *                  in send-chain.h
  *   host.h         struct vcpu_host: the host's per-vCPU state (CFS,
- *                  balance, PLE, directed yield)
+ *                  balance, PLE, directed yield); struct vcpu_seg: the
+ *                  run segment; struct pcpu_slice, _cfs, _idle, _balance:
+ *                  a pCPU's parts; struct vm_host: the host's view of a
+ *                  VM; struct sim_host_idle, sim_cfs, sim_balance: the
+ *                  run's times of those seams
+ *   vcpu-state.h   the host state of a vCPU thread and its moves
  *   host-sched.c   pCPUs: entering and leaving vCPUs, slices, wake-ups;
  *   host-fifo.c,   the run-queue policies (FIFO, Linux CFS)
  *   host-cfs.c
@@ -46,7 +51,7 @@
  *   guest-mm.c     memory access, page faults, mmap/munmap/madvise and the
  *                  shootdown they issue
  *   tlb.c          a set-associative TLB of one or two levels
- *   vcpu-state.c   the host state of a vCPU thread and its moves
+ *   vcpu-state.c   sim_vcpu_move(), every move of that state
  *   vcpu-tlb.c     flushing a vCPU's TLB (counted and traced)
  *   oracle.c       stale translations: used ones, and latent ones left
  *                  behind by a completed flush
@@ -165,7 +170,6 @@ struct vcpu {
 	enum act act;
 	struct vcpu_seg seg;   /* host.h: the guest code it runs now */
 	struct vcpu_host host; /* host.h */
-	bool ipi_wait; /* its guest spins for flush IPI acknowledgements */
 	struct vcpu_gsched gs; /* guest-vcpu.h: its guest run queue */
 	struct vcpu_irq irq;   /* guest-vcpu.h: IPIs posted, handlers */
 	struct vcpu_send send; /* send-chain.h: its last send to many */
@@ -175,48 +179,21 @@ struct vcpu {
 	bool tlb_ready;
 	struct vcpu_guest guest; /* guest-vcpu.h */
 	struct hvtlb_flusher *fl;
-	/* Acknowledgements of the shootdown ack_seq still awaited; they are
-	 * posted one by one (sim_ack_post) and reach the initiator as one EV_ACK
-	 * at the key of the last to arrive. */
-	uint32_t ack_wait;
-	uint32_t ack_seq;
-	struct vcpu_ack ack;   /* guest-vcpu.h */
-	struct vcpu_lock lock; /* lock.h: spinning on the mmap lock */
-	struct vcpu_idle idle; /* guest-vcpu.h: guest.idle's polling */
+	struct vcpu_shootdown sd; /* guest-vcpu.h: its own, as initiator */
+	struct vcpu_ack ack;	  /* guest-vcpu.h */
+	struct vcpu_lock lock;	  /* lock.h: spinning on the mmap lock */
+	struct vcpu_idle idle;	  /* guest-vcpu.h: guest.idle's polling */
 };
 
 struct pcpu {
 	uint32_t cur;
-	simtime idle_since; /* when it last ran out of vCPUs */
 	uint32_t last;
 	uint32_t *rq; /* ring of vCPU ids */
 	uint32_t rq_head, rq_n, rq_cap;
-	uint64_t slice_token;
-	/* The current slice's end and queue key, and whether its EV_SLICE is
-	 * queued; slice_q EV_SLICE events of this pCPU are queued, the
-	 * earliest at slice_q_min if known (SIM_NEVER: unknown). */
-	simtime slice_end;
-	uint64_t slice_seq;
-	bool slice_queued;
-	uint32_t slice_q;
-	simtime slice_q_min;
-	simtime min_vruntime; /* hypervisor.cfs */
-	uint32_t skip;	      /* hypervisor.cfs: yielded, pick another */
-	/* hypervisor.cfs_tick: CFS's next and last buddies (vCPU ids or
-	 * NONE_ID): run next if not too unfair */
-	uint32_t next_buddy, last_buddy;
-	/* hypervisor.idle_governor = menu: the idle state chosen when it
-	 * last ran out of vCPUs, entered at idle_entry (after any halt
-	 * polling), or -1 once woken; awake_at: the end of that exit */
-	int idle_state;
-	simtime idle_entry, awake_at;
-	struct menu_gov gov;
-	/* hypervisor.balance (host-balance.c): vCPUs woken onto it whose
-	 * EV_WAKE is pending; Linux's rq->avg_idle and rq->idle_stamp
-	 * (stamped: idle since idle_stamp, no wake-up since) */
-	uint32_t waking;
-	simtime avg_idle, idle_stamp;
-	bool stamped;
+	struct pcpu_slice slice; /* host.h: host-sched.c's */
+	struct pcpu_cfs cfs;	 /* host.h: hypervisor.cfs */
+	struct pcpu_idle idle;	 /* host.h: host-idle.c's */
+	struct pcpu_balance bal; /* host.h: hypervisor.balance */
 };
 
 struct task {

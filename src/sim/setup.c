@@ -93,8 +93,8 @@ static int setup_pcpus(struct sim *s)
 	for (uint32_t i = 0; i < s->npcpus; i++) {
 		struct pcpu *p = &s->p[i];
 
-		p->cur = p->last = p->skip = NONE_ID;
-		p->next_buddy = p->last_buddy = NONE_ID;
+		p->cur = p->last = p->cfs.skip = NONE_ID;
+		p->cfs.next_buddy = p->cfs.last_buddy = NONE_ID;
 		p->rq_cap = s->nvcpus / s->npcpus + 2;
 		p->rq = calloc(p->rq_cap, sizeof(*p->rq));
 		if (!p->rq)

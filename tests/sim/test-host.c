@@ -107,7 +107,7 @@ static void test_cfs_tick(void **state)
 
 	/* a wake-up that does not preempt makes the host look again: the
 	 * running vCPU, alone so far (no slice end), now ends at 13 ms */
-	p->slice_end = SIM_NEVER;
+	p->slice.end = SIM_NEVER;
 	s->v[12].hs = H_WAKING;
 	s->v[12].host.vruntime = ms(s, 10);
 	{
@@ -116,7 +116,7 @@ static void test_cfs_tick(void **state)
 		sim_host_on_wake(s, &e);
 	}
 	assert_int_equal(p->cur, 0);
-	assert_int_equal(p->slice_end, ms(s, 13));
+	assert_int_equal(p->slice.end, ms(s, 13));
 	rig_free(g);
 }
 
@@ -139,21 +139,21 @@ static void test_cfs_buddies(void **state)
 	put_queued(s, 12, ms(s, 13));
 	put_queued(s, 24, ms(s, 20));
 	/* plain: the leftmost (10 ms) */
-	p->skip = 0;
+	p->cfs.skip = 0;
 	assert_int_equal(s->sched->pop(s, p), 12); /* 13 - 10 <= 4: skip */
 	put_queued(s, 12, ms(s, 13));
-	p->skip = 24;
-	p->next_buddy = 24; /* 20 - 10 > 4: unfair, not taken */
+	p->cfs.skip = 24;
+	p->cfs.next_buddy = 24; /* 20 - 10 > 4: unfair, not taken */
 	assert_int_equal(s->sched->pop(s, p), 0);
-	assert_int_equal(p->next_buddy, 24); /* not cleared: not picked */
+	assert_int_equal(p->cfs.next_buddy, 24); /* not cleared: not picked */
 	put_queued(s, 0, ms(s, 10));
-	p->next_buddy = 12; /* 13 - 10 <= 4 */
+	p->cfs.next_buddy = 12; /* 13 - 10 <= 4 */
 	assert_int_equal(s->sched->pop(s, p), 12);
-	assert_int_equal(p->next_buddy, NONE_ID);
+	assert_int_equal(p->cfs.next_buddy, NONE_ID);
 	/* skip with the second too far: the skipped one runs anyway */
 	put_queued(s, 12, ms(s, 30));
-	p->skip = 0;
-	p->next_buddy = NONE_ID;
+	p->cfs.skip = 0;
+	p->cfs.next_buddy = NONE_ID;
 	assert_int_equal(s->sched->pop(s, p), 0);
 	rig_free(g);
 }
@@ -182,7 +182,7 @@ static void test_cfs_wakeup(void **state)
 	s->vmh[0].ready++;
 	assert_true(s->sched->woken(s, p, c));
 	assert_int_equal(p->cur, 24);
-	assert_int_equal(p->last_buddy, NONE_ID); /* 3 runnable */
+	assert_int_equal(p->cfs.last_buddy, NONE_ID); /* 3 runnable */
 	rig_free(g);
 
 	g = rig_new(kv);
@@ -202,7 +202,7 @@ static void test_cfs_wakeup(void **state)
 	s->vmh[0].ready++;
 	assert_true(s->sched->woken(s, p, c));
 	assert_int_equal(p->cur, 24);
-	assert_int_equal(p->last_buddy, 0);
+	assert_int_equal(p->cfs.last_buddy, 0);
 	rig_free(g);
 }
 
@@ -392,7 +392,7 @@ static simtime idle_wake_after(struct sim *s, unsigned n, double us)
 		v->hs = H_HALTED;
 		v->host.halted_at = s->now;
 		p->cur = NONE_ID;
-		p->idle_since = s->now;
+		p->idle.since = s->now;
 		sim_pcpu_idle_enter(s, p);
 		s->now += us_to_cyc(s, us);
 		sim_vcpu_wake(s, v, 0);
@@ -578,7 +578,7 @@ static void dy_state(struct sim *s)
 	s->v[0].gs.cur = 0;
 	s->t[0].acct = ACCT_SYS;
 	s->v[0].act = ACT_SPIN;
-	s->v[0].ack_wait = 1;
+	s->v[0].sd.ack_wait = 1;
 	put_running(s, 1, 0, 0);
 	put_ready(s, 2, ms(s, 0.5), false, true);
 	put_ready(s, 3, 0, true, false);
@@ -698,7 +698,7 @@ static void test_ple_exits_ack_wait(void **state)
 		struct sim *s = &g->s;
 
 		dy_state(s);
-		s->v[0].ipi_wait = ack;
+		s->v[0].sd.ipi_wait = ack;
 		ple_exit(s, &s->v[0]);
 		assert_int_equal(s->r->vm_exits[HVTLB_SIM_EXIT_PLE], 1);
 		assert_int_equal(s->r->ple_exits_ack_wait, ack);
@@ -718,7 +718,7 @@ static void put_irq(struct sim *s, uint32_t vid, simtime arrive)
 {
 	struct ipi_rec q = { .arrive = arrive,
 			     .from = 0,
-			     .seq = s->v[0].ack_seq,
+			     .seq = s->v[0].sd.ack_seq,
 			     .asid = s->mm[0].id,
 			     .kind = IPI_FLUSH,
 			     .r = { .all = true } };
@@ -826,7 +826,7 @@ static void test_balance_wake(void **state)
 	sim_vcpu_wake(s, &s->v[4], 0);
 	assert_int_equal(s->v[4].pcpu, 1);
 	assert_true(s->v[4].host.migrated);
-	assert_int_equal(s->p[1].waking, 1);
+	assert_int_equal(s->p[1].bal.waking, 1);
 	sim_vcpu_wake(s, &s->v[5], 0);
 	assert_int_equal(s->v[5].pcpu, 1);
 	assert_false(s->v[5].host.migrated);
@@ -938,7 +938,7 @@ static void test_balance_newidle(void **state)
 
 	g = two_running(3); /* avg_idle below the migration cost */
 	s = &g->s;
-	s->p[0].avg_idle = ms(s, 0.2);
+	s->p[0].bal.avg_idle = ms(s, 0.2);
 	sim_vcpu_deschedule(s, &s->v[0], false);
 	assert_int_equal(s->p[0].cur, NONE_ID);
 	assert_int_equal(s->r->vcpu_migrations, 0);
@@ -993,7 +993,7 @@ static void test_balance_fresh_min(void **state)
 	s->v[5].host.vruntime = s->v[9].host.vruntime = ms(s, 1998);
 	sim_host_on_balance(s, &e);
 	assert_int_equal(s->v[9].pcpu, 0);
-	assert_int_equal(s->p[0].min_vruntime, ms(s, 2000));
+	assert_int_equal(s->p[0].cfs.min_vruntime, ms(s, 2000));
 	assert_int_equal(s->v[9].host.vruntime, ms(s, 2000));
 	rig_free(g);
 }
