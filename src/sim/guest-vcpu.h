@@ -9,7 +9,8 @@
  *
  * Also the state of the guest's seams that have a struct of their own:
  * its run queue (struct vcpu_gsched), its interrupts (struct vcpu_irq),
- * the acknowledgements an initiator was posted (struct vcpu_ack) and the
+ * the shootdown it initiates (struct vcpu_shootdown), the
+ * acknowledgements an initiator was posted (struct vcpu_ack) and the
  * idle loop's polling (struct vcpu_idle).
  */
 #ifndef HVTLB_SIM_GUEST_VCPU_H
@@ -51,8 +52,9 @@ struct vcpu_guest {
  * The guest scheduler's view of one vCPU (struct vcpu's gs): the thread
  * it runs and since when, its run queue of guest threads (a list linked
  * through struct task's next), and its tick and timer. Written by
- * guest-sched.c alone (setup.c starts cur at NONE_ID); the host, the
- * oracle and the backend read cur to tell what the vCPU is doing.
+ * guest-sched.c alone (sim_guest_vcpu_init() starts cur at NONE_ID); the
+ * host, the oracle and the backend read cur to tell what the vCPU is
+ * doing.
  */
 struct vcpu_gsched {
 	uint32_t cur; /* task or NONE_ID */
@@ -93,7 +95,7 @@ struct mbox_rec {
  * posted) and, with guest.ipi_mailbox, the flush handlers in progress on
  * it (mbox). Written by guest-irq.c alone: sim_ipi_post() for a sender,
  * sim_vcpu_take_ipis() for the vCPU; the oracle, the backend and PLE
- * read pend. setup.c frees both arrays.
+ * read pend. sim_guest_vcpu_finish() frees both arrays.
  */
 struct vcpu_irq {
 	struct ipi_rec *pend;
