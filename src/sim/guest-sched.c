@@ -297,7 +297,7 @@ static bool run_ahead(struct sim *s, struct vcpu *v)
 	    s->q.failed || v->hs != H_RUNNING)
 		return false;
 	/* sim_vcpu_arm_run() and the push */
-	v->seg.seg_end = end;
+	v->seg.end = end;
 	v->seg.run_token++;
 	s->q.seq++;
 	/* the pop: run_events() */

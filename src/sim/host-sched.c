@@ -91,23 +91,23 @@ void sim_vcpu_arm_run(struct sim *s, struct vcpu *v)
 	bool live = v->seg.armed;
 	uint64_t seq = s->q.seq++;
 
-	v->seg.seg_end = start + v->seg.work;
+	v->seg.end = start + v->seg.work;
 	v->seg.run_token++;
 	v->seg.armed = true;
-	if (live && v->seg.runq_t <= v->seg.seg_end) {
+	if (live && v->seg.runq_t <= v->seg.end) {
 		v->seg.defer_seq = seq;
 		v->seg.deferred = true;
 		return;
 	}
-	ev_push_seq(s, v->seg.seg_end, seq, EV_RUN, v->gid, v->seg.run_token);
+	ev_push_seq(s, v->seg.end, seq, EV_RUN, v->gid, v->seg.run_token);
 	v->seg.runq_token = v->seg.run_token;
-	v->seg.runq_t = v->seg.seg_end;
+	v->seg.runq_t = v->seg.end;
 	v->seg.deferred = false;
 }
 
 simtime sim_vcpu_seg_cancel(struct sim *s, struct vcpu *v)
 {
-	simtime rest = v->seg.seg_end > s->now ? v->seg.seg_end - s->now : 0;
+	simtime rest = v->seg.end > s->now ? v->seg.end - s->now : 0;
 
 	v->seg.run_token++;
 	v->seg.armed = false;
@@ -122,8 +122,7 @@ simtime sim_vcpu_steal(struct sim *s, struct vcpu *v, simtime h)
 	v->seg.busy_until = start + h;
 	if (v->hs == H_RUNNING && v->act == ACT_WORK && v->seg.armed) {
 		/* The segment started before: only its rest moves. */
-		v->seg.work =
-			v->seg.seg_end > start ? v->seg.seg_end - start : 0;
+		v->seg.work = v->seg.end > start ? v->seg.end - start : 0;
 		sim_vcpu_arm_run(s, v);
 	}
 	return v->seg.busy_until;
@@ -372,10 +371,10 @@ void sim_host_on_run(struct sim *s, const struct event *e)
 
 	if (v->seg.deferred && v->seg.armed && e->arg == v->seg.runq_token) {
 		/* The segment's end moved: queue it now (sim_vcpu_arm_run). */
-		ev_push_seq(s, v->seg.seg_end, v->seg.defer_seq, EV_RUN, v->gid,
+		ev_push_seq(s, v->seg.end, v->seg.defer_seq, EV_RUN, v->gid,
 			    v->seg.run_token);
 		v->seg.runq_token = v->seg.run_token;
-		v->seg.runq_t = v->seg.seg_end;
+		v->seg.runq_t = v->seg.end;
 		v->seg.deferred = false;
 		return;
 	}

@@ -103,7 +103,7 @@ struct sim_balance {
 /*
  * The run segment of one vCPU (struct vcpu's seg): guest code it runs
  * without an event (ACT_WORK), from when its exits let it (busy_until)
- * until seg_end, and the EV_RUN that ends it. The guest gives the work
+ * until end, and the EV_RUN that ends it. The guest gives the work
  * (guest-sched.c's sim_t_work(), which also runs a segment ahead
  * without queueing it when nothing comes first, and sets work to 0 where
  * a blocked or interrupted task has none left); host-sched.c arms,
@@ -111,7 +111,7 @@ struct sim_balance {
  */
 struct vcpu_seg {
 	simtime work;	    /* remaining work when not running */
-	simtime seg_end;    /* when running ACT_WORK */
+	simtime end;	    /* when running ACT_WORK */
 	simtime busy_until; /* exits and interrupts handled until then */
 	uint64_t run_token;
 	bool armed; /* an EV_RUN for run_token is pending */
