@@ -272,7 +272,7 @@ enum hvtlb_hypervisor hvtlb_profile_hypervisor(enum hvtlb_profile p)
 
 unsigned hvtlb_profile_host_fields(enum hvtlb_profile p)
 {
-	return (unsigned)p < HVTLB_PROFILE_COUNT_ ? hosts[p]->fields : 0;
+	return host_ops(p)->fields; /* strict's, 0, out of range */
 }
 
 uint32_t hvtlb_host_max_vps(const struct hvtlb_host *h, const char **name)

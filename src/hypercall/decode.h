@@ -162,8 +162,9 @@ static inline bool hv_kvm_ipi_plain(const struct hv_ctx *c,
 
 /* The non-Ex flush header (24 bytes) as KVM reads it, the same in Linux
  * 5.10 (1509-1510, 1525-1526) and 6.12 (2068-2078, 2094-2095): the
- * address space, the flags and bank 0; *@p all when ALL_PROCESSORS is set or the mask is 0 (a
- * WS2012 workaround). False when it is cut short. */
+ * address space, the flags and bank 0; *@p all when ALL_PROCESSORS is
+ * set or the mask is 0 (a WS2012 workaround). False when it is cut
+ * short. */
 static inline bool hv_kvm_flush_head(const struct hv_ctx *c,
 				     struct hvtlb_decoded *out, bool *all)
 {
@@ -178,9 +179,9 @@ static inline bool hv_kvm_flush_head(const struct hv_ctx *c,
 
 /* The Ex flush header (32 bytes) as KVM reads it, the same in 5.10
  * (1528-1530, 1538-1539) and 6.12 (the format: 2116-2117): the address
- * space, the flags and the
- * valid-bank mask; *@p all for any format but SPARSE_4K (the
- * ALL_PROCESSORS flag is not read). False when it is cut short. */
+ * space, the flags and the valid-bank mask; *@p all for any format but
+ * SPARSE_4K (the ALL_PROCESSORS flag is not read). False when it is cut
+ * short. */
 static inline bool hv_kvm_flush_ex_head(const struct hv_ctx *c,
 					struct hvtlb_decoded *out, bool *all)
 {

@@ -86,7 +86,7 @@ static const char *const events[] = {
 struct record_opts {
 	const char *out, *dat, *clock;
 	uint64_t kb;
-	bool seen_d, seen_b, seen_c;
+	bool seen_b, seen_c;
 };
 
 /*
@@ -158,8 +158,7 @@ static int take(void *ctx, int c, const char *v)
 	case 'o':
 		return cli_once_str("record", &o->out, "-o", v);
 	case 'd':
-		o->dat = v;
-		return cli_once("record", &o->seen_d, "-d");
+		return cli_once_str("record", &o->dat, "-d", v);
 	case 'b':
 		if (cli_once("record", &o->seen_b, "-b"))
 			return CLI_EXIT_USAGE;
