@@ -126,6 +126,14 @@ with tempfile.TemporaryDirectory() as tmp:
     broken = os.path.join(tmp, "broken.ini")
     with open(broken, "w") as f:
         f.write("[validation]\nquantity = ratio\n")
+    # a superseded case named on the command line: "superseded_by"
+    old = os.path.join(tmp, "old.ini")
+    with open(os.path.join(ROOT, "tests", "scenario", "validation",
+                           "tiny-value.ini")) as f:
+        text = f.read().replace("../../../profiles",
+                                os.path.join(ROOT, "profiles"))
+    with open(old, "w") as f:
+        f.write(text + "superseded_by = tiny-value\n")
     cases = [
         ("encode", ["encode", "--call", "list-ex", "--vps", "0,5,130",
                     "--range", "0x7f0000000000+1", "--json"]),
@@ -181,7 +189,7 @@ with tempfile.TemporaryDirectory() as tmp:
         # the test cases carry observables (a ratio, a run b and a run
         # a value); the broken case has "observables": []
         ("validate", ["validate", "--uncertainty", "2", "--json",
-                      "tests/scenario/validation", broken]),
+                      "tests/scenario/validation", broken, old]),
     ]
     # sweep --shard prints one document per line.
     shard = subprocess.run([HVTLB, "sweep", "scenarios/default.ini", *SMALL,
@@ -209,6 +217,8 @@ with tempfile.TemporaryDirectory() as tmp:
                     for o in c["observables"] if o.get("simulated")}
             check("hvtlb validate: the schema saw observables of every run",
                   runs == {"a", "b", "ratio"}, runs)
+            check("hvtlb validate: the schema saw a superseded_by",
+                  any("superseded_by" in c for c in out["cases"]))
 
 
 def strategy_enums(node, path):

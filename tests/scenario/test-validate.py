@@ -7,7 +7,9 @@ observable (observable.N.*); the table prints the observables under their
 case; the output does not depend on --threads; --quick applies `ci`; a
 broken case (a malformed observable too) is a clear error naming its file
 and line while the other cases still run; a published value moved out of
-its band, or to the wrong side of 1, turns its verdict.
+its band, or to the wrong side of 1, turns its verdict; a directory
+leaves out the cases that name a successor beside them (superseded_by)
+unless --all-versions, and a bad superseded_by is an error at its line.
 
 usage: test-validate.py HVTLB SOURCE_ROOT
 """
@@ -474,6 +476,59 @@ check("--converge: a case whose band is wide draws all (16, 32, then 40),"
 check("--converge: the table says where a case settled",
       rc3 == 0 and "settled after 16 draws (--converge)" in table and
       "up to 40 draws" in table.splitlines()[0], table + err3)
+
+# --- superseded cases: a directory runs the current versions ------------
+def old_version(d, successor):
+    """tiny-value as tiny-value-old.ini in D, superseded by SUCCESSOR;
+    returns the line of its superseded_by key."""
+    with open(os.path.join(d, "tiny-value.ini")) as f:
+        text = f.read()
+    with open(os.path.join(d, "tiny-value-old.ini"), "w") as f:
+        f.write(text + f"superseded_by = {successor}\n")
+    return text.count("\n") + 1
+
+
+d, _ = with_text("tiny-value.ini", [])
+add_case(d, "tiny-ratio.ini")
+old_version(d, "tiny-value")
+rc, out, err = run(d, "--uncertainty", "2", "--json")
+rc2, allv, err2 = run(d, "--uncertainty", "2", "--json", "--all-versions")
+rc3, named, err3 = run(os.path.join(d, "tiny-value-old.ini"),
+                       "--uncertainty", "2", "--json")
+rc4, table, err4 = run(d, "--uncertainty", "2")
+ids = [c["id"] for c in json.loads(out)["cases"]] if rc == 0 else []
+av = {c["id"]: c for c in json.loads(allv)["cases"]} if rc2 == 0 else {}
+check("superseded: a directory leaves the earlier version out and counts it",
+      rc == 0 and ids == ["tiny-ratio", "tiny-value"] and
+      json.loads(out)["summary"]["superseded_left_out"] == 1, (ids, err))
+check("superseded: --all-versions runs it too, naming its successor",
+      rc2 == 0 and sorted(av) == ["tiny-ratio", "tiny-value",
+                                  "tiny-value-old"] and
+      av["tiny-value-old"].get("superseded_by") == "tiny-value" and
+      "superseded_by" not in av["tiny-value"] and
+      av["tiny-value-old"]["simulated"] == av["tiny-value"]["simulated"] and
+      json.loads(allv)["summary"]["superseded_left_out"] == 0, err2)
+check("superseded: a file named on the command line runs",
+      rc3 == 0 and [c["id"] for c in json.loads(named)["cases"]] ==
+      ["tiny-value-old"], err3)
+check("superseded: the table says how many were left out",
+      rc4 == 0 and "1 superseded case left out" in table and
+      "\ntiny-value-old " not in table, table)
+# A successor that is not beside it, itself, or not an id: file:line,
+# exit 2, the other cases still run.
+for succ, what in (("ghost", "superseded_by: no case 'ghost' beside it"),
+                   ("tiny-value-old", "a case cannot replace itself"),
+                   ("Tiny_Value", "the id of a case")):
+    line = old_version(d, succ)
+    rc, out, err = run(d, "--uncertainty", "2", "--json")
+    got = {c["id"]: c for c in json.loads(out)["cases"]} if out else {}
+    check(f"superseded_by = {succ}: an error at its line, the others run",
+          rc == 2 and err.startswith(
+              os.path.join(d, "tiny-value-old.ini") + f":{line}: ") and
+          what in err and "error" in got.get("tiny-value-old", {}) and
+          got["tiny-value"].get("simulated") and
+          got["tiny-ratio"].get("simulated"), (rc, err))
+shutil.rmtree(d)
 
 print(f"{len(failures)} failed")
 sys.exit(1 if failures else 0)

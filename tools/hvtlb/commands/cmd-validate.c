@@ -38,6 +38,7 @@
 static const char usage_text[] =
 	"usage: hvtlb validate [--uncertainty N] [--json] [--quick] "
 	"[--fail-on-miss]\n"
+	"                      [--converge] [--all-versions]\n"
 	"                      [--seed N] [--set KEY=VALUE]... [--threads N]\n"
 	"                      [-o FILE] [-q] [PATH]...\n"
 	"\n"
@@ -54,12 +55,15 @@ static const char usage_text[] =
 	"inside.\n"
 	"PATH: case files or directories (default: validation/ in the data\n"
 	"directory: $HVTLB_DATA_DIR, or the installed one, or the source\n"
-	"tree when run from the build).\n"
+	"tree when run from the build). A directory's cases that name a\n"
+	"successor (superseded_by, a later version beside them) are left\n"
+	"out; a file named on the command line always runs.\n"
 	"  --quick      apply each case's `ci` overrides (a smaller run)\n"
 	"  --converge   draw in stages of 16, 32, 64, ... up to N; a case\n"
 	"               stops once the 90 % interval of each of its p5, p50\n"
 	"               and p95 is within 0.5 % of its p50 (its quantities\n"
 	"               and observables all), and says how many it drew\n"
+	"  --all-versions  run a directory's superseded cases too\n"
 	"  --fail-on-miss  exit 1 when the published value of a validation\n"
 	"               case (kind = validation; not its observables, not a\n"
 	"               calibration case) lies outside its p5..p95 band\n"
@@ -78,7 +82,9 @@ static const char usage_text[] =
 	"load (the others still run, beside an ERROR row; when none loads,\n"
 	"nothing is printed on stdout).\n";
 
-static int add_path(struct vlist *l, const char *path)
+/* @p dir: the number of the directory the case was found in (1, 2, ...),
+ * 0 for a file named on the command line. */
+static int add_path(struct vlist *l, const char *path, unsigned dir)
 {
 	void *v = grow(l->v, l->n, &l->cap, sizeof(*l->v), 16);
 
@@ -87,6 +93,7 @@ static int add_path(struct vlist *l, const char *path)
 	l->v = v;
 	memset(&l->v[l->n], 0, sizeof(l->v[0]));
 	l->v[l->n].path = strdup(path);
+	l->v[l->n].dir = dir;
 	if (!l->v[l->n].path)
 		return -ENOMEM;
 	l->n++;
@@ -101,6 +108,7 @@ static int by_name(const void *a, const void *b)
 /* Adds the *.ini files of @p dir, sorted by name. */
 static int add_dir(struct vlist *l, const char *dir)
 {
+	unsigned no = ++l->ndirs;
 	DIR *d = opendir(dir);
 	char **names = NULL;
 	size_t n = 0, cap = 0;
@@ -134,7 +142,7 @@ static int add_dir(struct vlist *l, const char *dir)
 		qsort(names, n, sizeof(*names), by_name);
 	for (size_t i = 0; i < n; i++) {
 		if (!rc)
-			rc = add_path(l, names[i]);
+			rc = add_path(l, names[i], no);
 		free(names[i]);
 	}
 	free(names);
@@ -149,7 +157,8 @@ enum {
 	OPT_JSON,
 	OPT_QUICK,
 	OPT_CONVERGE,
-	OPT_FAIL_ON_MISS
+	OPT_FAIL_ON_MISS,
+	OPT_ALL_VERSIONS
 };
 
 static const struct option options[] = {
@@ -161,6 +170,7 @@ static const struct option options[] = {
 	{ "quick", no_argument, NULL, OPT_QUICK },
 	{ "converge", no_argument, NULL, OPT_CONVERGE },
 	{ "fail-on-miss", no_argument, NULL, OPT_FAIL_ON_MISS },
+	{ "all-versions", no_argument, NULL, OPT_ALL_VERSIONS },
 	{ "output", required_argument, NULL, 'o' },
 	{ "quiet", no_argument, NULL, 'q' },
 	{ "help", no_argument, NULL, 'h' },
@@ -208,6 +218,9 @@ static int take(void *ctx, int c, const char *v)
 	case OPT_FAIL_ON_MISS:
 		o->fail_on_miss = true;
 		break;
+	case OPT_ALL_VERSIONS:
+		o->all_versions = true;
+		break;
 	case 'o':
 		return cli_once_str("validate", &o->output, "-o", v);
 	default:
@@ -233,7 +246,7 @@ static int parse_args(struct vopts *o, struct vlist *l, int argc, char **argv)
 		if (stat(a, &st))
 			return cli_usage_error("validate", "%s: %s", a,
 					       strerror(errno));
-		if (S_ISDIR(st.st_mode) ? add_dir(l, a) : add_path(l, a))
+		if (S_ISDIR(st.st_mode) ? add_dir(l, a) : add_path(l, a, 0))
 			return cli_usage_error("validate", "%s: cannot read",
 					       a);
 	}
@@ -288,6 +301,13 @@ static void prepare(const struct vopts *o, struct vrun *r)
 	/* The case's fields point into the a run's scenario. */
 	if (vcase_parse(&r->c, &r->a.sc, r->path, r->err, sizeof(r->err)))
 		return;
+	if (r->lost_successor) {
+		snprintf(r->err, sizeof(r->err),
+			 "%s:%u: [validation] superseded_by: no case '%s' "
+			 "beside it",
+			 r->path, r->successor_line, r->successor);
+		return;
+	}
 	rc = load_run(o, r, &r->a, r->c.a);
 	if (!rc && r->c.ratio) {
 		rc = scenario_load(&r->b.sc, r->path);
@@ -314,6 +334,85 @@ static void prepare(const struct vopts *o, struct vrun *r)
 			  sizeof(r->err)))
 		return;
 	r->status = 0;
+}
+
+static void vrun_finish(struct vrun *r)
+{
+	ensemble_finish(&r->e);
+	unc_plan_finish(&r->u);
+	sim_batch_finish(&r->a);
+	sim_batch_finish(&r->b);
+	free(r->path);
+}
+
+/* Whether @p path's stem is @p id. */
+static bool stem_is(const char *path, const char *id)
+{
+	const char *base = strrchr(path, '/');
+	size_t n = strlen(id);
+
+	base = base ? base + 1 : path;
+	return !strncmp(base, id, n) && !strcmp(base + n, ".ini");
+}
+
+/*
+ * Reads @p r's superseded_by, if any, into r->successor (the case is read
+ * again by prepare(); a file that does not load says so there).
+ */
+static void peek_successor(struct vrun *r)
+{
+	struct sim_batch b;
+	struct vcase c;
+	char err[SCENARIO_ERR_MAX];
+
+	sim_batch_init(&b);
+	if (!scenario_load(&b.sc, r->path) &&
+	    !vcase_parse(&c, &b.sc, r->path, err, sizeof(err)) &&
+	    c.superseded_by) {
+		snprintf(r->successor, sizeof(r->successor), "%s",
+			 c.superseded_by);
+		r->successor_line = c.superseded_at->line;
+	}
+	sim_batch_finish(&b);
+}
+
+/*
+ * The superseded cases of a directory: each must name a case beside it
+ * (else prepare()'s case gets an error at the key's line), and without
+ * --all-versions it leaves the list before anything is built for it.
+ * A file named on the command line stays, whatever it says.
+ */
+static void drop_superseded(const struct vopts *o, struct vlist *l)
+{
+	size_t kept = 0;
+
+	for (size_t i = 0; i < l->n; i++)
+		if (l->v[i].dir)
+			peek_successor(&l->v[i]);
+	for (size_t i = 0; i < l->n; i++) {
+		struct vrun *r = &l->v[i];
+		bool found = false;
+
+		if (!*r->successor)
+			continue;
+		for (size_t j = 0; j < l->n && !found; j++)
+			found = l->v[j].dir == r->dir &&
+				stem_is(l->v[j].path, r->successor);
+		r->lost_successor = !found;
+	}
+	for (size_t i = 0; i < l->n; i++) {
+		struct vrun *r = &l->v[i];
+
+		if (*r->successor && !r->lost_successor && !o->all_versions) {
+			free(r->path);
+			l->superseded++;
+			continue;
+		}
+		if (kept != i)
+			l->v[kept] = *r;
+		kept++;
+	}
+	l->n = kept;
 }
 
 /* Whether any case loaded (prepare() left it runnable or failed later). */
@@ -363,6 +462,7 @@ static int run_validate(int argc, char **argv)
 		}
 		free(path);
 	}
+	drop_superseded(&o, &l);
 	for (size_t i = 0; i < l.n; i++)
 		prepare(&o, &l.v[i]);
 	/* No case loads: a usage error, with nothing on stdout (a table of
@@ -401,13 +501,8 @@ static int run_validate(int argc, char **argv)
 	if (o.output && cli_output_finish("validate", true))
 		rc = CLI_EXIT_FAIL;
 out:
-	for (size_t i = 0; i < l.n; i++) {
-		ensemble_finish(&l.v[i].e);
-		unc_plan_finish(&l.v[i].u);
-		sim_batch_finish(&l.v[i].a);
-		sim_batch_finish(&l.v[i].b);
-		free(l.v[i].path);
-	}
+	for (size_t i = 0; i < l.n; i++)
+		vrun_finish(&l.v[i]);
 	free(l.v);
 	return rc;
 }

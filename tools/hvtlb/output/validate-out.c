@@ -82,6 +82,9 @@ static void print_case(const struct vopts *o, const struct vrun *r, int w)
 	if (r->e.ndraws < o->draws)
 		printf("  %-*s settled after %zu draws (--converge)\n", w - 2,
 		       "", r->e.ndraws);
+	if (r->c.superseded_by)
+		printf("  %-*s superseded by %s\n", w - 2, "",
+		       r->c.superseded_by);
 	for (size_t j = 0; j < r->c.nobs; j++) {
 		const struct vobservable *ob = &r->c.obs[j];
 		char label[32];
@@ -137,6 +140,10 @@ void validate_print_table(const struct vopts *o, const struct vlist *l,
 	printf("%zu of %zu further observables of validation cases inside "
 	       "their band\n",
 	       s->observables_inside, s->observables);
+	if (l->superseded)
+		printf("%zu superseded case%s left out (earlier versions; "
+		       "--all-versions runs them)\n",
+		       l->superseded, l->superseded == 1 ? "" : "s");
 }
 
 static void json_band(const char *name, const struct band *b)
@@ -220,6 +227,8 @@ void validate_print_json(const struct vopts *o, const struct vlist *l,
 		}
 		json_verdict(&r->v, r->c.ratio);
 		printf(",\"samples\":%zu", r->e.ndraws);
+		if (r->c.superseded_by)
+			printf(",\"superseded_by\":\"%s\"", r->c.superseded_by);
 		json_observables(r);
 		printf("}");
 	}
@@ -231,9 +240,10 @@ void validate_print_json(const struct vopts *o, const struct vlist *l,
 	else
 		printf("null");
 	printf(",\"ratios\":%zu,\"decides_sign\":%zu,\"sign_right\":%zu,"
-	       "\"observables\":%zu,\"observables_inside\":%zu},\"set\":[",
+	       "\"observables\":%zu,\"observables_inside\":%zu,"
+	       "\"superseded_left_out\":%zu},\"set\":[",
 	       s->ratios, s->decided, s->right, s->observables,
-	       s->observables_inside);
+	       s->observables_inside, l->superseded);
 	for (size_t i = 0; i < o->nsets; i++) {
 		printf("%s", i ? "," : "");
 		json_string(stdout, o->sets[i]);

@@ -29,7 +29,8 @@ struct vopts {
 	const char *output;
 	uint64_t draws;
 	bool json, quick, converge, fail_on_miss;
-	bool paths; /* cases or directories named on the command line */
+	bool all_versions; /* a directory's superseded cases too */
+	bool paths;	   /* cases or directories named on the command line */
 	const char *seed;
 	const char *sets[SETS_MAX]; /* --set, in command-line order */
 	size_t nsets;
@@ -47,6 +48,12 @@ struct verdict {
 /* One case and its runs. */
 struct vrun {
 	char *path;
+	unsigned dir; /* the directory it was found in (1, ...); 0: named */
+	/* superseded_by of a directory's case, its line, and whether no
+	 * case of that id is beside it (an error of the case) */
+	char successor[VCASE_ID_MAX];
+	unsigned successor_line;
+	bool lost_successor;
 	struct vcase c;
 	struct sim_batch a, b;
 	struct unc_plan u;
@@ -61,6 +68,8 @@ struct vrun {
 struct vlist {
 	struct vrun *v;
 	size_t n, cap;
+	unsigned ndirs;	   /* directories read */
+	size_t superseded; /* superseded cases left out */
 };
 
 struct summary {

@@ -20,12 +20,14 @@ enum vkey {
 	V_PUBLISHED,
 	V_DERIVATION,
 	V_CI,
+	V_SUPERSEDED_BY,
 	V_COUNT
 };
 
 static const char *const vkey_names[V_COUNT] = {
-	"title", "source", "kind",	"setup",      "quantity", "metric",
-	"a",	 "b",	   "published", "derivation", "ci",
+	"title",     "source",	   "kind", "setup",
+	"quantity",  "metric",	   "a",	   "b",
+	"published", "derivation", "ci",   "superseded_by",
 };
 
 /* The fields of an observable, observable.N.FIELD: all required. */
@@ -41,10 +43,23 @@ static const char *const ofield_names[O_COUNT] = {
 /* Where each field of each observable was given (NULL: not given). */
 typedef const struct scenario_setting *obs_lines[VCASE_OBS_MAX][O_COUNT];
 
-/* Keys every case has (b: only a ratio; ci: optional). */
+/* Keys every case has (b: only a ratio; ci, superseded_by: optional). */
 static bool required(enum vkey k)
 {
-	return k != V_B && k != V_CI;
+	return k != V_B && k != V_CI && k != V_SUPERSEDED_BY;
+}
+
+/* Whether the @p n bytes at @p s can be a case id: lowercase letters,
+ * digits and dashes, shorter than VCASE_ID_MAX. */
+static bool id_ok(const char *s, size_t n)
+{
+	if (!n || n >= VCASE_ID_MAX)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!islower((unsigned char)s[i]) &&
+		    !isdigit((unsigned char)s[i]) && s[i] != '-')
+			return false;
+	return true;
 }
 
 /* The case id: the file's stem, lowercase letters, digits and dashes. */
@@ -56,12 +71,8 @@ static int case_id(struct vcase *c, const char *path, char *err, size_t errlen)
 	base = base ? base + 1 : path;
 	dot = strrchr(base, '.');
 	n = dot ? (size_t)(dot - base) : strlen(base);
-	if (!n || n >= sizeof(c->id))
+	if (!id_ok(base, n))
 		goto bad;
-	for (size_t i = 0; i < n; i++)
-		if (!islower((unsigned char)base[i]) &&
-		    !isdigit((unsigned char)base[i]) && base[i] != '-')
-			goto bad;
 	memcpy(c->id, base, n);
 	c->id[n] = '\0';
 	return 0;
@@ -79,6 +90,24 @@ static int value_error(const struct scenario_setting *e, char *err,
 	snprintf(err, errlen, "%s:%u: [validation] %s: %s", e->file, e->line,
 		 e->key, what);
 	return -EINVAL;
+}
+
+/* superseded_by: the id of another case (the one that replaced it). */
+static int check_successor(struct vcase *c, char *err, size_t errlen)
+{
+	const struct scenario_setting *e = c->superseded_at;
+
+	if (!e)
+		return 0;
+	if (!id_ok(e->value, strlen(e->value)))
+		return value_error(e, err, errlen,
+				   "the id of a case (its file's stem: "
+				   "lowercase letters, digits and dashes)");
+	if (!strcmp(e->value, c->id))
+		return value_error(e, err, errlen,
+				   "a case cannot replace itself");
+	c->superseded_by = e->value;
+	return 0;
 }
 
 /* Whether @p key is one of observable.N.FIELD (well formed or not). */
@@ -345,7 +374,10 @@ int vcase_parse(struct vcase *c, const struct scenario *sc, const char *path,
 	c->a = at[V_A];
 	c->b = at[V_B];
 	c->ci = at[V_CI];
-	rc = check_values(c, at, err, errlen);
+	c->superseded_at = at[V_SUPERSEDED_BY];
+	rc = check_successor(c, err, errlen);
+	if (!rc)
+		rc = check_values(c, at, err, errlen);
 	if (rc)
 		return rc;
 	return check_observables(c, obs, err, errlen);

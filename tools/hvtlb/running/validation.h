@@ -17,6 +17,10 @@
  *   derivation how `published` follows from the source's numbers
  *   ci         optional overrides for both runs that make the case small
  *              enough for CI (`hvtlb validate --quick`)
+ *   superseded_by  optional: the id of the case that replaced this one
+ *              (its next version, in the same directory). A directory's
+ *              superseded cases run only with `--all-versions`; the
+ *              file stays as the record of what its version gave.
  *
  * and, optionally, further published observables of the same runs,
  * numbered 1..N without a gap (N <= VCASE_OBS_MAX), five keys each:
@@ -72,6 +76,10 @@ struct vcase {
 	double published;
 	/** The override lists and where they are (NULL: absent). */
 	const struct scenario_setting *a, *b, *ci;
+	/** superseded_by: the id of its successor, and where it was given
+	 * (NULL: a current case). */
+	const char *superseded_by;
+	const struct scenario_setting *superseded_at;
 	/** observable.1 .. observable.nobs, in number order. */
 	struct vobservable obs[VCASE_OBS_MAX];
 	size_t nobs;
