@@ -516,7 +516,8 @@ check("superseded: the table says how many were left out",
       "\ntiny-value-old " not in table, table)
 # A successor that is not beside it, itself, or not an id: file:line,
 # exit 2, the other cases still run.
-for succ, what in (("ghost", "superseded_by: no case 'ghost' beside it"),
+for succ, what in (("ghost", "superseded_by: no case beside it named "
+                            "'ghost'"),
                    ("tiny-value-old", "a case cannot replace itself"),
                    ("Tiny_Value", "the id of a case")):
     line = old_version(d, succ)
@@ -528,6 +529,18 @@ for succ, what in (("ghost", "superseded_by: no case 'ghost' beside it"),
           what in err and "error" in got.get("tiny-value-old", {}) and
           got["tiny-value"].get("simulated") and
           got["tiny-ratio"].get("simulated"), (rc, err))
+# Two cases that name each other: neither is current, both are errors.
+line = old_version(d, "tiny-value")
+with open(os.path.join(d, "tiny-value.ini"), "a") as f:
+    f.write("superseded_by = tiny-value-old\n")
+rc, out, err = run(d, "--uncertainty", "2", "--json")
+got = {c["id"]: c for c in json.loads(out)["cases"]} if out else {}
+check("superseded_by in a cycle: both cases are errors, the other runs",
+      rc == 2 and f"tiny-value-old.ini:{line}: [validation] superseded_by: "
+      "no current case at the end of the chain from 'tiny-value'" in err and
+      "error" in got.get("tiny-value", {}) and
+      "error" in got.get("tiny-value-old", {}) and
+      got["tiny-ratio"].get("simulated"), (rc, err))
 shutil.rmtree(d)
 
 print(f"{len(failures)} failed")

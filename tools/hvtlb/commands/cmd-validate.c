@@ -302,10 +302,15 @@ static void prepare(const struct vopts *o, struct vrun *r)
 	if (vcase_parse(&r->c, &r->a.sc, r->path, r->err, sizeof(r->err)))
 		return;
 	if (r->lost_successor) {
-		snprintf(r->err, sizeof(r->err),
-			 "%s:%u: [validation] superseded_by: no case '%s' "
-			 "beside it",
-			 r->path, r->successor_line, r->successor);
+		snprintf(
+			r->err, sizeof(r->err),
+			"%s:%u: [validation] "
+			"superseded_by: %s '%s'",
+			r->path, r->successor_line,
+			r->lost_successor == SUCCESSOR_CYCLE
+				? "no current case at the end of the chain from"
+				: "no case beside it named",
+			r->successor);
 		return;
 	}
 	rc = load_run(o, r, &r->a, r->c.a);
@@ -382,6 +387,16 @@ static void peek_successor(struct vrun *r)
  * --all-versions it leaves the list before anything is built for it.
  * A file named on the command line stays, whatever it says.
  */
+/* The case of @p r's directory whose stem is @p id, or NULL. */
+static struct vrun *sibling(struct vlist *l, const struct vrun *r,
+			    const char *id)
+{
+	for (size_t j = 0; j < l->n; j++)
+		if (l->v[j].dir == r->dir && stem_is(l->v[j].path, id))
+			return &l->v[j];
+	return NULL;
+}
+
 static void drop_superseded(const struct vopts *o, struct vlist *l)
 {
 	size_t kept = 0;
@@ -389,16 +404,20 @@ static void drop_superseded(const struct vopts *o, struct vlist *l)
 	for (size_t i = 0; i < l->n; i++)
 		if (l->v[i].dir)
 			peek_successor(&l->v[i]);
+	/* Each chain of successors ends at a current case, beside it. */
 	for (size_t i = 0; i < l->n; i++) {
-		struct vrun *r = &l->v[i];
-		bool found = false;
+		struct vrun *r = &l->v[i], *t = r;
+		size_t steps = 0;
 
-		if (!*r->successor)
-			continue;
-		for (size_t j = 0; j < l->n && !found; j++)
-			found = l->v[j].dir == r->dir &&
-				stem_is(l->v[j].path, r->successor);
-		r->lost_successor = !found;
+		while (*t->successor && steps++ <= l->n) {
+			t = sibling(l, r, t->successor);
+			if (!t)
+				break;
+		}
+		if (*r->successor && !t)
+			r->lost_successor = SUCCESSOR_NOT_BESIDE;
+		else if (*r->successor && *t->successor)
+			r->lost_successor = SUCCESSOR_CYCLE;
 	}
 	for (size_t i = 0; i < l->n; i++) {
 		struct vrun *r = &l->v[i];

@@ -49,11 +49,16 @@ struct verdict {
 struct vrun {
 	char *path;
 	unsigned dir; /* the directory it was found in (1, ...); 0: named */
-	/* superseded_by of a directory's case, its line, and whether no
-	 * case of that id is beside it (an error of the case) */
+	/* superseded_by of a directory's case, its line, and why its chain
+	 * of successors does not end at a current case beside it (an error
+	 * of the case) */
 	char successor[VCASE_ID_MAX];
 	unsigned successor_line;
-	bool lost_successor;
+	enum {
+		SUCCESSOR_OK,
+		SUCCESSOR_NOT_BESIDE,
+		SUCCESSOR_CYCLE
+	} lost_successor;
 	struct vcase c;
 	struct sim_batch a, b;
 	struct unc_plan u;
