@@ -482,7 +482,8 @@ def old_version(d, successor):
     """tiny-value as tiny-value-old.ini in D, superseded by SUCCESSOR;
     returns the line of its superseded_by key."""
     with open(os.path.join(d, "tiny-value.ini")) as f:
-        text = f.read()
+        text = "".join(ln for ln in f
+                       if not ln.startswith("superseded_by"))
     with open(os.path.join(d, "tiny-value-old.ini"), "w") as f:
         f.write(text + f"superseded_by = {successor}\n")
     return text.count("\n") + 1
@@ -541,6 +542,19 @@ check("superseded_by in a cycle: both cases are errors, the other runs",
       "error" in got.get("tiny-value", {}) and
       "error" in got.get("tiny-value-old", {}) and
       got["tiny-ratio"].get("simulated"), (rc, err))
+# A chain broken further on: the case whose successor is missing says so,
+# the one before it that its chain has no end.
+line = old_version(d, "tiny-value")
+with open(os.path.join(d, "tiny-value.ini")) as f:
+    text = f.read().replace("superseded_by = tiny-value-old",
+                            "superseded_by = ghost")
+with open(os.path.join(d, "tiny-value.ini"), "w") as f:
+    f.write(text)
+rc, out, err = run(d, "--uncertainty", "2", "--json")
+check("superseded_by: a chain broken further on, an error for each case",
+      rc == 2 and f"tiny-value-old.ini:{line}: [validation] superseded_by: "
+      "no current case at the end of the chain from 'tiny-value'" in err and
+      "superseded_by: no case beside it named 'ghost'" in err, (rc, err))
 shutil.rmtree(d)
 
 print(f"{len(failures)} failed")

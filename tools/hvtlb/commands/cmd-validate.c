@@ -93,9 +93,9 @@ static int add_path(struct vlist *l, const char *path, unsigned dir)
 	l->v = v;
 	memset(&l->v[l->n], 0, sizeof(l->v[0]));
 	l->v[l->n].path = strdup(path);
-	l->v[l->n].dir = dir;
 	if (!l->v[l->n].path)
 		return -ENOMEM;
+	l->v[l->n].dir = dir;
 	l->n++;
 	return 0;
 }
@@ -301,16 +301,15 @@ static void prepare(const struct vopts *o, struct vrun *r)
 	/* The case's fields point into the a run's scenario. */
 	if (vcase_parse(&r->c, &r->a.sc, r->path, r->err, sizeof(r->err)))
 		return;
-	if (r->lost_successor) {
-		snprintf(
-			r->err, sizeof(r->err),
-			"%s:%u: [validation] "
-			"superseded_by: %s '%s'",
-			r->path, r->successor_line,
-			r->lost_successor == SUCCESSOR_CYCLE
-				? "no current case at the end of the chain from"
-				: "no case beside it named",
-			r->successor);
+	if (r->successor_error) {
+		const char *why = r->successor_error == SUCCESSOR_NO_END
+					  ? "no current case at the end of "
+					    "the chain from"
+					  : "no case beside it named";
+
+		snprintf(r->err, sizeof(r->err),
+			 "%s:%u: [validation] superseded_by: %s '%s'", r->path,
+			 r->successor_line, why, r->successor);
 		return;
 	}
 	rc = load_run(o, r, &r->a, r->c.a);
@@ -381,12 +380,6 @@ static void peek_successor(struct vrun *r)
 	sim_batch_finish(&b);
 }
 
-/*
- * The superseded cases of a directory: each must name a case beside it
- * (else prepare()'s case gets an error at the key's line), and without
- * --all-versions it leaves the list before anything is built for it.
- * A file named on the command line stays, whatever it says.
- */
 /* The case of @p r's directory whose stem is @p id, or NULL. */
 static struct vrun *sibling(struct vlist *l, const struct vrun *r,
 			    const char *id)
@@ -397,6 +390,13 @@ static struct vrun *sibling(struct vlist *l, const struct vrun *r,
 	return NULL;
 }
 
+/*
+ * The superseded cases of a directory: each names a case beside it and
+ * its chain of successors ends at a current case (else prepare() gives it
+ * an error at the key's line); without --all-versions it leaves the list
+ * before anything is built for it. A file named on the command line
+ * stays, whatever it says.
+ */
 static void drop_superseded(const struct vopts *o, struct vlist *l)
 {
 	size_t kept = 0;
@@ -404,25 +404,26 @@ static void drop_superseded(const struct vopts *o, struct vlist *l)
 	for (size_t i = 0; i < l->n; i++)
 		if (l->v[i].dir)
 			peek_successor(&l->v[i]);
-	/* Each chain of successors ends at a current case, beside it. */
 	for (size_t i = 0; i < l->n; i++) {
-		struct vrun *r = &l->v[i], *t = r;
+		struct vrun *r = &l->v[i], *t;
 		size_t steps = 0;
 
-		while (*t->successor && steps++ <= l->n) {
-			t = sibling(l, r, t->successor);
-			if (!t)
-				break;
+		if (!*r->successor)
+			continue;
+		t = sibling(l, r, r->successor);
+		if (!t) {
+			r->successor_error = SUCCESSOR_NOT_BESIDE;
+			continue;
 		}
-		if (*r->successor && !t)
-			r->lost_successor = SUCCESSOR_NOT_BESIDE;
-		else if (*r->successor && *t->successor)
-			r->lost_successor = SUCCESSOR_CYCLE;
+		while (t && *t->successor && steps++ < l->n)
+			t = sibling(l, r, t->successor);
+		if (!t || *t->successor)
+			r->successor_error = SUCCESSOR_NO_END;
 	}
 	for (size_t i = 0; i < l->n; i++) {
 		struct vrun *r = &l->v[i];
 
-		if (*r->successor && !r->lost_successor && !o->all_versions) {
+		if (*r->successor && !r->successor_error && !o->all_versions) {
 			free(r->path);
 			l->superseded++;
 			continue;

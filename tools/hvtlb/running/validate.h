@@ -57,8 +57,8 @@ struct vrun {
 	enum {
 		SUCCESSOR_OK,
 		SUCCESSOR_NOT_BESIDE,
-		SUCCESSOR_CYCLE
-	} lost_successor;
+		SUCCESSOR_NO_END
+	} successor_error;
 	struct vcase c;
 	struct sim_batch a, b;
 	struct unc_plan u;
