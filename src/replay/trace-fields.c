@@ -95,7 +95,8 @@ static int field_num(struct trace_reader *r, struct trace_span body,
 	return 0;
 }
 
-/* A hex field that may take all 64 bits (pointers, masks). */
+/* A hex field that may take all 64 bits (pointers, masks). A pointer the
+ * kernel withheld ("(____ptrval____)") is TRACE_PTR_HIDDEN. */
 static int field_hex(struct trace_reader *r, struct trace_span body,
 		     const char *key, uint64_t *out)
 {
@@ -107,6 +108,10 @@ static int field_hex(struct trace_reader *r, struct trace_span body,
 	 * report, a trace.dat) prints %p as C does: 0x..., "(nil)". */
 	if (span_eq(v, "(nil)")) {
 		*out = 0;
+		return 0;
+	}
+	if (span_eq(v, "(____ptrval____)")) {
+		*out = TRACE_PTR_HIDDEN;
 		return 0;
 	}
 	if (v.len > 2 && v.p[0] == '0' && (v.p[1] == 'x' || v.p[1] == 'X')) {
@@ -328,11 +333,21 @@ static int parse_sched_wakeup(struct trace_reader *r, struct trace_span b,
 static int parse_mmap_lock(struct trace_reader *r, struct trace_span b,
 			   struct trace_record *rec)
 {
-	int64_t memcg;
+	struct trace_span rest, path;
+	int64_t memcg = 0;
 
-	if (field_hex(r, b, "mm=", &rec->u.lock.mm) ||
-	    field_num(r, b, "memcg_id=", 10, 0, INT64_MAX, &memcg) ||
-	    field_bool(r, b, "write=", &rec->u.lock.write))
+	/* Linux 6.13 prints the memory cgroup's id (memcg_id=); earlier
+	 * kernels print its path (memcg_path=/...), which the replay does
+	 * not use. */
+	if (field_hex(r, b, "mm=", &rec->u.lock.mm))
+		return -EINVAL;
+	if (field_find(b, "memcg_id=", &rest)) {
+		if (field_num(r, b, "memcg_id=", 10, 0, INT64_MAX, &memcg))
+			return -EINVAL;
+	} else if (field_text(r, b, "memcg_path=", "write=", &path)) {
+		return -EINVAL;
+	}
+	if (field_bool(r, b, "write=", &rec->u.lock.write))
 		return -EINVAL;
 	rec->u.lock.memcg_id = (uint64_t)memcg;
 	if (rec->event == TRACE_EV_MMAP_LOCK_ACQUIRE_RETURNED &&
@@ -359,7 +374,11 @@ static int parse_sys_enter(struct trace_reader *r, struct trace_span b,
 		if (rec->u.sys.nargs == 6)
 			return trace_fail(r, b.p,
 					  "more than 6 syscall arguments");
-		if (trace_span_u64(&b, 0, &rec->u.sys.args[rec->u.sys.nargs++]))
+		/* Hex: Linux up to 6.17 prints each as %lx ("len: 2000"),
+		 * 6.18 prints 0x%lx from 10 up ("len: 0x2000", "prot: 3"). */
+		if (b.len > 2 && b.p[0] == '0' && (b.p[1] == 'x' || b.p[1] == 'X'))
+			span_skip(&b, b.p[1] == 'x' ? "0x" : "0X");
+		if (trace_span_u64(&b, 16, &rec->u.sys.args[rec->u.sys.nargs++]))
 			return trace_fail(r, b.p, "bad syscall argument");
 		if (b.len && !span_skip(&b, ", "))
 			return trace_fail(r, b.p,

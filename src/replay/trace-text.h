@@ -65,6 +65,12 @@ enum trace_event {
 	X(4, "TLB_REMOTE_SEND_IPI", "remote IPI send")                         \
 	X(5, "TLB_REMOTE_WRONG_CPU", "remote wrong CPU")
 
+/* A pointer field the kernel printed as "(____ptrval____)": %p before
+ * the random key of pointer hashing is ready (early boot, or a machine
+ * with no entropy source). Not null; its value is withheld, so two
+ * hidden pointers cannot be told apart. */
+#define TRACE_PTR_HIDDEN UINT64_MAX
+
 /* A run of bytes inside the reader's buffer (not NUL-terminated). */
 struct trace_span {
 	const char *p;
@@ -100,7 +106,7 @@ struct trace_record {
 		struct { /* csd_queue_cpu (cpu, callsite), entry/exit */
 			uint32_t cpu;
 			struct trace_span callsite, func;
-			uint64_t csd;
+			uint64_t csd; /* or TRACE_PTR_HIDDEN */
 		} csd;
 		struct { /* irq_vectors:call_function* */
 			int32_t vector;
@@ -115,6 +121,8 @@ struct trace_record {
 			uint32_t target_cpu;
 		} wake;
 		struct {
+			/* mm: TRACE_PTR_HIDDEN when withheld; memcg_id: 0
+			 * where the kernel prints memcg_path (before 6.13) */
 			uint64_t mm, memcg_id;
 			bool write, success; /* success: acquire_returned */
 		} lock;

@@ -123,7 +123,8 @@ static int choose(struct trace_workload *w, struct chosen **ch, uint32_t *n,
 	if (!lock) {
 		if (call_kind(r->u.sys.name) != HVTLB_SIM_STEP_KIND_COUNT_)
 			c->in_call = r->event == TRACE_EV_SYS_ENTER;
-	} else if (r->u.lock.mm) {
+	} else if (r->u.lock.mm && r->u.lock.mm != TRACE_PTR_HIDDEN) {
+		/* a withheld mm says nothing of which process it is */
 		c->mm = r->u.lock.mm;
 		if (c->in_call)
 			c->call_mm = r->u.lock.mm;
