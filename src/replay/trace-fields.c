@@ -376,9 +376,11 @@ static int parse_sys_enter(struct trace_reader *r, struct trace_span b,
 					  "more than 6 syscall arguments");
 		/* Hex: Linux up to 6.17 prints each as %lx ("len: 2000"),
 		 * 6.18 prints 0x%lx from 10 up ("len: 0x2000", "prot: 3"). */
-		if (b.len > 2 && b.p[0] == '0' && (b.p[1] == 'x' || b.p[1] == 'X'))
+		if (b.len > 2 && b.p[0] == '0' &&
+		    (b.p[1] == 'x' || b.p[1] == 'X'))
 			span_skip(&b, b.p[1] == 'x' ? "0x" : "0X");
-		if (trace_span_u64(&b, 16, &rec->u.sys.args[rec->u.sys.nargs++]))
+		if (trace_span_u64(&b, 16,
+				   &rec->u.sys.args[rec->u.sys.nargs++]))
 			return trace_fail(r, b.p, "bad syscall argument");
 		if (b.len && !span_skip(&b, ", "))
 			return trace_fail(r, b.p,

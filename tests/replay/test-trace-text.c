@@ -369,10 +369,10 @@ static void test_linux_6_12_formats(void **state)
 	assert_int_equal(rec.u.sys.args[3], 0x22);
 	assert_int_equal(rec.u.sys.args[4], 0xffffffff);
 	/* neither id nor path: the field is named */
-	assert_int_equal(
-		read_one("  a-1 [000] 1.5: mmap_lock_released: mm=1 write=true\n",
-			 &r, &rec),
-		-EINVAL);
+	assert_int_equal(read_one("  a-1 [000] 1.5: mmap_lock_released: mm=1 "
+				  "write=true\n",
+				  &r, &rec),
+			 -EINVAL);
 	assert_non_null(strstr(r.err, "memcg_path="));
 }
 
