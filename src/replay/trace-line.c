@@ -62,6 +62,7 @@ static int parse_task(struct trace_reader *r, struct trace_span head,
 static int parse_ts(struct trace_reader *r, struct trace_span t,
 		    struct trace_record *rec)
 {
+	const char *start = t.p;
 	struct trace_span f;
 	uint64_t sec, frac = 0;
 	size_t digits;
@@ -92,7 +93,15 @@ static int parse_ts(struct trace_reader *r, struct trace_span t,
 	rec->ts = sec;
 	rec->ts_raw = kind == 2;
 	if (rec->ts_raw && r->clock_khz) { /* counts at a known rate: ns */
-		rec->ts = (uint64_t)((double)sec * 1e6 / (double)r->clock_khz);
+		double ns = (double)sec * 1e6 / (double)r->clock_khz;
+
+		/* a slow rate makes a large count more nanoseconds than
+		 * 64 bits hold (2^64 is exact as a double) */
+		if (ns >= 18446744073709551616.0)
+			return trace_fail(r, start,
+					  "timestamp out of range at this "
+					  "clock rate");
+		rec->ts = (uint64_t)ns;
 		rec->ts_raw = false;
 	}
 	return 0;

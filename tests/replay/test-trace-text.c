@@ -457,6 +457,30 @@ static void expect_error(const char *text, size_t len, uint64_t line,
 	assert_int_equal(trace_reader_next(&r, &rec), -EINVAL);
 }
 
+/* fuzzed: a raw count at a slow rate is more nanoseconds than 64 bits
+ * hold; the conversion was undefined behaviour (UBSan), now an error */
+static void test_raw_clock_out_of_range(void **state)
+{
+	static const char ok[] = "# hvtlb-clock-mhz: 1000\n"
+				 "  a-1 [000] 18446744073709551: tlb_flush: "
+				 "pages:1 reason:2\n";
+	static const char head[] = "# hvtlb-clock-mhz: 0.001\n";
+	static const char bad[] = "# hvtlb-clock-mhz: 0.001\n"
+				  "  a-1 [000] 18446744073709551: tlb_flush: "
+				  "pages:1 reason:2\n";
+	struct trace_reader r;
+	struct trace_record rec;
+
+	assert_int_equal(read_one(ok, &r, &rec), 1);
+	assert_false(rec.ts_raw);
+	/* at 1000 MHz a count is a nanosecond (to the double's 53 bits); at
+	 * 0.001 MHz the same count is 10^6 times as many, past 2^64 */
+	assert_true(rec.ts > 18446744073709000ull &&
+		    rec.ts < 18446744073710000ull);
+	expect_error(bad, strlen(bad), 2, strlen(head),
+		     "out of range at this clock rate");
+}
+
 #define GOOD "  a-1 [000] 1.000001: tlb_flush: pages:1 reason:2\n"
 
 static void test_malformed(void **state)
@@ -683,6 +707,7 @@ int main(void)
 		cmocka_unit_test(test_sched),
 		cmocka_unit_test(test_mmap_lock_and_syscalls),
 		cmocka_unit_test(test_linux_6_12_formats),
+		cmocka_unit_test(test_raw_clock_out_of_range),
 		cmocka_unit_test(test_trace_cmd_report),
 		cmocka_unit_test(test_lost_comments_unknown),
 		cmocka_unit_test(test_malformed),
