@@ -95,6 +95,17 @@ static int field_num(struct trace_reader *r, struct trace_span body,
 	return 0;
 }
 
+/* Hex digits with or without a leading 0x, as trace_span_u64 consumes. */
+static int span_hex(struct trace_span *v, uint64_t *out)
+{
+	if (v->len > 2 && v->p[0] == '0' &&
+	    (v->p[1] == 'x' || v->p[1] == 'X')) {
+		v->p += 2;
+		v->len -= 2;
+	}
+	return trace_span_u64(v, 16, out);
+}
+
 /* A hex field that may take all 64 bits (pointers, masks). A pointer the
  * kernel withheld ("(____ptrval____)") is TRACE_PTR_HIDDEN. */
 static int field_hex(struct trace_reader *r, struct trace_span body,
@@ -114,11 +125,7 @@ static int field_hex(struct trace_reader *r, struct trace_span body,
 		*out = TRACE_PTR_HIDDEN;
 		return 0;
 	}
-	if (v.len > 2 && v.p[0] == '0' && (v.p[1] == 'x' || v.p[1] == 'X')) {
-		v.p += 2;
-		v.len -= 2;
-	}
-	if (trace_span_u64(&v, 16, out) || v.len)
+	if (span_hex(&v, out) || v.len)
 		return trace_fail(r, v.p, "bad hex number in '%s'", key);
 	return 0;
 }
@@ -376,11 +383,7 @@ static int parse_sys_enter(struct trace_reader *r, struct trace_span b,
 					  "more than 6 syscall arguments");
 		/* Hex: Linux up to 6.17 prints each as %lx ("len: 2000"),
 		 * 6.18 prints 0x%lx from 10 up ("len: 0x2000", "prot: 3"). */
-		if (b.len > 2 && b.p[0] == '0' &&
-		    (b.p[1] == 'x' || b.p[1] == 'X'))
-			span_skip(&b, b.p[1] == 'x' ? "0x" : "0X");
-		if (trace_span_u64(&b, 16,
-				   &rec->u.sys.args[rec->u.sys.nargs++]))
+		if (span_hex(&b, &rec->u.sys.args[rec->u.sys.nargs++]))
 			return trace_fail(r, b.p, "bad syscall argument");
 		if (b.len && !span_skip(&b, ", "))
 			return trace_fail(r, b.p,
