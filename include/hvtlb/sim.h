@@ -961,6 +961,21 @@ struct hvtlb_sim_results {
 		double us_p99;
 		double us_max;
 	} ipi_acks;
+	/** Zone and LRU lock sections the contention model ran
+	 *  (machine.contention; 0 without). The model fixes a section's
+	 *  wait and release when it starts, as if its vCPU kept running. */
+	uint64_t lock_sections;
+	/** Host preemptions of a vCPU inside the window of its last lock
+	 *  section: before its turn came (a lock waiter preempted) or
+	 *  between its turn and its release (a lock holder preempted). A
+	 *  real spinlock would have stayed with that vCPU until it ran
+	 *  again; the model lets the section end on time. */
+	uint64_t lock_waiters_preempted;
+	uint64_t lock_holders_preempted;
+	/** The time those vCPUs stayed off their pCPUs until they ran
+	 *  again (ns, summed): how long the lock would have waited for
+	 *  them. */
+	uint64_t lock_preempted_off_ns;
 };
 
 /**
@@ -1015,7 +1030,15 @@ struct hvtlb_sim_results {
 	S(mem_per_vcpu)                                                        \
 	C(events, "", "events", NULL, NULL)                                    \
 	C(ple_exits_ack_wait, "", "ple_exits_ack_wait",                        \
-	  "PLE exits, waiting for flush acks", "ple_exits_ack_wait")
+	  "PLE exits, waiting for flush acks", "ple_exits_ack_wait")           \
+	C(lock_sections, "lock_sections", "taken", "lock sections",            \
+	  "lock_sections")                                                     \
+	C(lock_waiters_preempted, "lock_sections", "waiter_preempted",         \
+	  "lock sections, waiter preempted", "lock_waiters_preempted")         \
+	C(lock_holders_preempted, "lock_sections", "holder_preempted",         \
+	  "lock sections, holder preempted", "lock_holders_preempted")         \
+	C(lock_preempted_off_ns, "lock_sections", "preempted_off_ns", NULL,    \
+	  "lock_preempted_off_ns")
 
 /**
  * Runs the simulation @p c describes (validated first). On success stores a

@@ -38,7 +38,8 @@
  * The guest is one NUMA node: one zone lock and one LRU lock per VM.
  *
  * Not modelled: a lock holder preempted inside its section (the section's
- * end is fixed when it starts), pause-loop exits of CPUs spinning on these
+ * end is fixed when it starts; sim_ct_on_vcpu_move() counts how often the
+ * host preempted a waiter or a holder inside one, and for how long), pause-loop exits of CPUs spinning on these
  * locks, lines of the flush IPI itself (flush_tlb_info, the call-function
  * data: they are in the measured IPI costs), the memcg charge counters.
  */
@@ -284,6 +285,39 @@ static struct cline *vm_line(struct sim *s, uint32_t vm, unsigned which)
 	return &s->ct->vm[(size_t)vm * VML_COUNT + which];
 }
 
+/* A zone or LRU lock section of @p v: the line, and the window the
+ * model runs it in, for sim_ct_on_vcpu_move(). */
+static simtime section(struct sim *s, struct cline *l, struct vcpu *v,
+		       simtime hold)
+{
+	simtime w = sim_cl_section(s, l, v, hold);
+
+	v->ct.sect_got = s->now + w;
+	if (v->ct.sect_end < v->ct.sect_got + hold)
+		v->ct.sect_end = v->ct.sect_got + hold;
+	s->r->lock_sections++;
+	return w;
+}
+
+void sim_ct_on_vcpu_move(struct sim *s, struct vcpu *v, int to)
+{
+	if (!s->ct)
+		return;
+	if (v->hs == H_RUNNING && to == H_READY && s->now < v->ct.sect_end) {
+		if (s->now < v->ct.sect_got)
+			s->r->lock_waiters_preempted++;
+		else
+			s->r->lock_holders_preempted++;
+		v->ct.off = true;
+		v->ct.off_since = s->now;
+	} else if (to == H_RUNNING && v->ct.off) {
+		s->r->lock_preempted_off_ns +=
+			(uint64_t)(cyc_to_s(s, s->now - v->ct.off_since) * 1e9 +
+				   0.5);
+		v->ct.off = false;
+	}
+}
+
 static void charge(struct task *t, simtime c)
 {
 	if (c)
@@ -342,7 +376,7 @@ static simtime pcp_batch(const struct sim *s)
 	return b ? b : 1;
 }
 
-simtime sim_ct_page_alloc(struct sim *s, const struct vcpu *v, uint32_t mm,
+simtime sim_ct_page_alloc(struct sim *s, struct vcpu *v, uint32_t mm,
 			  uint64_t idx)
 {
 	struct contention *ct = s->ct;
@@ -357,17 +391,16 @@ simtime sim_ct_page_alloc(struct sim *s, const struct vcpu *v, uint32_t mm,
 		/* rmqueue_bulk: refill the per-CPU list under zone->lock */
 		simtime b = pcp_batch(s);
 
-		c += sim_cl_section(s, vm_line(s, v->vm, VML_ZONE), v,
-				    b * cyc(s, SIM_COST_zone_lock_page));
+		c += section(s, vm_line(s, v->vm, VML_ZONE), v,
+			     b * cyc(s, SIM_COST_zone_lock_page));
 		ct->pcp[v->gid] += (uint32_t)b;
 	}
 	ct->pcp[v->gid]--;
 	lb = (simtime)s->cost[SIM_COST_lru_batch];
 	if (++ct->lru[v->gid] >= (lb ? lb : 1)) {
 		/* the per-CPU add batch is full: onto the LRU */
-		c += sim_cl_section(s, vm_line(s, v->vm, VML_LRU), v,
-				    ct->lru[v->gid] *
-					    cyc(s, SIM_COST_lru_lock_page));
+		c += section(s, vm_line(s, v->vm, VML_LRU), v,
+			     ct->lru[v->gid] * cyc(s, SIM_COST_lru_lock_page));
 		ct->lru[v->gid] = 0;
 	}
 	return c;
@@ -397,14 +430,14 @@ uint32_t sim_ct_zap_anon(struct sim *s, uint32_t mm, uint64_t base,
 void sim_ct_lru_drain(struct task *t)
 {
 	struct sim *s = t->s;
-	const struct vcpu *v = &s->v[t->vcpu];
+	struct vcpu *v = &s->v[t->vcpu];
 	struct contention *ct = s->ct;
 	simtime c;
 
 	if (!ct || !ct->lru[v->gid])
 		return;
-	c = sim_cl_section(s, vm_line(s, v->vm, VML_LRU), v,
-			   ct->lru[v->gid] * cyc(s, SIM_COST_lru_lock_page));
+	c = section(s, vm_line(s, v->vm, VML_LRU), v,
+		    ct->lru[v->gid] * cyc(s, SIM_COST_lru_lock_page));
 	ct->lru[v->gid] = 0;
 	charge(t, c);
 }
@@ -412,7 +445,7 @@ void sim_ct_lru_drain(struct task *t)
 void sim_ct_pages_free(struct task *t, uint32_t n)
 {
 	struct sim *s = t->s;
-	const struct vcpu *v = &s->v[t->vcpu];
+	struct vcpu *v = &s->v[t->vcpu];
 	struct contention *ct = s->ct;
 	simtime c = 0, b, high;
 
@@ -423,8 +456,8 @@ void sim_ct_pages_free(struct task *t, uint32_t n)
 		uint32_t k =
 			n - done < RELEASE_BATCH ? n - done : RELEASE_BATCH;
 
-		c += sim_cl_section(s, vm_line(s, v->vm, VML_LRU), v,
-				    k * cyc(s, SIM_COST_lru_lock_page));
+		c += section(s, vm_line(s, v->vm, VML_LRU), v,
+			     k * cyc(s, SIM_COST_lru_lock_page));
 	}
 	/* free_unref_page_list: onto the per-CPU list, drained in
 	 * batches above its high mark (6 x batch) */
@@ -432,8 +465,8 @@ void sim_ct_pages_free(struct task *t, uint32_t n)
 	high = 6 * b;
 	ct->pcp[v->gid] += n;
 	while (ct->pcp[v->gid] > high) {
-		c += sim_cl_section(s, vm_line(s, v->vm, VML_ZONE), v,
-				    b * cyc(s, SIM_COST_zone_lock_page));
+		c += section(s, vm_line(s, v->vm, VML_ZONE), v,
+			     b * cyc(s, SIM_COST_zone_lock_page));
 		ct->pcp[v->gid] -= (uint32_t)b;
 	}
 	charge(t, c);

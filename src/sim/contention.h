@@ -15,6 +15,7 @@
 #ifndef HVTLB_SIM_CONTENTION_H
 #define HVTLB_SIM_CONTENTION_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "sim/event.h"
@@ -30,6 +31,23 @@ struct cline {
 	uint32_t owner_pcpu; /* the pCPU it wrote it from */
 	uint64_t *readers;   /* vCPUs (VM index) holding a copy since the
 			      * last write, or NULL: not read, only written */
+};
+
+/*
+ * What the model leaves out, counted: a vCPU's last lock section (zone or
+ * LRU lock) runs from its request to got + hold, fixed when it starts as
+ * if the vCPU kept running. When the host preempts the vCPU inside that
+ * window, a real spinlock would have stayed with it (held, or queued to
+ * it) until it ran again; the hooks record the window and
+ * sim_ct_on_vcpu_move() counts such preemptions and how long the vCPU
+ * stayed off its pCPU (results: lock_sections, lock_waiters_preempted,
+ * lock_holders_preempted, lock_preempted_off_ns).
+ */
+struct vcpu_ct {
+	simtime sect_got; /* the last section's start (its wait ends) */
+	simtime sect_end; /* its modelled release */
+	simtime off_since;
+	bool off; /* preempted inside a section, not yet run again */
 };
 
 /* Sets up s->ct when machine.contention is on (0 or -ENOMEM). */
@@ -66,7 +84,7 @@ simtime sim_ct_cpumask_write(struct sim *s, const struct vcpu *v, uint32_t mm);
 /* An anonymous page allocated in a fault (PTE @p idx of mm @p mm): the
  * per-CPU free list (zone lock when empty) and the LRU add batch (LRU lock
  * when full). */
-simtime sim_ct_page_alloc(struct sim *s, const struct vcpu *v, uint32_t mm,
+simtime sim_ct_page_alloc(struct sim *s, struct vcpu *v, uint32_t mm,
 			  uint64_t idx);
 /* Of the @p n pages @p zidx of the slot at PTE @p base of mm @p mm just
  * zapped, how many were anonymous pages of the process (to be freed). */
@@ -77,5 +95,9 @@ void sim_ct_lru_drain(struct task *t);
 /* @p n anonymous pages freed after a zap's flush (release_pages, then
  * the per-CPU free list). */
 void sim_ct_pages_free(struct task *t, uint32_t n);
+/* The host moves @p v from its state to @p to (vcpu-state.c, before the
+ * move): counts a preemption inside a lock section and the time until
+ * the vCPU runs again. */
+void sim_ct_on_vcpu_move(struct sim *s, struct vcpu *v, int to);
 
 #endif

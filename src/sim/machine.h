@@ -78,6 +78,7 @@
 #include <hvtlb/flushq.h>
 #include <hvtlb/sim.h>
 
+#include "sim/contention.h"
 #include "sim/coro.h"
 #include "sim/cost.h"
 #include "sim/event.h"
@@ -182,6 +183,7 @@ struct vcpu {
 	struct vcpu_shootdown sd; /* guest-vcpu.h: its own, as initiator */
 	struct vcpu_ack ack;	  /* guest-vcpu.h */
 	struct vcpu_lock lock;	  /* lock.h: spinning on the mmap lock */
+	struct vcpu_ct ct;	  /* contention.h: its last lock section */
 	struct vcpu_idle idle;	  /* guest-vcpu.h: guest.idle's polling */
 };
 

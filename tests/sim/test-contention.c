@@ -163,6 +163,60 @@ static void test_sections(void **state)
 	rig_finish(&r);
 }
 
+/* A preemption inside a section's window is counted as the waiter's
+ * (before its turn) or the holder's (after), with the time until the
+ * vCPU runs again; outside the window, or moves other than a
+ * preemption, count nothing. */
+static void test_preempted_in_window(void **state)
+{
+	struct rig r;
+	struct hvtlb_sim_results res;
+	struct vcpu *v = &r.v[0];
+
+	(void)state;
+	rig_init(&r);
+	memset(&res, 0, sizeof(res));
+	r.s.r = &res;
+	r.s.cost[SIM_COST_cpu_mhz] = 1000; /* 1 cycle = 1 ns */
+	v->hs = H_RUNNING;
+	v->ct.sect_got = 100;
+	v->ct.sect_end = 200;
+	r.s.now = 50; /* still waiting for its turn */
+	assert_true(sim_vcpu_move(&r.s, v, H_READY));
+	r.s.now = 1050;
+	assert_true(sim_vcpu_move(&r.s, v, H_RUNNING));
+	assert_int_equal(res.lock_waiters_preempted, 1);
+	assert_int_equal(res.lock_holders_preempted, 0);
+	assert_int_equal(res.lock_preempted_off_ns, 1000);
+	v->ct.sect_got = 1100;
+	v->ct.sect_end = 1300;
+	r.s.now = 1200; /* holding it */
+	assert_true(sim_vcpu_move(&r.s, v, H_READY));
+	r.s.now = 1700;
+	assert_true(sim_vcpu_move(&r.s, v, H_RUNNING));
+	assert_int_equal(res.lock_holders_preempted, 1);
+	assert_int_equal(res.lock_preempted_off_ns, 1500);
+	/* released: a preemption, a halt and a wake-up count nothing */
+	r.s.now = 1300;
+	assert_true(sim_vcpu_move(&r.s, v, H_READY));
+	assert_true(sim_vcpu_move(&r.s, v, H_RUNNING));
+	v->ct.sect_end = 5000;
+	assert_true(sim_vcpu_move(&r.s, v, H_HALTED));
+	assert_true(sim_vcpu_move(&r.s, v, H_WAKING));
+	assert_true(sim_vcpu_move(&r.s, v, H_READY));
+	r.s.now = 9000;
+	assert_true(sim_vcpu_move(&r.s, v, H_RUNNING));
+	assert_int_equal(res.lock_waiters_preempted, 1);
+	assert_int_equal(res.lock_holders_preempted, 1);
+	assert_int_equal(res.lock_preempted_off_ns, 1500);
+	/* without contention nothing is counted */
+	rig_finish(&r);
+	v->hs = H_RUNNING;
+	r.s.now = 4000;
+	assert_true(sim_vcpu_move(&r.s, v, H_READY));
+	assert_int_equal(res.lock_holders_preempted, 1);
+}
+
 /* ------------------------------------------------------ end to end */
 /* A madvise(DONTNEED) loop of one page per thread with INVLPGB on a
  * 64-CPU bare-metal machine (the native profile's wake-up, no C-state
@@ -219,7 +273,11 @@ static void test_nothing_to_contend(void **state)
 	(void)state;
 	a = run(one, "machine.contention=0", NULL);
 	b = run(one, "machine.contention=1", NULL);
+	/* the sections are counted, and nothing else differs */
+	assert_int_equal(a->lock_sections, 0);
+	assert_true(b->lock_sections > 0);
 	a->events = b->events = 0;
+	b->lock_sections = 0;
 	ja = to_json(a);
 	jb = to_json(b);
 	assert_string_equal(ja, jb);
@@ -245,7 +303,9 @@ static void test_nothing_to_contend(void **state)
 		b = NULL;
 		assert_int_equal(hvtlb_sim_run(&c, &b), 0);
 	}
+	assert_true(b->lock_sections > 0);
 	a->events = b->events = 0;
+	b->lock_sections = 0;
 	ja = to_json(a);
 	jb = to_json(b);
 	assert_string_equal(ja, jb);
@@ -286,6 +346,62 @@ static void test_saturates(void **state)
 	hvtlb_sim_results_destroy(on64);
 }
 
+/*
+ * What the model leaves out, counted (lock_sections): two VMs of 4 vCPUs
+ * whose threads fault and zap pages. On 4 pCPUs the host preempts vCPUs,
+ * some of them inside the window of a zone or LRU lock section, and they
+ * stay off their pCPU a while; on 8 nobody is preempted; without
+ * contention there are no sections. The counters change no other
+ * result.
+ */
+#define TWO_VMS                                                                \
+	"hypervisor.profile=kvm", "hypervisor.cfs=true",                       \
+		"workload.kind=madvise", "workload.pages=64",                  \
+		"workload.file_backed=false", "strategy=ipi", "machine.vms=2", \
+		"vm.vcpus=4", "workload.threads=4", "workload.iterations=200"
+
+static void test_sections_preempted(void **state)
+{
+	const char *kv[] = { TWO_VMS, NULL };
+	struct hvtlb_sim_results *over, *fit, *off;
+	uint64_t p;
+
+	(void)state;
+	over = run(kv, "machine.contention=1", "machine.pcpus=4");
+	fit = run(kv, "machine.contention=1", "machine.pcpus=8");
+	off = run(kv, "machine.contention=0", "machine.pcpus=4");
+	p = over->lock_waiters_preempted + over->lock_holders_preempted;
+	print_message(
+		"sections %llu, waiter %llu, holder %llu preempted, "
+		"off %.1f us; on 8 pCPUs %llu sections, %llu "
+		"preemptions\n",
+		(unsigned long long)over->lock_sections,
+		(unsigned long long)over->lock_waiters_preempted,
+		(unsigned long long)over->lock_holders_preempted,
+		(double)over->lock_preempted_off_ns / 1e3,
+		(unsigned long long)fit->lock_sections,
+		(unsigned long long)fit->vm_exits[HVTLB_SIM_EXIT_PREEMPTION]);
+	assert_true(over->lock_sections > 0);
+	assert_true(over->lock_holders_preempted > 0);
+	/* only preemptions inside a window: not every one */
+	assert_true(p < over->vm_exits[HVTLB_SIM_EXIT_PREEMPTION]);
+	assert_true(p < over->lock_sections);
+	/* each stayed off its pCPU a while */
+	assert_true(over->lock_preempted_off_ns >= p * 1000);
+	assert_true(fit->lock_sections > 0);
+	assert_int_equal(fit->vm_exits[HVTLB_SIM_EXIT_PREEMPTION], 0);
+	assert_int_equal(fit->lock_waiters_preempted, 0);
+	assert_int_equal(fit->lock_holders_preempted, 0);
+	assert_int_equal(fit->lock_preempted_off_ns, 0);
+	assert_int_equal(off->lock_sections, 0);
+	assert_int_equal(off->lock_waiters_preempted, 0);
+	assert_int_equal(off->lock_holders_preempted, 0);
+	assert_int_equal(off->lock_preempted_off_ns, 0);
+	hvtlb_sim_results_destroy(over);
+	hvtlb_sim_results_destroy(fit);
+	hvtlb_sim_results_destroy(off);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -293,8 +409,10 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_sockets),
 		cmocka_unit_test(test_readers),
 		cmocka_unit_test(test_sections),
+		cmocka_unit_test(test_preempted_in_window),
 		cmocka_unit_test(test_nothing_to_contend),
 		cmocka_unit_test(test_saturates),
+		cmocka_unit_test(test_sections_preempted),
 	};
 
 	if (argc > 1)
