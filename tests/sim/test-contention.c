@@ -163,6 +163,19 @@ static void test_sections(void **state)
 	rig_finish(&r);
 }
 
+/* Gives @p v the section window [@p got, @p end), preempts it at @p at
+ * and runs it again at @p back. */
+static void preempt_at(struct rig *r, struct vcpu *v, simtime got, simtime end,
+		       simtime at, simtime back)
+{
+	v->ct.sect_got = got;
+	v->ct.sect_end = end;
+	r->s.now = at;
+	assert_true(sim_vcpu_move(&r->s, v, H_READY));
+	r->s.now = back;
+	assert_true(sim_vcpu_move(&r->s, v, H_RUNNING));
+}
+
 /* A preemption inside a section's window is counted as the waiter's
  * (before its turn) or the holder's (after), with the time until the
  * vCPU runs again; outside the window, or moves other than a
@@ -179,27 +192,15 @@ static void test_preempted_in_window(void **state)
 	r.s.r = &res;
 	r.s.cost[SIM_COST_cpu_mhz] = 1000; /* 1 cycle = 1 ns */
 	v->hs = H_RUNNING;
-	v->ct.sect_got = 100;
-	v->ct.sect_end = 200;
-	r.s.now = 50; /* still waiting for its turn */
-	assert_true(sim_vcpu_move(&r.s, v, H_READY));
-	r.s.now = 1050;
-	assert_true(sim_vcpu_move(&r.s, v, H_RUNNING));
+	preempt_at(&r, v, 100, 200, 50, 1050); /* before its turn */
 	assert_int_equal(res.lock_waiters_preempted, 1);
 	assert_int_equal(res.lock_holders_preempted, 0);
 	assert_int_equal(res.lock_preempted_off_ns, 1000);
-	v->ct.sect_got = 1100;
-	v->ct.sect_end = 1300;
-	r.s.now = 1200; /* holding it */
-	assert_true(sim_vcpu_move(&r.s, v, H_READY));
-	r.s.now = 1700;
-	assert_true(sim_vcpu_move(&r.s, v, H_RUNNING));
+	preempt_at(&r, v, 1100, 1300, 1200, 1700); /* holding it */
 	assert_int_equal(res.lock_holders_preempted, 1);
 	assert_int_equal(res.lock_preempted_off_ns, 1500);
-	/* released: a preemption, a halt and a wake-up count nothing */
-	r.s.now = 1300;
-	assert_true(sim_vcpu_move(&r.s, v, H_READY));
-	assert_true(sim_vcpu_move(&r.s, v, H_RUNNING));
+	preempt_at(&r, v, 1100, 1300, 1300, 1400); /* released */
+	/* a halt and a wake-up inside a window count nothing */
 	v->ct.sect_end = 5000;
 	assert_true(sim_vcpu_move(&r.s, v, H_HALTED));
 	assert_true(sim_vcpu_move(&r.s, v, H_WAKING));
@@ -211,9 +212,7 @@ static void test_preempted_in_window(void **state)
 	assert_int_equal(res.lock_preempted_off_ns, 1500);
 	/* without contention nothing is counted */
 	rig_finish(&r);
-	v->hs = H_RUNNING;
-	r.s.now = 4000;
-	assert_true(sim_vcpu_move(&r.s, v, H_READY));
+	preempt_at(&r, v, 10000, 20000, 15000, 16000);
 	assert_int_equal(res.lock_holders_preempted, 1);
 }
 
