@@ -39,9 +39,10 @@
  *
  * Not modelled: a lock holder preempted inside its section (the section's
  * end is fixed when it starts; sim_ct_on_vcpu_move() counts how often the
- * host preempted a waiter or a holder inside one, and for how long), pause-loop exits of CPUs spinning on these
- * locks, lines of the flush IPI itself (flush_tlb_info, the call-function
- * data: they are in the measured IPI costs), the memcg charge counters.
+ * host preempted a waiter or a holder inside one, and for how long),
+ * pause-loop exits of CPUs spinning on these locks, lines of the flush IPI
+ * itself (flush_tlb_info, the call-function data: they are in the
+ * measured IPI costs), the memcg charge counters.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -299,7 +300,7 @@ static simtime section(struct sim *s, struct cline *l, struct vcpu *v,
 	return w;
 }
 
-void sim_ct_on_vcpu_move(struct sim *s, struct vcpu *v, int to)
+void sim_ct_on_vcpu_move(struct sim *s, struct vcpu *v, enum hstate to)
 {
 	if (!s->ct)
 		return;

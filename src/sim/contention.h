@@ -19,6 +19,7 @@
 #include <stdint.h>
 
 #include "sim/event.h"
+#include "sim/vcpu-state.h"
 
 struct sim;
 struct task;
@@ -98,6 +99,6 @@ void sim_ct_pages_free(struct task *t, uint32_t n);
 /* The host moves @p v from its state to @p to (vcpu-state.c, before the
  * move): counts a preemption inside a lock section and the time until
  * the vCPU runs again. */
-void sim_ct_on_vcpu_move(struct sim *s, struct vcpu *v, int to);
+void sim_ct_on_vcpu_move(struct sim *s, struct vcpu *v, enum hstate to);
 
 #endif

@@ -19,7 +19,7 @@ bool sim_vcpu_move(struct sim *s, struct vcpu *v, enum hstate to)
 		s->failed = true;
 		return false;
 	}
-	sim_ct_on_vcpu_move(s, v, (int)to);
+	sim_ct_on_vcpu_move(s, v, to);
 	v->hs = to;
 	return true;
 }
