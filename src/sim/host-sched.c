@@ -107,7 +107,11 @@ void sim_vcpu_arm_run(struct sim *s, struct vcpu *v)
 
 simtime sim_vcpu_seg_cancel(struct sim *s, struct vcpu *v)
 {
-	simtime rest = v->seg.end > s->now ? v->seg.end - s->now : 0;
+	/* The segment's guest work starts after the handling in progress
+	 * (busy_until), which does not survive a deschedule: its rest is
+	 * not guest work left. */
+	simtime from = v->seg.busy_until > s->now ? v->seg.busy_until : s->now;
+	simtime rest = v->seg.end > from ? v->seg.end - from : 0;
 
 	v->seg.run_token++;
 	v->seg.armed = false;
