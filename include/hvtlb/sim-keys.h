@@ -344,6 +344,20 @@
 	  "a waiter spins only while the writer holding the lock runs on its " \
 	  "vCPU (rwsem's owner check, vcpu_is_preempted); false: whatever "    \
 	  "the holder does (a Windows pushlock does not know its owner)")      \
+	X(PV_SPINLOCK, "guest.pv_spinlock", BOOL, pv_spinlock, "false", 0, 0,  \
+	  "",                                                                  \
+	  "the zone and LRU locks of machine.contention are Linux's "          \
+	  "paravirtual queued spinlocks (a KVM guest given "                   \
+	  "KVM_FEATURE_PV_UNHALT): interrupts off while waiting and holding, " \
+	  "held until the holder's vCPU has run the section, waiters in "      \
+	  "order, spinning 2^15 PAUSE loops (cost.pause) then halting until "  \
+	  "the release kicks them (KVM_HC_KICK_CPU); false: a section's wait " \
+	  "and release are fixed when it starts. Needs machine.contention")    \
+	X(PV_WAIT_EARLY, "guest.pv_wait_early", BOOL, pv_wait_early, "false",  \
+	  0, 0, "",                                                            \
+	  "with guest.pv_spinlock, a queued waiter whose predecessor halted "  \
+	  "or is preempted halts at once (Linux 4.13 to 5.3: commit "          \
+	  "75437bb304b2, reverted for 5.4)")                                   \
 	X(TLB_GEN, "guest.tlb_gen", BOOL, tlb_gen, "true", 0, 0, "",           \
 	  "the guest tracks the mm's flush generation per CPU, and a lazy "    \
 	  "CPU switching back to the mm flushes if it missed one (Linux >= "   \

@@ -474,6 +474,8 @@ struct hvtlb_sim_config {
 	double lock_spin_us;
 	uint64_t lock_spin_cycles;
 	bool lock_spin_owner;
+	bool pv_spinlock;
+	bool pv_wait_early;
 	double lock_handoff_us;
 	bool fault_exclusive;
 	enum hvtlb_sim_guest_idle guest_idle;
@@ -976,6 +978,10 @@ struct hvtlb_sim_results {
 	 *  again (ns, summed): how long the lock would have waited for
 	 *  them. */
 	uint64_t lock_preempted_off_ns;
+	/** guest.pv_spinlock: waiters that halted in pv_wait(), and the
+	 *  kicks (KVM_HC_KICK_CPU) releases sent to halted heads. */
+	uint64_t pv_halts;
+	uint64_t pv_kicks;
 };
 
 /**
@@ -1038,7 +1044,11 @@ struct hvtlb_sim_results {
 	C(lock_holders_preempted, "lock_sections", "holder_preempted",         \
 	  "lock sections, holder preempted", "lock_holders_preempted")         \
 	C(lock_preempted_off_ns, "lock_sections", "preempted_off_ns", NULL,    \
-	  "lock_preempted_off_ns")
+	  "lock_preempted_off_ns")                                             \
+	C(pv_halts, "lock_sections", "pv_halts", "PV spinlock halts",          \
+	  "pv_halts")                                                          \
+	C(pv_kicks, "lock_sections", "pv_kicks", "PV spinlock kicks",          \
+	  "pv_kicks")
 
 /**
  * Runs the simulation @p c describes (validated first). On success stores a

@@ -711,10 +711,16 @@ int hvtlb_sim_config_check(const struct hvtlb_sim_config *c,
 		 sim_trace_script_processes(c->wl_script) > c->wl_processes) {
 		bad = keys[K_WL_PROCESSES].name;
 		why = "fewer than the processes of the replayed threads";
-	} else if (c->pcpus % c->sockets)
+	} else if (c->pcpus % c->sockets) {
 		bad = keys[K_SOCKETS].name;
-	/* ebizzy refuses -m with -M */
-	else if (c->wl_ebizzy_always_mmap && c->wl_ebizzy_never_mmap)
+	} else if (c->pv_spinlock && !c->contention) {
+		bad = keys[K_PV_SPINLOCK].name;
+		why = "needs machine.contention (its zone and LRU locks)";
+	} else if (c->pv_wait_early && !c->pv_spinlock) {
+		bad = keys[K_PV_WAIT_EARLY].name;
+		why = "needs guest.pv_spinlock";
+	} else if (c->wl_ebizzy_always_mmap /* ebizzy: no -m with -M */ &&
+		   c->wl_ebizzy_never_mmap)
 		bad = keys[K_EB_NEVER_MMAP].name;
 	else if (c->bare_metal && (c->vms != 1 || c->vcpus != c->pcpus))
 		bad = keys[K_BARE_METAL].name;

@@ -37,10 +37,13 @@
  *                    SWAP_CLUSTER_MAX (32) pages
  * The guest is one NUMA node: one zone lock and one LRU lock per VM.
  *
- * Not modelled: a lock holder preempted inside its section (the section's
- * end is fixed when it starts; sim_ct_on_vcpu_move() counts how often the
- * host preempted a waiter or a holder inside one, and for how long),
- * pause-loop exits of CPUs spinning on these locks, lines of the flush IPI
+ * With guest.pv_spinlock the zone and LRU locks are the guest's PV queued
+ * spinlock (guest-spinlock.c): the task takes, holds and releases them
+ * (t_section()). Without it, not modelled: a lock holder preempted
+ * inside its section (the section's end is fixed when it starts;
+ * sim_ct_on_vcpu_move() counts how often the host preempted a waiter or
+ * a holder inside one, and for how long), pause-loop exits of CPUs
+ * spinning on these locks. Never: lines of the flush IPI
  * itself (flush_tlb_info, the call-function data: they are in the
  * measured IPI costs), the memcg charge counters.
  */
@@ -50,6 +53,7 @@
 #include "sim/contention.h"
 #include "sim/guest.h"
 #include "sim/machine.h"
+#include "sim/spinlock.h"
 
 /* release_pages() drops the LRU lock every SWAP_CLUSTER_MAX pages. */
 #define RELEASE_BATCH 32u
@@ -65,12 +69,13 @@ struct ct_mm {
 };
 
 struct contention {
-	struct cline *mm; /* nmms x MML_COUNT */
-	struct ct_mm *pm; /* nmms */
-	struct cline *vm; /* vms x VML_COUNT */
-	uint64_t *bits;	  /* reader bitmaps of the read lines */
-	uint32_t *pcp;	  /* per vCPU: pages on its per-CPU free list */
-	uint32_t *lru;	  /* per vCPU: pages in its LRU add batch */
+	struct cline *mm;    /* nmms x MML_COUNT */
+	struct ct_mm *pm;    /* nmms */
+	struct cline *vm;    /* vms x VML_COUNT */
+	uint64_t *bits;	     /* reader bitmaps of the read lines */
+	uint32_t *pcp;	     /* per vCPU: pages on its per-CPU free list */
+	uint32_t *lru;	     /* per vCPU: pages in its LRU add batch */
+	struct pv_lock *pvl; /* vms x VML_COUNT, with guest.pv_spinlock */
 	uint32_t socket_pcpus;
 };
 
@@ -154,6 +159,14 @@ int sim_contention_setup(struct sim *s)
 	}
 	for (size_t i = 0; i < (size_t)nvm * VML_COUNT; i++)
 		cline_init(&ct->vm[i]);
+	if (c->pv_spinlock) {
+		ct->pvl = calloc((size_t)nvm * VML_COUNT + 1, sizeof(*ct->pvl));
+		if (!ct->pvl)
+			return -ENOMEM;
+		for (size_t i = 0; i < (size_t)nvm * VML_COUNT; i++)
+			if (sim_pvl_init(&ct->pvl[i], c->vcpus))
+				return -ENOMEM;
+	}
 	ct->socket_pcpus = s->pcpus_total / c->sockets;
 	if (!ct->socket_pcpus)
 		ct->socket_pcpus = 1;
@@ -176,6 +189,9 @@ void sim_contention_teardown(struct sim *s)
 	free(ct->bits);
 	free(ct->pcp);
 	free(ct->lru);
+	for (size_t i = 0; ct->pvl && i < (size_t)s->c->vms * VML_COUNT; i++)
+		sim_pvl_free(&ct->pvl[i]);
+	free(ct->pvl);
 	free(ct);
 	s->ct = NULL;
 }
@@ -300,6 +316,35 @@ static simtime section(struct sim *s, struct cline *l, struct vcpu *v,
 	return w;
 }
 
+/* A zone or LRU lock section of task @p t: with guest.pv_spinlock its
+ * task takes the lock, runs the section and releases it now (the wait
+ * charged to it); else the window model's wait, returned. */
+static simtime t_section(struct task *t, unsigned which, simtime hold)
+{
+	struct sim *s = t->s;
+	struct vcpu *v = &s->v[t->vcpu];
+
+	if (!s->ct->pvl)
+		return section(s, vm_line(s, v->vm, which), v, hold);
+	/* the lock word and its data move to this CPU */
+	sim_t_work(t, sim_cl_write(s, vm_line(s, v->vm, which), v), ACCT_SYS);
+	sim_pvl_section(t, &s->ct->pvl[(size_t)v->vm * VML_COUNT + which],
+			hold);
+	return 0;
+}
+
+void sim_ct_sections(struct task *t)
+{
+	for (unsigned w = 0; t->s->ct && w < VML_COUNT; w++) {
+		simtime h = t->ct_pend[w];
+
+		if (h) {
+			t->ct_pend[w] = 0;
+			t_section(t, w, h);
+		}
+	}
+}
+
 void sim_ct_on_vcpu_move(struct sim *s, struct vcpu *v, enum hstate to)
 {
 	if (!s->ct)
@@ -392,16 +437,24 @@ simtime sim_ct_page_alloc(struct sim *s, struct vcpu *v, uint32_t mm,
 		/* rmqueue_bulk: refill the per-CPU list under zone->lock */
 		simtime b = pcp_batch(s);
 
-		c += section(s, vm_line(s, v->vm, VML_ZONE), v,
-			     b * cyc(s, SIM_COST_zone_lock_page));
+		if (ct->pvl)
+			s->t[v->gs.cur].ct_pend[VML_ZONE] +=
+				b * cyc(s, SIM_COST_zone_lock_page);
+		else
+			c += section(s, vm_line(s, v->vm, VML_ZONE), v,
+				     b * cyc(s, SIM_COST_zone_lock_page));
 		ct->pcp[v->gid] += (uint32_t)b;
 	}
 	ct->pcp[v->gid]--;
 	lb = (simtime)s->cost[SIM_COST_lru_batch];
 	if (++ct->lru[v->gid] >= (lb ? lb : 1)) {
 		/* the per-CPU add batch is full: onto the LRU */
-		c += section(s, vm_line(s, v->vm, VML_LRU), v,
-			     ct->lru[v->gid] * cyc(s, SIM_COST_lru_lock_page));
+		simtime h = ct->lru[v->gid] * cyc(s, SIM_COST_lru_lock_page);
+
+		if (ct->pvl)
+			s->t[v->gs.cur].ct_pend[VML_LRU] += h;
+		else
+			c += section(s, vm_line(s, v->vm, VML_LRU), v, h);
 		ct->lru[v->gid] = 0;
 	}
 	return c;
@@ -437,10 +490,9 @@ void sim_ct_lru_drain(struct task *t)
 
 	if (!ct || !ct->lru[v->gid])
 		return;
-	c = section(s, vm_line(s, v->vm, VML_LRU), v,
-		    ct->lru[v->gid] * cyc(s, SIM_COST_lru_lock_page));
+	c = ct->lru[v->gid] * cyc(s, SIM_COST_lru_lock_page);
 	ct->lru[v->gid] = 0;
-	charge(t, c);
+	charge(t, t_section(t, VML_LRU, c));
 }
 
 void sim_ct_pages_free(struct task *t, uint32_t n)
@@ -457,8 +509,7 @@ void sim_ct_pages_free(struct task *t, uint32_t n)
 		uint32_t k =
 			n - done < RELEASE_BATCH ? n - done : RELEASE_BATCH;
 
-		c += section(s, vm_line(s, v->vm, VML_LRU), v,
-			     k * cyc(s, SIM_COST_lru_lock_page));
+		c += t_section(t, VML_LRU, k * cyc(s, SIM_COST_lru_lock_page));
 	}
 	/* free_unref_page_list: onto the per-CPU list, drained in
 	 * batches above its high mark (6 x batch) */
@@ -466,9 +517,9 @@ void sim_ct_pages_free(struct task *t, uint32_t n)
 	high = 6 * b;
 	ct->pcp[v->gid] += n;
 	while (ct->pcp[v->gid] > high) {
-		c += section(s, vm_line(s, v->vm, VML_ZONE), v,
-			     b * cyc(s, SIM_COST_zone_lock_page));
 		ct->pcp[v->gid] -= (uint32_t)b;
+		c += t_section(t, VML_ZONE,
+			       b * cyc(s, SIM_COST_zone_lock_page));
 	}
 	charge(t, c);
 }

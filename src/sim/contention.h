@@ -42,7 +42,9 @@ struct cline {
  * it) until it ran again; the hooks record the window and
  * sim_ct_on_vcpu_move() counts such preemptions and how long the vCPU
  * stayed off its pCPU (results: lock_sections, lock_waiters_preempted,
- * lock_holders_preempted, lock_preempted_off_ns).
+ * lock_holders_preempted, lock_preempted_off_ns). With guest.pv_spinlock
+ * the window is the real one: from the request (sect_got and sect_end
+ * SIM_NEVER) to the grant (sect_got) and the release (sect_end).
  */
 struct vcpu_ct {
 	simtime sect_got; /* the last section's start (its wait ends) */
@@ -87,6 +89,10 @@ simtime sim_ct_cpumask_write(struct sim *s, const struct vcpu *v, uint32_t mm);
  * when full). */
 simtime sim_ct_page_alloc(struct sim *s, struct vcpu *v, uint32_t mm,
 			  uint64_t idx);
+/* guest.pv_spinlock: the task runs the sections its fault's page
+ * allocations owe (struct task's ct_pend), before it drops the fault's
+ * lock. */
+void sim_ct_sections(struct task *t);
 /* Of the @p n pages @p zidx of the slot at PTE @p base of mm @p mm just
  * zapped, how many were anonymous pages of the process (to be freed). */
 uint32_t sim_ct_zap_anon(struct sim *s, uint32_t mm, uint64_t base,

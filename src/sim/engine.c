@@ -83,6 +83,9 @@ static void dispatch(struct sim *s, const struct event *e)
 	case EV_SPIN_END:
 		sim_lock_on_spin_end(s, e);
 		return;
+	case EV_PVL_SPIN:
+		sim_pvl_on_spin_end(s, e);
+		return;
 	case EV_IDLE_POLL:
 		sim_guest_on_idle_poll(s, e);
 		return;

@@ -26,6 +26,7 @@ enum ev_kind {
 	EV_ACK,	      /* an acknowledgement reaches an initiator */
 	EV_PLE,	      /* pause-loop exit of a spinning vCPU */
 	EV_SPIN_END,  /* a lock spinner's budget is over */
+	EV_PVL_SPIN,  /* a PV spinlock waiter's spin threshold */
 	EV_IDLE_POLL, /* an idle vCPU's poll limit (guest.idle = haltpoll) */
 	EV_LONG_SPIN, /* a spinning guest notifies the hypervisor */
 	EV_SPAWN,     /* the workload creates a thread */

@@ -152,6 +152,8 @@ void sim_vcpu_take_ipis(struct sim *s, struct vcpu *v)
 {
 	uint32_t keep = 0;
 
+	if (sim_pvl_irqs_off(&v->pvl))
+		return; /* taken when the spinlock's holder enables them */
 	for (uint32_t i = 0; i < v->irq.npend; i++) {
 		if (v->irq.pend[i].arrive <= s->now)
 			handle_ipi(s, v, &v->irq.pend[i]);
@@ -192,7 +194,7 @@ void sim_guest_on_ipi(struct sim *s, const struct event *e)
 
 	if (v->hs == H_RUNNING)
 		sim_vcpu_take_ipis(s, v);
-	else if (v->hs == H_HALTED)
+	else if (v->hs == H_HALTED && !sim_pvl_irqs_off(&v->pvl))
 		sim_vcpu_wake(s, v, 0);
 }
 

@@ -187,6 +187,7 @@ static void t_fault(struct task *t, uint64_t va, simtime *user,
 
 	t_access(t, va, &fu, &fs, true, fk);
 	sim_t_work(t, fs, ACCT_SYS);
+	sim_ct_sections(t);
 	fault_unlock(t, slot, k);
 	*user += fu;
 }
@@ -657,6 +658,7 @@ void sim_t_cow_write(struct task *t, uint32_t slot, uint32_t page)
 		zap_and_flush(t, slot, page, 1, ZAP_COW);
 		t_access(t, va, &user, &sys, true, FK_COW);
 		sim_t_work(t, sys, ACCT_SYS);
+		sim_ct_sections(t);
 		sys = 0;
 		fault_unlock(t, slot, k);
 	}

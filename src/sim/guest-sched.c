@@ -343,6 +343,19 @@ void sim_t_spin(struct task *t)
 	task_yield(t);
 }
 
+/* Halts the task's vCPU in the PV spinlock's pv_wait() (in sys, its
+ * task current) until it is woken and runs again. */
+void sim_t_pv_wait(struct task *t)
+{
+	struct sim *s = t->s;
+
+	if (t->debt)
+		sim_t_work(t, 0, ACCT_SYS);
+	sim_acct_set(s, t, ACCT_SYS);
+	s->v[t->vcpu].act = ACT_PVWAIT;
+	task_yield(t);
+}
+
 /* Blocks until sim_task_wake(). */
 void sim_t_block(struct task *t)
 {

@@ -35,6 +35,7 @@ void sim_t_work(struct task *t, simtime cycles, enum acct a);
 /* Spins (in sys) until the vCPU's pending acknowledgements are in and
  * its lock spin is over. */
 void sim_t_spin(struct task *t);
+void sim_t_pv_wait(struct task *t);
 /* Blocks until sim_task_wake(). */
 void sim_t_block(struct task *t);
 /* Wakes a blocked task; @p waker is the waking task or NULL (timer). */

@@ -355,6 +355,9 @@ void sim_vcpu_continue(struct sim *s, struct vcpu *v)
 			sim_arm_long_spin(s, v);
 		}
 		break;
+	case ACT_PVWAIT:
+		sim_pvl_continue(s, v);
+		break;
 	case ACT_IDLE:
 	case ACT_NONE:
 		if (sim_guest_idle_continue(s, v))

@@ -90,6 +90,7 @@
 #include "sim/lock.h"
 #include "sim/rng.h"
 #include "sim/send-chain.h"
+#include "sim/spinlock.h"
 #include "sim/tlb.h"
 #include "sim/vcpu-state.h"
 
@@ -98,7 +99,9 @@
 /* Kernel (global) pages of workload.kernel_pages: a vmalloc area. */
 #define KVA_BASE 0xffffc90000000000ULL
 
-enum act { ACT_NONE, ACT_WORK, ACT_SPIN, ACT_IDLE };
+/* ACT_PVWAIT: its task halts, or was woken, in the PV spinlock's
+ * pv_wait() (guest-spinlock.c). */
+enum act { ACT_NONE, ACT_WORK, ACT_SPIN, ACT_IDLE, ACT_PVWAIT };
 enum acct { ACCT_NONE, ACCT_USER, ACCT_SYS };
 enum tstate { T_RUNNABLE, T_RUNNING, T_BLOCKED, T_DONE };
 
@@ -184,6 +187,7 @@ struct vcpu {
 	struct vcpu_ack ack;	  /* guest-vcpu.h */
 	struct vcpu_lock lock;	  /* lock.h: spinning on the mmap lock */
 	struct vcpu_ct ct;	  /* contention.h: its last lock section */
+	struct vcpu_pvl pvl;	  /* spinlock.h: the PV spinlock */
 	struct vcpu_idle idle;	  /* guest-vcpu.h: guest.idle's polling */
 };
 
@@ -221,6 +225,10 @@ struct task {
 	simtime debt;
 	simtime saved_work; /* preempted user work */
 	bool granted;	    /* the mmap lock was handed over while asleep */
+	/* guest.pv_spinlock: the zone and LRU lock sections (hold cycles)
+	 * its fault allocated a page under, run after the fault's work
+	 * (sim_ct_sections()) */
+	simtime ct_pend[2];
 	simtime wait_since; /* a writer's first queueing for the lock */
 	bool in_user_seg;
 	uint64_t wait_token;

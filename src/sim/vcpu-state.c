@@ -20,6 +20,7 @@ bool sim_vcpu_move(struct sim *s, struct vcpu *v, enum hstate to)
 		return false;
 	}
 	sim_ct_on_vcpu_move(s, v, to);
+	sim_pvl_on_vcpu_move(s, v, to);
 	v->hs = to;
 	return true;
 }

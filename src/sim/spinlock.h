@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The guest's paravirtual queued spinlock (guest-spinlock.c), for the
+ * zone and LRU locks of machine.contention when guest.pv_spinlock is on.
+ */
+#ifndef HVTLB_SIM_SPINLOCK_H
+#define HVTLB_SIM_SPINLOCK_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "sim/event.h"
+#include "sim/vcpu-state.h"
+
+struct sim;
+struct task;
+struct vcpu;
+
+/* One lock: its holder and its queue of waiting vCPUs (the MCS queue). */
+struct pv_lock {
+	uint32_t holder; /* vCPU gid, or NONE_ID: free */
+	uint32_t *q;	 /* ring of waiting vCPU gids, oldest first */
+	uint32_t qh, qn, cap;
+};
+
+/* How a queued waiter waits (struct vcpu_pvl.phase). */
+enum pvl_phase {
+	PVL_NONE, /* not waiting */
+	PVL_SPIN, /* spinning: on its queue node, or as the head on the lock */
+	PVL_WAIT, /* halted in pv_wait(), interrupts off */
+	PVL_KICKED, /* kicked awake at an unlock, not yet running */
+};
+
+/* A vCPU's side (struct vcpu's pvl), written by guest-spinlock.c alone. */
+struct vcpu_pvl {
+	struct pv_lock *wait; /* the lock it queues for, or NULL */
+	uint32_t irq_off;     /* interrupts disabled (nesting depth) */
+	uint8_t phase;	      /* enum pvl_phase */
+	bool granted;	      /* the lock it queued for is its own */
+	bool halted;	      /* descheduled by its pv_wait() halt */
+	bool preempted;	      /* descheduled runnable: vcpu_is_preempted() */
+	uint64_t token;	      /* of its EV_PVL_SPIN */
+};
+
+/* The ring of @p l for @p cap waiters (0 or -ENOMEM). */
+int sim_pvl_init(struct pv_lock *l, uint32_t cap);
+void sim_pvl_free(struct pv_lock *l);
+
+/* The task's vCPU disables interrupts, takes @p l (spinning, then
+ * halting, as the guest does), runs @p hold cycles in it, releases it
+ * and enables interrupts (spin_lock_irqsave ... spin_unlock_irqrestore). */
+void sim_pvl_section(struct task *t, struct pv_lock *l, simtime hold);
+
+/* Interrupts of @p v are off: IPIs wait, and do not wake it from halt. */
+static inline bool sim_pvl_irqs_off(const struct vcpu_pvl *p)
+{
+	return p->irq_off != 0;
+}
+
+/* The engine's side. EV_PVL_SPIN: a waiter's spin reached the threshold. */
+void sim_pvl_on_spin_end(struct sim *s, const struct event *e);
+/* The host moves @p v from its state to @p to (before the move). */
+void sim_pvl_on_vcpu_move(struct sim *s, struct vcpu *v, enum hstate to);
+/* A running vCPU whose task waits in ACT_PVWAIT: halts it, or, woken,
+ * takes the lock or spins again. */
+void sim_pvl_continue(struct sim *s, struct vcpu *v);
+
+#endif
