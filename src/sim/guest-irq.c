@@ -233,9 +233,5 @@ void sim_guest_on_ack(struct sim *s, const struct event *e)
 	if ((uint32_t)e->arg != v->sd.ack_seq || !v->sd.ack_wait)
 		return;
 	v->sd.ack_wait = 0;
-	if (!v->lock.spin_hold && v->act == ACT_SPIN && v->hs == H_RUNNING) {
-		v->act = ACT_WORK;
-		v->seg.work = 0;
-		sim_vcpu_arm_run(s, v);
-	}
+	sim_vcpu_spin_over(s, v);
 }

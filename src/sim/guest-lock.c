@@ -40,11 +40,7 @@ static void spin_release(struct sim *s, struct vcpu *v)
 		return;
 	v->lock.spin_hold = 0;
 	v->lock.spin_token++;
-	if (!v->sd.ack_wait && v->act == ACT_SPIN && v->hs == H_RUNNING) {
-		v->act = ACT_WORK;
-		v->seg.work = 0;
-		sim_vcpu_arm_run(s, v);
-	}
+	sim_vcpu_spin_over(s, v);
 }
 
 void sim_lock_setup(struct sim *s)

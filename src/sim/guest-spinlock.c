@@ -95,11 +95,7 @@ static void spin_stop(struct sim *s, struct vcpu *v)
 	if (!v->lock.spin_hold)
 		return;
 	v->lock.spin_hold = 0;
-	if (!v->sd.ack_wait && v->act == ACT_SPIN && v->hs == H_RUNNING) {
-		v->act = ACT_WORK;
-		v->seg.work = 0;
-		sim_vcpu_arm_run(s, v);
-	}
+	sim_vcpu_spin_over(s, v);
 }
 
 static void to_wait(struct sim *s, struct vcpu *v);

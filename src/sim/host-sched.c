@@ -105,6 +105,16 @@ void sim_vcpu_arm_run(struct sim *s, struct vcpu *v)
 	v->seg.deferred = false;
 }
 
+void sim_vcpu_spin_over(struct sim *s, struct vcpu *v)
+{
+	if (!v->sd.ack_wait && !v->lock.spin_hold && v->act == ACT_SPIN &&
+	    v->hs == H_RUNNING) {
+		v->act = ACT_WORK;
+		v->seg.work = 0;
+		sim_vcpu_arm_run(s, v);
+	}
+}
+
 simtime sim_vcpu_seg_cancel(struct sim *s, struct vcpu *v)
 {
 	/* The segment's guest work starts after the handling in progress

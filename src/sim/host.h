@@ -241,6 +241,10 @@ void sim_pcpu_schedule(struct sim *s, struct pcpu *p);
 /* Moves @p v, waiting in a run queue or being woken, to @p to
  * (hypervisor.balance); its TLB is flushed when it next enters. */
 void sim_vcpu_migrate(struct sim *s, struct vcpu *v, struct pcpu *to);
+/* A vCPU spinning (ACT_SPIN) for acknowledgements or a lock whose waits
+ * are both over goes on with its task, if it is on its pCPU (else it
+ * does when it runs: sim_vcpu_continue()). */
+void sim_vcpu_spin_over(struct sim *s, struct vcpu *v);
 /* Schedules the segment end of a running vCPU doing ACT_WORK. */
 void sim_vcpu_arm_run(struct sim *s, struct vcpu *v);
 /* Adds @p h cycles of interrupt/exit handling to a running vCPU; returns
