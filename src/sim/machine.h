@@ -48,6 +48,8 @@
  *   guest-irq.c    interrupts a vCPU takes: flush IPIs, acknowledgements,
  *                  lazy invalidations
  *   guest-lock.c   the address-space lock (mmap_lock, an rwsem)
+ *   guest-spinlock.c  the zone and LRU locks as the guest's PV queued
+ *                  spinlock (guest.pv_spinlock; spinlock.h)
  *   guest-mm.c     memory access, page faults, mmap/munmap/madvise and the
  *                  shootdown they issue
  *   tlb.c          a set-associative TLB of one or two levels
