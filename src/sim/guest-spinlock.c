@@ -98,32 +98,35 @@ static void spin_stop(struct sim *s, struct vcpu *v)
 	sim_vcpu_spin_over(s, v);
 }
 
-static void to_wait(struct sim *s, struct vcpu *v);
-
 /* pv_wait_early(): @p v spins behind a waiter that halted or whose vCPU
  * the host preempted. It acts only while its vCPU runs (@p running). */
-static void check_early(struct sim *s, struct vcpu *v, bool running)
+static bool waits_early(struct sim *s, struct vcpu *v, bool running)
 {
 	struct vcpu *prev;
 
 	if (!s->c->pv_wait_early || v->pvl.phase != PVL_SPIN || !running)
-		return;
+		return false;
 	prev = predecessor(s, v);
-	if (prev && (prev->pvl.phase == PVL_WAIT ||
-		     prev->pvl.phase == PVL_KICKED || prev->pvl.preempted))
-		to_wait(s, v);
+	return prev && (prev->pvl.phase == PVL_WAIT ||
+			prev->pvl.phase == PVL_KICKED || prev->pvl.preempted);
 }
 
-/* @p v gives up spinning and halts (its task does, when it runs). */
+/* @p v gives up spinning and halts (its task does, when it runs); with
+ * guest.pv_wait_early so do the running waiters behind it, one after
+ * the other (a loop: the queue can be as long as the VM is wide). */
 static void to_wait(struct sim *s, struct vcpu *v)
 {
-	struct vcpu *next;
+	do {
+		v->pvl.phase = PVL_WAIT;
+		spin_stop(s, v);
+		v = successor(s, v);
+	} while (v && waits_early(s, v, v->hs == H_RUNNING));
+}
 
-	v->pvl.phase = PVL_WAIT;
-	spin_stop(s, v);
-	next = successor(s, v);
-	if (next)
-		check_early(s, next, next->hs == H_RUNNING);
+static void check_early(struct sim *s, struct vcpu *v, bool running)
+{
+	if (waits_early(s, v, running))
+		to_wait(s, v);
 }
 
 static void spin_start(struct sim *s, struct vcpu *v)
