@@ -184,7 +184,6 @@ static void grant_head(struct sim *s, struct pv_lock *l, struct vcpu *v)
 	l->qh = (l->qh + 1) % l->cap;
 	l->qn--;
 	take(l, v);
-	v->pvl.granted = true;
 	spin_stop(s, v);
 	if (l->qn) {
 		struct vcpu *h = &s->v[q_at(l, 0)];
@@ -231,7 +230,6 @@ static void queue(struct sim *s, struct pv_lock *l, struct vcpu *v)
 	l->q[(l->qh + l->qn) % l->cap] = v->gid;
 	l->qn++;
 	v->pvl.wait = l;
-	v->pvl.granted = false;
 	spin_start(s, v);
 }
 
@@ -252,7 +250,7 @@ void sim_pvl_section(struct task *t, struct pv_lock *l, simtime hold)
 		return;
 	} else {
 		queue(s, l, v);
-		while (!p->granted) {
+		while (l->holder != v->gid) {
 			switch (p->phase) {
 			case PVL_SPIN:
 				sim_t_spin(t);
@@ -272,7 +270,6 @@ void sim_pvl_section(struct task *t, struct pv_lock *l, simtime hold)
 		}
 		p->wait = NULL;
 		p->phase = PVL_NONE;
-		p->granted = false;
 	}
 	v->ct.sect_got = s->now;
 	s->r->lock_sections++;

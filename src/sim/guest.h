@@ -35,6 +35,8 @@ void sim_t_work(struct task *t, simtime cycles, enum acct a);
 /* Spins (in sys) until the vCPU's pending acknowledgements are in and
  * its lock spin is over. */
 void sim_t_spin(struct task *t);
+/* Halts the vCPU in the PV spinlock's pv_wait() until it is woken and
+ * runs again (guest-spinlock.c). */
 void sim_t_pv_wait(struct task *t);
 /* Blocks until sim_task_wake(). */
 void sim_t_block(struct task *t);

@@ -36,7 +36,6 @@ struct vcpu_pvl {
 	struct pv_lock *wait; /* the lock it queues for, or NULL */
 	uint32_t irq_off;     /* interrupts disabled (nesting depth) */
 	uint8_t phase;	      /* enum pvl_phase */
-	bool granted;	      /* the lock it queued for is its own */
 	bool halted;	      /* descheduled by its pv_wait() halt */
 	bool preempted;	      /* descheduled runnable: vcpu_is_preempted() */
 	uint64_t token;	      /* of its EV_PVL_SPIN */
@@ -61,8 +60,9 @@ static inline bool sim_pvl_irqs_off(const struct vcpu_pvl *p)
 void sim_pvl_on_spin_end(struct sim *s, const struct event *e);
 /* The host moves @p v from its state to @p to (before the move). */
 void sim_pvl_on_vcpu_move(struct sim *s, struct vcpu *v, enum hstate to);
-/* A running vCPU whose task waits in ACT_PVWAIT: halts it, or, woken,
- * takes the lock or spins again. */
+/* A running vCPU whose task waits in ACT_PVWAIT: halts it, or, woken
+ * (or kicked before it halted), lets its task go on, which takes the
+ * lock or spins again. */
 void sim_pvl_continue(struct sim *s, struct vcpu *v);
 
 #endif
