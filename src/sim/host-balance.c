@@ -27,7 +27,13 @@
  * A balance moves only a vCPU that waits (never the running one) and that
  * is not cache hot (task_hot: it ran within sysctl_sched_migration_cost),
  * the one that ran longest ago first (detach_tasks takes the tail of the
- * most-recently-run list). Its CFS virtual runtime keeps its distance to
+ * most-recently-run list). A hot one moves too once the domain's periodic
+ * balances have failed more than its cache_nice_tries times in a row
+ * (can_migrate_task, "too many balance attempts have failed"): 1 for a
+ * socket (sd_init: SD_SHARE_PKG_RESOURCES), 2 for the machine, whose two
+ * sockets are two NUMA nodes (SD_NUMA). load_balance() counts a failure
+ * (sd->nr_balance_failed) when it found an imbalance and moved nothing,
+ * not in a new-idle balance; a move or a balanced domain resets it. Its CFS virtual runtime keeps its distance to
  * the queue's min_vruntime (migrate_task_rq_fair). KVM flushes a moved
  * vCPU's TLB at its next entry (vmx_vcpu_load: KVM_REQ_TLB_FLUSH when the
  * VMCS was last loaded on another pCPU).
@@ -36,8 +42,10 @@
  * search (select_idle_cpu's SIS_PROP), no NOHZ idle-balancer kick (an idle
  * pCPU balances at its own interval), the busiest pCPU of a domain taken
  * directly instead of its busiest group first, loads counted in runnable
- * vCPUs (every vCPU thread has the same weight), no failed-balance
- * counters (cache_nice_tries, balance_interval doubling).
+ * vCPUs (every vCPU thread has the same weight), no doubling of
+ * balance_interval, no active balance (it pushes a busiest pCPU's running
+ * task after cache_nice_tries + 2 failures; here a busiest pCPU always has
+ * a waiting vCPU, which the earlier forced move takes).
  */
 #include "sim/host.h"
 #include "sim/machine.h"
@@ -109,9 +117,17 @@ void sim_balance_woke_idle(struct sim *s, struct pcpu *p)
 		p->bal.avg_idle -= (p->bal.avg_idle - d) / 8;
 }
 
+/* sd->cache_nice_tries of domain @p level (0: socket, 1: machine). */
+static uint32_t cache_nice_tries(uint32_t level)
+{
+	return level ? 2 : 1;
+}
+
 /* detach_tasks(): of @p src's waiting vCPUs, the one that left a pCPU
- * longest ago, if it is not cache hot; NULL when there is none. */
-static struct vcpu *coldest(struct sim *s, const struct pcpu *src)
+ * longest ago, if it is not cache hot or @p hot_ok; NULL when there is
+ * none. */
+static struct vcpu *coldest(struct sim *s, const struct pcpu *src,
+			    bool hot_ok)
 {
 	struct vcpu *best = NULL;
 
@@ -119,7 +135,7 @@ static struct vcpu *coldest(struct sim *s, const struct pcpu *src)
 		struct vcpu *v =
 			&s->v[src->rq[(src->rq_head + k) % src->rq_cap]];
 
-		if (s->now - v->host.desched_at < s->bal.mig_cost)
+		if (!hot_ok && s->now - v->host.desched_at < s->bal.mig_cost)
 			continue;
 		if (!best || v->host.desched_at < best->host.desched_at)
 			best = v;
@@ -128,13 +144,15 @@ static struct vcpu *coldest(struct sim *s, const struct pcpu *src)
 }
 
 /*
- * load_balance() of @p p over pCPUs [lo, lo + n): pulls one vCPU from the
- * busiest pCPU when that one runs at least @p margin vCPUs more than @p p;
- * true if it did.
+ * load_balance() of @p p over pCPUs [lo, lo + n), domain @p level: pulls
+ * one vCPU from the busiest pCPU when that one runs at least @p margin
+ * vCPUs more than @p p; true if it did. A periodic balance (@p periodic)
+ * that finds an imbalance and moves nothing counts a failure.
  */
 static bool pull(struct sim *s, struct pcpu *p, uint32_t lo, uint32_t n,
-		 uint32_t margin)
+		 uint32_t level, uint32_t margin, bool periodic)
 {
+	uint32_t *failed = &p->bal.failed[level];
 	uint32_t mine = nr_running(p), most = 0, self = (uint32_t)(p - s->p);
 	struct pcpu *busiest = NULL;
 	struct vcpu *v;
@@ -147,12 +165,18 @@ static bool pull(struct sim *s, struct pcpu *p, uint32_t lo, uint32_t n,
 			busiest = &s->p[c];
 		}
 	}
-	if (!busiest || most < mine + margin)
+	if (!busiest || most < mine + margin) {
+		*failed = 0; /* out_balanced */
 		return false;
-	v = coldest(s, busiest);
-	if (!v)
+	}
+	v = coldest(s, busiest, *failed > cache_nice_tries(level));
+	if (!v) {
+		if (periodic && *failed < UINT32_MAX)
+			(*failed)++;
 		return false;
+	}
 	sim_vcpu_migrate(s, v, p);
+	*failed = 0;
 	return true;
 }
 
@@ -165,8 +189,8 @@ bool sim_balance_newidle(struct sim *s, struct pcpu *p)
 	if (p->bal.avg_idle < s->bal.mig_cost)
 		return false;
 	llc_span(s, (uint32_t)(p - s->p), &lo, &n);
-	if (pull(s, p, lo, n, 1) ||
-	    (n < s->npcpus && pull(s, p, 0, s->npcpus, 1))) {
+	if (pull(s, p, lo, n, 0, 1, false) ||
+	    (n < s->npcpus && pull(s, p, 0, s->npcpus, 1, 1, false))) {
 		p->bal.stamped = false; /* pulled_task: idle_stamp = 0 */
 		return true;
 	}
@@ -225,7 +249,7 @@ void sim_host_on_balance(struct sim *s, const struct event *e)
 	}
 	if (!level)
 		llc_span(s, e->obj, &lo, &n);
-	pull(s, p, lo, n, 2);
+	pull(s, p, lo, n, level, 2, true);
 	ev_push(s, s->now + interval(s, level, p->cur != NONE_ID), EV_BALANCE,
 		e->obj, level);
 }

@@ -55,6 +55,8 @@ struct pcpu_balance {
 	uint32_t waking;
 	simtime avg_idle, idle_stamp;
 	bool stamped;
+	/* sd->nr_balance_failed of its socket and machine domains */
+	uint32_t failed[2];
 };
 
 /* The host's view of one VM (struct sim's vmh, one per VM): written by

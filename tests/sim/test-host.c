@@ -969,6 +969,50 @@ static void test_balance_periodic(void **state)
 }
 
 /*
+ * A hot vCPU moves once the domain's periodic balances failed more than
+ * its cache_nice_tries times (can_migrate_task): pCPU 1 runs one vCPU and
+ * keeps two waiting, both descheduled 0.1 ms ago (hot). pCPU 0 (idle)
+ * balances the socket: the first two balances fail, the third moves one
+ * and resets the count. New-idle balances read the count but do not add
+ * to it, and a balanced domain resets it. Without the count (the older
+ * model) the waiting vCPUs stayed hot for good when the pCPU's running
+ * vCPUs kept taking turns, and a lock holder among them never ran long
+ * enough to release (a 2-VM ebizzy draw ran into engine.max_virtual_s).
+ */
+static void test_balance_hot_forced(void **state)
+{
+	const char *kv[] = { TWO_PCPUS, NULL };
+	struct rig *g = rig_new(kv);
+	struct sim *s = &g->s;
+	struct event e = { .kind = EV_BALANCE, .obj = 0, .arg = 0 };
+
+	(void)state;
+	s->now = ms(s, 10);
+	put_running(s, 1, 0, 0);
+	put_waiting(s, 5, 0.1);
+	put_waiting(s, 9, 0.1);
+	sim_host_on_balance(s, &e);
+	assert_int_equal(s->p[0].bal.failed[0], 1);
+	assert_int_equal(s->p[0].rq_n + (s->p[0].cur != NONE_ID), 0);
+	/* a new-idle balance does not count, and does not move yet */
+	assert_false(sim_balance_newidle(s, &s->p[0]));
+	assert_int_equal(s->p[0].bal.failed[0], 1);
+	sim_host_on_balance(s, &e);
+	assert_int_equal(s->p[0].bal.failed[0], 2);
+	assert_int_equal(s->r->vcpu_migrations, 0);
+	sim_host_on_balance(s, &e);
+	assert_int_equal(s->r->vcpu_migrations, 1);
+	assert_int_equal(s->v[5].pcpu, 0);
+	assert_int_equal(s->p[0].bal.failed[0], 0);
+	/* one running and one waiting on each side now: balanced */
+	s->p[0].bal.failed[0] = 2;
+	sim_host_on_balance(s, &e);
+	assert_int_equal(s->p[0].bal.failed[0], 0);
+	assert_int_equal(s->r->vcpu_migrations, 1);
+	rig_free(g);
+}
+
+/*
  * A vCPU moved onto a pCPU is placed against that pCPU's min_vruntime as
  * of now (enqueue_entity() calls update_curr() first), not as of the last
  * event there: vCPU 0 has run alone on pCPU 0 for 2 s, so a vCPU pulled
@@ -1079,6 +1123,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_balance_poll),
 		cmocka_unit_test(test_balance_newidle),
 		cmocka_unit_test(test_balance_periodic),
+		cmocka_unit_test(test_balance_hot_forced),
 		cmocka_unit_test(test_balance_fresh_min),
 		cmocka_unit_test(test_vcpu_moves),
 	};
