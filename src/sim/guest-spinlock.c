@@ -129,14 +129,25 @@ static void check_early(struct sim *s, struct vcpu *v, bool running)
 		to_wait(s, v);
 }
 
+/* The threshold counts PAUSE loops, which a vCPU only runs on its
+ * pCPU: its event is armed while it runs, for what is left of it. */
+static void spin_arm(struct sim *s, struct vcpu *v)
+{
+	ev_push(s, s->now + v->pvl.spin_left, EV_PVL_SPIN, v->gid,
+		++v->pvl.token);
+	v->pvl.spin_left += s->now; /* now its deadline */
+}
+
 static void spin_start(struct sim *s, struct vcpu *v)
 {
 	v->pvl.phase = PVL_SPIN;
 	v->lock.spin_hold = 1;
-	ev_push(s,
-		s->now + (simtime)((double)PV_SPIN_THRESHOLD *
-				   s->cost[SIM_COST_pause]),
-		EV_PVL_SPIN, v->gid, ++v->pvl.token);
+	v->pvl.spin_left =
+		(simtime)((double)PV_SPIN_THRESHOLD * s->cost[SIM_COST_pause]);
+	if (v->hs == H_RUNNING)
+		spin_arm(s, v);
+	else
+		v->pvl.token++;
 	check_early(s, v, v->hs == H_RUNNING);
 }
 
@@ -161,8 +172,17 @@ void sim_pvl_on_vcpu_move(struct sim *s, struct vcpu *v, enum hstate to)
 	if (!v->pvl.wait)
 		return;
 	if (to == H_RUNNING) {
+		if (v->pvl.phase == PVL_SPIN)
+			spin_arm(s, v);
 		check_early(s, v, true);
 		return;
+	}
+	if (v->hs == H_RUNNING && v->pvl.phase == PVL_SPIN) {
+		/* off its pCPU: the loop count stops */
+		v->pvl.spin_left = v->pvl.spin_left > s->now
+					   ? v->pvl.spin_left - s->now
+					   : 0;
+		v->pvl.token++;
 	}
 	if (v->hs == H_RUNNING && to == H_READY) {
 		next = successor(s, v);

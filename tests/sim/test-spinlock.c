@@ -9,7 +9,9 @@
  * change that added them): IPIs taken while interrupts are off; a halted
  * waiter woken by an IPI with interrupts off; a release that does not
  * kick a halted queue head (the run never completes); waiters that never
- * halt, or that ignore guest.pv_wait_early; a key rule missing.
+ * halt, or that ignore guest.pv_wait_early; a key rule missing; a spin
+ * threshold counted in time from the spin's start, not in the time the
+ * waiter runs.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -96,6 +98,78 @@ static void test_irqs_off(void **state)
 	h->pvl.irq_off = 0;
 	sim_guest_on_ipi(s, &e);
 	assert_int_equal(h->hs, H_WAKING);
+	rig_free(g);
+}
+
+/* The time of @p v's queued EV_PVL_SPIN of token @p token, or 0 (the
+ * events before it are dropped: the test runs no engine). */
+static simtime spin_event(struct sim *s, const struct vcpu *v, uint64_t token)
+{
+	while (evq_pending(&s->q)) {
+		struct event e = evq_pop(&s->q);
+
+		if (e.kind == EV_PVL_SPIN && e.obj == v->gid && e.arg == token)
+			return e.t;
+	}
+	return 0;
+}
+
+/*
+ * The threshold counts PAUSE loops (pv_wait_node()'s SPIN_THRESHOLD), and
+ * a vCPU runs them only on a pCPU: a waiter preempted half way through
+ * its spin has half of it left when it runs again, however long it was
+ * off. The event armed before the preemption no longer halts it. The
+ * broken variant (the threshold counted in time from the spin's start)
+ * halts it at that old event, while it was not even running.
+ */
+static void test_spin_counts_running(void **state)
+{
+	const char *kv[] = { TWO_VMS, "machine.pcpus=8",
+			     "guest.pv_spinlock=true", "cost.pause=10", NULL };
+	struct rig *g = rig_new(kv);
+	struct sim *s = &g->s;
+	struct vcpu *v = &s->v[0];
+	const simtime full = (simtime)(1u << 15) * 10, t0 = 1000;
+	struct pv_lock l;
+	struct event e = { .kind = EV_PVL_SPIN, .obj = 0 };
+
+	(void)state;
+	assert_int_equal(sim_pvl_init(&l, 4), 0);
+	l.holder = s->v[1].gid;
+	l.q[0] = v->gid;
+	l.qn = 1;
+	/* spinning on the lock since t0, on its pCPU, as spin_start() arms
+	 * it: the deadline is t0 + full */
+	v->hs = H_RUNNING;
+	s->p[v->pcpu].cur = v->gid;
+	v->pvl.wait = &l;
+	v->pvl.irq_off = 1;
+	v->pvl.phase = PVL_SPIN;
+	v->lock.spin_hold = 1;
+	v->pvl.spin_left = t0 + full;
+	v->pvl.token = 1;
+
+	s->now = t0 + full / 2;
+	sim_pvl_on_vcpu_move(s, v, H_READY);
+	v->hs = H_READY;
+	assert_true(v->pvl.preempted);
+	assert_int_equal(v->pvl.spin_left, full / 2);
+
+	s->now = t0 + full; /* the old deadline passes while it is off */
+	e.arg = 1;
+	sim_pvl_on_spin_end(s, &e);
+	assert_int_equal(v->pvl.phase, PVL_SPIN);
+
+	s->now = t0 + 5 * full;
+	sim_pvl_on_vcpu_move(s, v, H_RUNNING);
+	v->hs = H_RUNNING;
+	assert_int_equal(spin_event(s, v, v->pvl.token), s->now + full / 2);
+	e.arg = v->pvl.token;
+	s->now += full / 2;
+	sim_pvl_on_spin_end(s, &e);
+	assert_int_equal(v->pvl.phase, PVL_WAIT);
+	v->pvl.wait = NULL;
+	sim_pvl_free(&l);
 	rig_free(g);
 }
 
@@ -211,6 +285,7 @@ int main(int argc, char **argv)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_key_rules),
 		cmocka_unit_test(test_irqs_off),
+		cmocka_unit_test(test_spin_counts_running),
 		cmocka_unit_test(test_fits),
 		cmocka_unit_test(test_halt_and_kick),
 		cmocka_unit_test(test_wait_early),
