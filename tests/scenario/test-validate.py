@@ -9,12 +9,15 @@ broken case (a malformed observable too) is a clear error naming its file
 and line while the other cases still run; a published value moved out of
 its band, or to the wrong side of 1, turns its verdict; a directory
 leaves out the cases that name a successor beside them (superseded_by)
-unless --all-versions, and a bad superseded_by is an error at its line.
+unless --all-versions, and a bad superseded_by is an error at its line;
+a run that fails at one draw is named with the `hvtlb sim` command that
+reruns it alone, and that command fails the same way.
 
 usage: test-validate.py HVTLB SOURCE_ROOT
 """
 import json
 import os
+import shlex
 import shutil
 import statistics
 import subprocess
@@ -555,6 +558,47 @@ check("superseded_by: a chain broken further on, an error for each case",
       rc == 2 and f"tiny-value-old.ini:{line}: [validation] superseded_by: "
       "no current case at the end of the chain from 'tiny-value'" in err and
       "superseded_by: no case beside it named 'ghost'" in err, (rc, err))
+shutil.rmtree(d)
+
+# A run that fails at a draw: the command printed under the error reruns
+# it alone (the case's ci, the --set options, the run's own lines, the
+# draw's values and seed) and fails the same way. The case gives the
+# run's virtual-time limit a range down to 1 us, which some draws cannot
+# finish in; the nominal (1 s) does. Without the draw's values the command
+# would run the nominal limit and finish: the check would fail.
+d = tempfile.mkdtemp(prefix="hvtlb validate rerun ")  # a space: quoted
+with open(os.path.join(CASES, "tiny-ratio.ini")) as f:
+    text = f.read().replace(
+        "profile = ../../../profiles/",
+        "profile = " + os.path.join(ROOT, "profiles") + "/").replace(
+        "[workload]\n",
+        "[engine]\nmax_virtual_s = 1 ; range 0.000001..1 log ; source: "
+        "test: a limit some draws cannot finish in\n\n[workload]\n", 1)
+case = os.path.join(d, "rerun-me.ini")
+with open(case, "w") as f:
+    f.write(text)
+rc, out, err = run(case, "--uncertainty", "6", "--quick", "-q",
+                   "--set", "workload.user_ns=600")
+lines = err.splitlines()
+prefix = "  the same run alone: hvtlb sim "
+rerun = [ln[len(prefix):] for ln in lines if ln.startswith(prefix)]
+check("a run failed at a draw: exit 1, the error, then the command",
+      rc == 1 and len(lines) == 2 and
+      "(draw " in lines[0] and "virtual time limit" in lines[0] and
+      len(rerun) == 1, (rc, err))
+if rerun:
+    args = shlex.split(rerun[0])
+    check("the command names the file, ci, --set, the run's lines, "
+          "the draw and its seed",
+          args[0] == case and "workload.iterations=10" in args and
+          "workload.user_ns=600" in args and
+          ("strategy=ipi" in args or "strategy=hyperv" in args) and
+          any(a.startswith("engine.max_virtual_s=") for a in args) and
+          args[-2] == "--seed", args)
+    p = subprocess.run([HVTLB, "sim", *args, "-q"], capture_output=True,
+                       text=True, timeout=300)
+    check("the command fails as the draw did", p.returncode == 1 and
+          "virtual time limit" in p.stderr, (p.returncode, p.stderr))
 shutil.rmtree(d)
 
 print(f"{len(failures)} failed")

@@ -77,6 +77,8 @@ static const char usage_text[] =
 	"               each case with its \"observables\":[...]\n"
 	"  -o, --output FILE  write to FILE (a new file, renamed into place)\n"
 	"  -q, --quiet  no progress line on stderr\n"
+	"A run that fails is named with its draw, and the `hvtlb sim`\n"
+	"command that runs it alone (the draw's values and seed) follows.\n"
 	"Exit: 0 every case ran; 1 a run failed (or a miss, with\n"
 	"--fail-on-miss); 2 a bad command line or a case file that does not\n"
 	"load (the others still run, beside an ERROR row; when none loads,\n"
@@ -501,6 +503,8 @@ static int run_validate(int argc, char **argv)
 		if (!l.v[i].status)
 			continue;
 		fprintf(stderr, "%s\n", l.v[i].err);
+		if (l.v[i].status == CLI_EXIT_FAIL)
+			validate_print_rerun(&o, &l.v[i], stderr);
 		if (l.v[i].status > worst)
 			worst = l.v[i].status;
 	}

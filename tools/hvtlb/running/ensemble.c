@@ -108,25 +108,34 @@ void ensemble_job_list(const struct ensemble *e, struct run_job **out)
 		out[i] = &e->job[i];
 }
 
+bool ensemble_failed_job(const struct ensemble *e, size_t *row, size_t *r)
+{
+	for (size_t i = 0; e->job && i <= e->ndraws; i++)
+		for (size_t k = 0; k < e->nruns; k++)
+			if (ensemble_job(e, i, k)->rc) {
+				*row = i;
+				*r = k;
+				return true;
+			}
+	return false;
+}
+
 int ensemble_first_failure(const struct ensemble *e, char *err, size_t errlen)
 {
-	for (size_t row = 0; row <= e->ndraws; row++) {
-		for (size_t r = 0; r < e->nruns; r++) {
-			const struct run_job *j = ensemble_job(e, row, r);
-			char where[32];
+	const struct run_job *j;
+	char where[32];
+	size_t row, r;
 
-			if (!j->rc)
-				continue;
-			if (row)
-				snprintf(where, sizeof(where), "draw %zu", row);
-			else
-				snprintf(where, sizeof(where), "nominal");
-			snprintf(err, errlen, "%s (%s) failed: %s", e->names[r],
-				 where, sim_run_strerror(j->rc));
-			return j->rc;
-		}
-	}
-	return 0;
+	if (!ensemble_failed_job(e, &row, &r))
+		return 0;
+	j = ensemble_job(e, row, r);
+	if (row)
+		snprintf(where, sizeof(where), "draw %zu", row);
+	else
+		snprintf(where, sizeof(where), "nominal");
+	snprintf(err, errlen, "%s (%s) failed: %s", e->names[r], where,
+		 sim_run_strerror(j->rc));
+	return j->rc;
 }
 
 void ensemble_values(const struct ensemble *e, size_t a, size_t b,

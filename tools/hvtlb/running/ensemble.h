@@ -10,6 +10,7 @@
 #ifndef HVTLB_TOOL_ENSEMBLE_H
 #define HVTLB_TOOL_ENSEMBLE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "band.h"
@@ -52,6 +53,9 @@ struct run_job *ensemble_job(const struct ensemble *e, size_t row, size_t r);
 /** Number of jobs, and pointers to them in row order into @p out. */
 size_t ensemble_njobs(const struct ensemble *e);
 void ensemble_job_list(const struct ensemble *e, struct run_job **out);
+
+/** The first failed job in row order: its row and run, or false. */
+bool ensemble_failed_job(const struct ensemble *e, size_t *row, size_t *r);
 
 /**
  * The first failed job in row order: 0 if none, else its rc with

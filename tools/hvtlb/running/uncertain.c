@@ -284,9 +284,14 @@ void unc_format(const struct unc_param *p, double x, char *buf, size_t len)
 		snprintf(buf, len, "%.*g", p->digits ? p->digits : 6, x);
 }
 
-int unc_plan_apply(const struct unc_plan *u, size_t d,
-		   const struct scenario *sc, struct hvtlb_sim_config *cfg,
-		   char *err, size_t errlen)
+/* Calls @p fn for each value draw @p d sets in a run of @p sc (every
+ * parameter whose effective setting there still carries its range), as
+ * the text the library is given; stops at fn's first nonzero return. */
+static int each_drawn(const struct unc_plan *u, size_t d,
+		      const struct scenario *sc,
+		      int (*fn)(void *ctx, const struct unc_param *p,
+				const char *text),
+		      void *ctx)
 {
 	char text[32];
 
@@ -298,16 +303,53 @@ int unc_plan_apply(const struct unc_plan *u, size_t d,
 		if (isnan(x) || !unc_ranged_in(sc, p->key))
 			continue;
 		unc_format(p, x, text, sizeof(text));
-		rc = hvtlb_sim_config_set(cfg, p->key, text);
-		if (rc) {
-			snprintf(err, errlen,
-				 "draw %zu: cannot set %s = %s: %s", d + 1,
-				 p->key, text,
-				 rc == -ERANGE ? "out of range" : "bad value");
+		rc = fn(ctx, p, text);
+		if (rc)
 			return rc;
-		}
 	}
+	return 0;
+}
+
+struct apply_ctx {
+	struct hvtlb_sim_config *cfg;
+	size_t d;
+	char *err;
+	size_t errlen;
+};
+
+static int apply_one(void *ctx, const struct unc_param *p, const char *text)
+{
+	struct apply_ctx *a = ctx;
+	int rc = hvtlb_sim_config_set(a->cfg, p->key, text);
+
+	if (rc)
+		snprintf(a->err, a->errlen, "draw %zu: cannot set %s = %s: %s",
+			 a->d + 1, p->key, text,
+			 rc == -ERANGE ? "out of range" : "bad value");
+	return rc;
+}
+
+int unc_plan_apply(const struct unc_plan *u, size_t d,
+		   const struct scenario *sc, struct hvtlb_sim_config *cfg,
+		   char *err, size_t errlen)
+{
+	struct apply_ctx a = { cfg, d, err, errlen };
+	int rc = each_drawn(u, d, sc, apply_one, &a);
+
+	if (rc)
+		return rc;
 	if (u->reseed)
 		cfg->seed = u->seed[d];
 	return 0;
+}
+
+static int print_one(void *ctx, const struct unc_param *p, const char *text)
+{
+	return fprintf(ctx, " --set %s=%s", p->key, text) < 0 ? -EIO : 0;
+}
+
+void unc_plan_print_sets(const struct unc_plan *u, size_t d,
+			 const struct scenario *sc, FILE *f)
+{
+	(void)each_drawn(u, d, sc, print_one, f);
 }

@@ -29,6 +29,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include <hvtlb/sim.h>
 
@@ -100,6 +101,14 @@ bool unc_ranged_in(const struct scenario *sc, const char *key);
 int unc_plan_apply(const struct unc_plan *u, size_t d,
 		   const struct scenario *sc, struct hvtlb_sim_config *cfg,
 		   char *err, size_t errlen);
+
+/**
+ * Writes to @p f the values unc_plan_apply() sets for draw @p d in a run
+ * of @p sc, as command-line options: " --set KEY=VALUE" each, in plan
+ * order (the seed is the caller's: it may not be the draw's).
+ */
+void unc_plan_print_sets(const struct unc_plan *u, size_t d,
+			 const struct scenario *sc, FILE *f);
 
 /** Draw @p d's value of parameter @p j (NaN: nominal). */
 double unc_value(const struct unc_plan *u, size_t d, size_t j);

@@ -3,12 +3,17 @@
  * The runs of `hvtlb validate`: every case's runs a and b on the nominal
  * values and on each draw, all cases in one pool (a run two cases need
  * runs once), or with --converge in stages of 16, 32, 64, ... draws that
- * a case leaves once its bands are settled; then each quantity's verdict.
+ * a case leaves once its bands are settled; then each quantity's verdict;
+ * and, for a run that failed, the `hvtlb sim` command that runs it alone.
  */
+#include <ctype.h>
 #include <errno.h>
+#include <inttypes.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "cli.h"
 #include "progress.h"
@@ -208,4 +213,73 @@ int validate_run_all(const struct vopts *o, struct vlist *l)
 		if (!l->v[i].status)
 			evaluate(&l->v[i]);
 	return rc;
+}
+
+/* @p w as one word of a POSIX shell command line: as it is when every
+ * character is safe, else in single quotes. */
+static void shell_word(FILE *f, const char *w, size_t n)
+{
+	bool plain = n > 0;
+
+	for (size_t i = 0; i < n && plain; i++)
+		plain = isalnum((unsigned char)w[i]) ||
+			strchr("._,:=/+-@%", w[i]);
+	if (plain) {
+		fprintf(f, "%.*s", (int)n, w);
+		return;
+	}
+	fputc('\'', f);
+	for (size_t i = 0; i < n; i++) {
+		if (w[i] == '\'')
+			fputs("'\\''", f);
+		else
+			fputc(w[i], f);
+	}
+	fputc('\'', f);
+}
+
+/* A case's list of overrides (ci, a, b: "k=v; k=v") as the --set options
+ * vcase_add_overrides() turns it into. */
+static void print_overrides(FILE *f, const struct scenario_setting *list)
+{
+	const char *p = list ? list->value : "";
+
+	while (*p) {
+		const char *end = strchr(p, ';'), *b, *e;
+
+		if (!end)
+			end = p + strlen(p);
+		for (b = p; b < end && isspace((unsigned char)*b); b++)
+			;
+		for (e = end; e > b && isspace((unsigned char)e[-1]); e--)
+			;
+		if (e > b) {
+			fputs(" --set ", f);
+			shell_word(f, b, (size_t)(e - b));
+		}
+		p = *end ? end + 1 : end;
+	}
+}
+
+void validate_print_rerun(const struct vopts *o, const struct vrun *r,
+			  FILE *f)
+{
+	size_t row, k;
+
+	if (!ensemble_failed_job(&r->e, &row, &k))
+		return;
+	fputs("  the same run alone: hvtlb sim ", f);
+	shell_word(f, r->path, strlen(r->path));
+	if (o->quick)
+		print_overrides(f, r->c.ci);
+	for (size_t i = 0; i < o->nsets; i++) {
+		fputs(" --set ", f);
+		shell_word(f, o->sets[i], strlen(o->sets[i]));
+	}
+	print_overrides(f, k ? r->c.b : r->c.a);
+	if (row)
+		unc_plan_print_sets(&r->u, row - 1, k ? &r->b.sc : &r->a.sc,
+				    f);
+	fprintf(f, " --seed %" PRIu64 "\n",
+		ensemble_job(&r->e, row, k)->cfg.seed);
 }

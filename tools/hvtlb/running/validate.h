@@ -16,6 +16,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "ensemble.h"
 #include "scenario.h"
@@ -87,6 +88,16 @@ struct summary {
 
 /* validate-run.c */
 int validate_run_all(const struct vopts *o, struct vlist *l);
+
+/**
+ * For a case whose run failed (its ensemble's first failed job): writes to
+ * @p f a line with the `hvtlb sim` command that runs that job alone, as
+ * validate ran it: the case file, its `ci` (--quick), the --set options,
+ * the run's own a or b lines, the draw's values and the job's seed.
+ * Nothing when no job failed.
+ */
+void validate_print_rerun(const struct vopts *o, const struct vrun *r,
+			  FILE *f);
 
 /* validate-out.c */
 void validate_summarize(const struct vlist *l, struct summary *s);
