@@ -26,10 +26,12 @@
  *   for 5.4): a queued waiter whose predecessor is halted or whose vCPU is
  *   preempted halts at once (pv_wait_early()).
  *
- * Simplified: the threshold runs in virtual time from the start of a spin
- * (a waiter preempted through it halts when it runs again); a waiter
- * checks pv_wait_early() when it starts to spin, when it runs again and
- * when its predecessor's state changes, not every 256 loops.
+ * The threshold counts loops, so only the time the waiter's vCPU runs
+ * counts: a waiter preempted half way through has the other half left.
+ *
+ * Simplified: a waiter checks pv_wait_early() when it starts to spin,
+ * when it runs again and when its predecessor's state changes, not every
+ * 256 loops.
  */
 #include <errno.h>
 #include <stdlib.h>
