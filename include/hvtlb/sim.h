@@ -978,10 +978,13 @@ struct hvtlb_sim_results {
 	 *  again (ns, summed): how long the lock would have waited for
 	 *  them. */
 	uint64_t lock_preempted_off_ns;
-	/** guest.pv_spinlock: waiters that halted in pv_wait(), and the
-	 *  kicks (KVM_HC_KICK_CPU) releases sent to halted heads. */
+	/** guest.pv_spinlock: waiters that halted in pv_wait(), the
+	 *  kicks (KVM_HC_KICK_CPU) releases sent to halted heads, and the
+	 *  times a CPU outside the queue took the lock while the queue had
+	 *  waiters (pv_hybrid_queued_unfair_trylock). */
 	uint64_t pv_halts;
 	uint64_t pv_kicks;
+	uint64_t pv_steals;
 };
 
 /**
@@ -1048,7 +1051,9 @@ struct hvtlb_sim_results {
 	C(pv_halts, "lock_sections", "pv_halts", "PV spinlock halts",          \
 	  "pv_halts")                                                          \
 	C(pv_kicks, "lock_sections", "pv_kicks", "PV spinlock kicks",          \
-	  "pv_kicks")
+	  "pv_kicks")                                                          \
+	C(pv_steals, "lock_sections", "pv_steals", "PV spinlock steals",       \
+	  "pv_steals")
 
 /**
  * Runs the simulation @p c describes (validated first). On success stores a

@@ -16,8 +16,15 @@
  *   spin on their queue nodes. After SPIN_THRESHOLD (1 << 15) PAUSE loops
  *   without it a waiter halts (pv_wait(): kvm_wait() halts with
  *   interrupts off, so only a kick wakes it). A halted head clears the
- *   pending bit: until it runs again, a CPU that requests the lock may
- *   take it first (pv_hybrid_queued_unfair_trylock, Linux >= 4.5).
+ *   pending bit.
+ * - Unfair mode (pv_hybrid_queued_unfair_trylock, commit 11752adb68a3,
+ *   Linux 4.5): a CPU that requests the lock tries to take it before it
+ *   queues, and keeps trying, spinning, for as long as the queue is not
+ *   empty and the pending bit is clear (its head halted, kicked and not
+ *   yet running, or a waiter not yet head); it takes the lock whenever it
+ *   is free. It queues once the queue empties or the pending bit is set
+ *   (a head spins on the lock again). Such a stealer never halts: the
+ *   loop has no threshold.
  * - At the release, a halted head is kicked (__pv_queued_spin_unlock_
  *   slowpath -> pv_kick() -> the KVM_HC_KICK_CPU hypercall, a VM exit of
  *   the releaser); a halted waiter that becomes head is kicked at the next
@@ -49,13 +56,19 @@ int sim_pvl_init(struct pv_lock *l, uint32_t cap)
 {
 	*l = (struct pv_lock){ .holder = NONE_ID, .cap = cap };
 	l->q = calloc(cap ? cap : 1, sizeof(*l->q));
-	return l->q ? 0 : -ENOMEM;
+	l->st = calloc(cap ? cap : 1, sizeof(*l->st));
+	if (l->q && l->st)
+		return 0;
+	sim_pvl_free(l);
+	return -ENOMEM;
 }
 
 void sim_pvl_free(struct pv_lock *l)
 {
 	free(l->q);
+	free(l->st);
 	l->q = NULL;
+	l->st = NULL;
 }
 
 static uint32_t q_at(const struct pv_lock *l, uint32_t i)
@@ -140,6 +153,9 @@ static void spin_arm(struct sim *s, struct vcpu *v)
 	v->pvl.spin_left += s->now; /* now its deadline */
 }
 
+static void stealers_queue(struct sim *s, struct pv_lock *l);
+static void queue(struct sim *s, struct pv_lock *l, struct vcpu *v);
+
 static void spin_start(struct sim *s, struct vcpu *v)
 {
 	v->pvl.phase = PVL_SPIN;
@@ -150,6 +166,9 @@ static void spin_start(struct sim *s, struct vcpu *v)
 		spin_arm(s, v);
 	else
 		v->pvl.token++;
+	/* a head that spins on the lock sets the pending bit */
+	if (is_head(v->pvl.wait, v))
+		stealers_queue(s, v->pvl.wait);
 	check_early(s, v, v->hs == H_RUNNING);
 }
 
@@ -160,6 +179,9 @@ void sim_pvl_on_spin_end(struct sim *s, const struct event *e)
 	if (e->arg == v->pvl.token && v->pvl.phase == PVL_SPIN)
 		to_wait(s, v);
 }
+
+static void steal_take(struct sim *s, struct pv_lock *l, struct vcpu *v);
+static bool can_take(struct sim *s, const struct pv_lock *l);
 
 void sim_pvl_on_vcpu_move(struct sim *s, struct vcpu *v, enum hstate to)
 {
@@ -173,6 +195,12 @@ void sim_pvl_on_vcpu_move(struct sim *s, struct vcpu *v, enum hstate to)
 		v->pvl.preempted = false;
 	if (!v->pvl.wait)
 		return;
+	if (v->pvl.phase == PVL_STEAL) {
+		/* running again, it finds the lock free */
+		if (to == H_RUNNING && can_take(s, v->pvl.wait))
+			steal_take(s, v->pvl.wait, v);
+		return;
+	}
 	if (to == H_RUNNING) {
 		if (v->pvl.phase == PVL_SPIN)
 			spin_arm(s, v);
@@ -212,10 +240,58 @@ static void grant_head(struct sim *s, struct pv_lock *l, struct vcpu *v)
 
 		if (h->pvl.phase == PVL_SPIN)
 			spin_start(s, h);
+	} else {
+		stealers_queue(s, l); /* no queue: they leave the loop */
 	}
 }
 
-static void release(struct task *t, struct pv_lock *l)
+/* The pending bit: the queue's head spins on the lock. */
+static bool pending(struct sim *s, const struct pv_lock *l)
+{
+	return l->qn && s->v[q_at(l, 0)].pvl.phase == PVL_SPIN;
+}
+
+/* @p v starts pv_hybrid_queued_unfair_trylock()'s loop on @p l. */
+static void steal_start(struct pv_lock *l, struct vcpu *v)
+{
+	l->st[l->sn++] = v->gid;
+	v->pvl.wait = l;
+	v->pvl.phase = PVL_STEAL;
+	v->lock.spin_hold = 1;
+}
+
+/* Stealer @p v takes the free lock @p l: out of the loop, it holds it. */
+static void steal_take(struct sim *s, struct pv_lock *l, struct vcpu *v)
+{
+	uint32_t i = 0;
+
+	while (l->st[i] != v->gid)
+		i++;
+	for (l->sn--; i < l->sn; i++)
+		l->st[i] = l->st[i + 1];
+	take(l, v);
+	v->pvl.phase = PVL_NONE;
+	s->r->pv_steals++;
+	spin_stop(s, v);
+}
+
+/*
+ * The pending bit is set (a head spins on the lock again) or the queue is
+ * empty: every stealer leaves the loop and queues, in the order they came.
+ * Each does so at its next iteration, a preempted one when it runs again;
+ * here all at once. The list is emptied first: the first to queue may be
+ * head and set the pending bit, which calls this again.
+ */
+static void stealers_queue(struct sim *s, struct pv_lock *l)
+{
+	uint32_t n = l->sn;
+
+	l->sn = 0;
+	for (uint32_t i = 0; i < n; i++)
+		queue(s, l, &s->v[l->st[i]]);
+}
+
+void sim_pvl_release(struct task *t, struct pv_lock *l)
 {
 	struct sim *s = t->s;
 	struct vcpu *h;
@@ -226,7 +302,9 @@ static void release(struct task *t, struct pv_lock *l)
 	h = &s->v[q_at(l, 0)];
 	if (h->pvl.phase == PVL_SPIN) {
 		grant_head(s, l, h);
-	} else if (h->pvl.phase == PVL_WAIT) {
+		return;
+	}
+	if (h->pvl.phase == PVL_WAIT) {
 		/* pv_kick(): KVM_HC_KICK_CPU, an exit of the releaser */
 		struct vcpu *v = &s->v[t->vcpu];
 
@@ -237,14 +315,21 @@ static void release(struct task *t, struct pv_lock *l)
 		if (h->hs == H_HALTED)
 			sim_vcpu_wake(s, h, 0);
 	}
+	/* the pending bit is clear: the first stealer on a pCPU takes it */
+	for (uint32_t i = 0; i < l->sn; i++) {
+		struct vcpu *w = &s->v[l->st[i]];
+
+		if (w->hs == H_RUNNING) {
+			steal_take(s, l, w);
+			return;
+		}
+	}
 }
 
-/* Can @p v take @p l at once: free, and no head spinning on it (the
- * pending bit clear). */
+/* Can @p v take @p l at once: free, and the pending bit clear. */
 static bool can_take(struct sim *s, const struct pv_lock *l)
 {
-	return l->holder == NONE_ID &&
-	       (!l->qn || s->v[q_at(l, 0)].pvl.phase != PVL_SPIN);
+	return l->holder == NONE_ID && !pending(s, l);
 }
 
 static void queue(struct sim *s, struct pv_lock *l, struct vcpu *v)
@@ -255,25 +340,45 @@ static void queue(struct sim *s, struct pv_lock *l, struct vcpu *v)
 	spin_start(s, v);
 }
 
+enum pvl_request sim_pvl_request(struct sim *s, struct pv_lock *l,
+				 struct vcpu *v)
+{
+	if (can_take(s, l)) {
+		if (l->qn)
+			s->r->pv_steals++;
+		take(l, v);
+		return PVL_TOOK;
+	}
+	if (l->qn + l->sn >= l->cap) {
+		/* Never: a vCPU waits once, and the rings hold the VM's. */
+		s->failed = true;
+		return PVL_FULL;
+	}
+	if (l->qn && !pending(s, l)) { /* held: the unfair loop */
+		steal_start(l, v);
+		return PVL_STEALS;
+	}
+	queue(s, l, v);
+	return PVL_QUEUED;
+}
+
 void sim_pvl_section(struct task *t, struct pv_lock *l, simtime hold)
 {
 	struct sim *s = t->s;
 	struct vcpu *v = &s->v[t->vcpu];
 	struct vcpu_pvl *p = &v->pvl;
+	enum pvl_request rq;
 
 	p->irq_off++;
 	v->ct.sect_got = SIM_NEVER;
 	v->ct.sect_end = SIM_NEVER;
-	if (can_take(s, l)) {
-		take(l, v);
-	} else if (l->qn >= l->cap) {
-		/* Never: a vCPU queues once, and the ring holds the VM's. */
-		s->failed = true;
+	rq = sim_pvl_request(s, l, v);
+	if (rq == PVL_FULL)
 		return;
-	} else {
-		queue(s, l, v);
+	if (rq != PVL_TOOK) {
 		while (l->holder != v->gid) {
 			switch (p->phase) {
+			case PVL_STEAL:
 			case PVL_SPIN:
 				sim_t_spin(t);
 				break;
@@ -296,7 +401,7 @@ void sim_pvl_section(struct task *t, struct pv_lock *l, simtime hold)
 	v->ct.sect_got = s->now;
 	s->r->lock_sections++;
 	sim_t_work(t, hold, ACCT_SYS);
-	release(t, l);
+	sim_pvl_release(t, l);
 	v->ct.sect_end = s->now;
 	if (!--p->irq_off && v->hs == H_RUNNING)
 		sim_vcpu_take_ipis(s, v);

@@ -16,11 +16,14 @@ struct sim;
 struct task;
 struct vcpu;
 
-/* One lock: its holder and its queue of waiting vCPUs (the MCS queue). */
+/* One lock: its holder, its queue of waiting vCPUs (the MCS queue) and
+ * the vCPUs spinning to steal it outside the queue. */
 struct pv_lock {
 	uint32_t holder; /* vCPU gid, or NONE_ID: free */
 	uint32_t *q;	 /* ring of waiting vCPU gids, oldest first */
 	uint32_t qh, qn, cap;
+	uint32_t *st;	 /* stealers, in the order they came */
+	uint32_t sn;
 };
 
 /* How a queued waiter waits (struct vcpu_pvl.phase). */
@@ -29,6 +32,8 @@ enum pvl_phase {
 	PVL_SPIN, /* spinning: on its queue node, or as the head on the lock */
 	PVL_WAIT, /* halted in pv_wait(), interrupts off */
 	PVL_KICKED, /* kicked awake at an unlock, not yet running */
+	PVL_STEAL,  /* not queued: spinning to take it while the pending bit
+		       is clear (pv_hybrid_queued_unfair_trylock) */
 };
 
 /* A vCPU's side (struct vcpu's pvl), written by guest-spinlock.c alone. */
@@ -50,6 +55,21 @@ void sim_pvl_free(struct pv_lock *l);
  * halting, as the guest does), runs @p hold cycles in it, releases it
  * and enables interrupts (spin_lock_irqsave ... spin_unlock_irqrestore). */
 void sim_pvl_section(struct task *t, struct pv_lock *l, simtime hold);
+
+/* What a request for the lock did (sim_pvl_request()). */
+enum pvl_request {
+	PVL_TOOK,   /* free, the pending bit clear: taken */
+	PVL_STEALS, /* held, a queue without pending bit: the unfair loop */
+	PVL_QUEUED, /* queued (the queue empty, or its head spinning) */
+	PVL_FULL,   /* never: no room; the run fails */
+};
+
+/* sim_pvl_section()'s two ends, for the tests: @p v (running the task
+ * that asks) requests @p l; the task @p t's vCPU releases it (a kick of
+ * a halted head, or the first running stealer takes it). */
+enum pvl_request sim_pvl_request(struct sim *s, struct pv_lock *l,
+				 struct vcpu *v);
+void sim_pvl_release(struct task *t, struct pv_lock *l);
 
 /* Interrupts of @p v are off: IPIs wait, and do not wake it from halt. */
 static inline bool sim_pvl_irqs_off(const struct vcpu_pvl *p)
