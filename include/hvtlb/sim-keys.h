@@ -351,8 +351,10 @@
 	  "KVM_FEATURE_PV_UNHALT): interrupts off while waiting and holding, " \
 	  "held until the holder's vCPU has run the section, waiters in "      \
 	  "order, spinning 2^15 PAUSE loops (cost.pause) then halting until "  \
-	  "the release kicks them (KVM_HC_KICK_CPU); false: a section's wait " \
-	  "and release are fixed when it starts. Needs machine.contention")    \
+	  "the release kicks them (KVM_HC_KICK_CPU), while the queue's head "  \
+	  "is halted others spin for it outside the queue and take it when "   \
+	  "free (the unfair mode); false: a section's wait and release are "   \
+	  "fixed when it starts. Needs machine.contention")                    \
 	X(PV_WAIT_EARLY, "guest.pv_wait_early", BOOL, pv_wait_early, "false",  \
 	  0, 0, "",                                                            \
 	  "with guest.pv_spinlock, a queued waiter whose predecessor halted "  \
