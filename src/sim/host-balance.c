@@ -126,8 +126,7 @@ static uint32_t cache_nice_tries(uint32_t level)
 /* detach_tasks(): of @p src's waiting vCPUs, the one that left a pCPU
  * longest ago, if it is not cache hot or @p hot_ok; NULL when there is
  * none. */
-static struct vcpu *coldest(struct sim *s, const struct pcpu *src,
-			    bool hot_ok)
+static struct vcpu *coldest(struct sim *s, const struct pcpu *src, bool hot_ok)
 {
 	struct vcpu *best = NULL;
 

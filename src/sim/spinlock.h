@@ -22,7 +22,7 @@ struct pv_lock {
 	uint32_t holder; /* vCPU gid, or NONE_ID: free */
 	uint32_t *q;	 /* ring of waiting vCPU gids, oldest first */
 	uint32_t qh, qn, cap;
-	uint32_t *st;	 /* stealers, in the order they came */
+	uint32_t *st; /* stealers, in the order they came */
 	uint32_t sn;
 };
 

@@ -287,11 +287,10 @@ void unc_format(const struct unc_param *p, double x, char *buf, size_t len)
 /* Calls @p fn for each value draw @p d sets in a run of @p sc (every
  * parameter whose effective setting there still carries its range), as
  * the text the library is given; stops at fn's first nonzero return. */
-static int each_drawn(const struct unc_plan *u, size_t d,
-		      const struct scenario *sc,
-		      int (*fn)(void *ctx, const struct unc_param *p,
-				const char *text),
-		      void *ctx)
+static int
+each_drawn(const struct unc_plan *u, size_t d, const struct scenario *sc,
+	   int (*fn)(void *ctx, const struct unc_param *p, const char *text),
+	   void *ctx)
 {
 	char text[32];
 

@@ -261,8 +261,7 @@ static void print_overrides(FILE *f, const struct scenario_setting *list)
 	}
 }
 
-void validate_print_rerun(const struct vopts *o, const struct vrun *r,
-			  FILE *f)
+void validate_print_rerun(const struct vopts *o, const struct vrun *r, FILE *f)
 {
 	size_t row, k;
 
@@ -278,8 +277,7 @@ void validate_print_rerun(const struct vopts *o, const struct vrun *r,
 	}
 	print_overrides(f, k ? r->c.b : r->c.a);
 	if (row)
-		unc_plan_print_sets(&r->u, row - 1, k ? &r->b.sc : &r->a.sc,
-				    f);
+		unc_plan_print_sets(&r->u, row - 1, k ? &r->b.sc : &r->a.sc, f);
 	fprintf(f, " --seed %" PRIu64 "\n",
 		ensemble_job(&r->e, row, k)->cfg.seed);
 }

@@ -96,8 +96,7 @@ int validate_run_all(const struct vopts *o, struct vlist *l);
  * the run's own a or b lines, the draw's values and the job's seed.
  * Nothing when no job failed.
  */
-void validate_print_rerun(const struct vopts *o, const struct vrun *r,
-			  FILE *f);
+void validate_print_rerun(const struct vopts *o, const struct vrun *r, FILE *f);
 
 /* validate-out.c */
 void validate_summarize(const struct vlist *l, struct summary *s);
