@@ -44,7 +44,8 @@ struct vcpu_pvl {
 	bool halted;	      /* descheduled by its pv_wait() halt */
 	bool preempted;	      /* descheduled runnable: vcpu_is_preempted() */
 	uint64_t token;	      /* of its EV_PVL_SPIN */
-	simtime spin_left;    /* of its threshold, while off its pCPU */
+	simtime spin_left;    /* PVL_SPIN: its threshold's deadline while it
+			      runs, the loops' time left while it is off */
 };
 
 /* The ring of @p l for @p cap waiters (0 or -ENOMEM). */

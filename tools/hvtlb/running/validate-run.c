@@ -238,27 +238,18 @@ static void shell_word(FILE *f, const char *w, size_t n)
 	fputc('\'', f);
 }
 
+static int print_override(void *f, const char *piece)
+{
+	fputs(" --set ", f);
+	shell_word(f, piece, strlen(piece));
+	return 0;
+}
+
 /* A case's list of overrides (ci, a, b: "k=v; k=v") as the --set options
- * vcase_add_overrides() turns it into. */
+ * vcase_add_overrides() turns it into, split by the same code. */
 static void print_overrides(FILE *f, const struct scenario_setting *list)
 {
-	const char *p = list ? list->value : "";
-
-	while (*p) {
-		const char *end = strchr(p, ';'), *b, *e;
-
-		if (!end)
-			end = p + strlen(p);
-		for (b = p; b < end && isspace((unsigned char)*b); b++)
-			;
-		for (e = end; e > b && isspace((unsigned char)e[-1]); e--)
-			;
-		if (e > b) {
-			fputs(" --set ", f);
-			shell_word(f, b, (size_t)(e - b));
-		}
-		p = *end ? end + 1 : end;
-	}
+	(void)vcase_each_override(list, print_override, f);
 }
 
 void validate_print_rerun(const struct vopts *o, const struct vrun *r, FILE *f)

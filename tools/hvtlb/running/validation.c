@@ -383,10 +383,10 @@ int vcase_parse(struct vcase *c, const struct scenario *sc, const char *path,
 	return check_observables(c, obs, err, errlen);
 }
 
-int vcase_add_overrides(struct scenario *sc,
-			const struct scenario_setting *list)
+int vcase_each_override(const struct scenario_setting *list,
+			int (*fn)(void *ctx, const char *piece), void *ctx)
 {
-	char *copy, *piece, *next;
+	char *copy, *piece, *next, *end;
 	int rc = 0;
 
 	if (!list)
@@ -400,10 +400,33 @@ int vcase_add_overrides(struct scenario *sc,
 			*next++ = '\0';
 		while (isspace((unsigned char)*piece))
 			piece++;
+		end = piece + strlen(piece);
+		while (end > piece && isspace((unsigned char)end[-1]))
+			*--end = '\0';
 		if (*piece)
-			rc = scenario_add_override_at(sc, piece, list->file,
-						      list->line);
+			rc = fn(ctx, piece);
 	}
 	free(copy);
 	return rc;
+}
+
+struct add_ctx {
+	struct scenario *sc;
+	const struct scenario_setting *list;
+};
+
+static int add_one(void *ctx, const char *piece)
+{
+	struct add_ctx *a = ctx;
+
+	return scenario_add_override_at(a->sc, piece, a->list->file,
+					a->list->line);
+}
+
+int vcase_add_overrides(struct scenario *sc,
+			const struct scenario_setting *list)
+{
+	struct add_ctx a = { sc, list };
+
+	return vcase_each_override(list, add_one, &a);
 }

@@ -94,6 +94,14 @@ int vcase_parse(struct vcase *c, const struct scenario *sc, const char *path,
 		char *err, size_t errlen);
 
 /**
+ * Calls @p fn with each override of @p list ("K=V; K=V"), trimmed, in
+ * order; an empty piece is skipped. Stops at, and returns, fn's first
+ * nonzero return; -ENOMEM.
+ */
+int vcase_each_override(const struct scenario_setting *list,
+			int (*fn)(void *ctx, const char *piece), void *ctx);
+
+/**
  * Adds the overrides of @p list ("K=V; K=V") to @p sc, each remembered at
  * the list's file and line. An empty piece is skipped. Returns 0 or the
  * error of scenario_add_override_at() (message in sc->err).
