@@ -844,6 +844,35 @@ enum hvtlb_sim_target_state {
 const char *hvtlb_sim_target_name(enum hvtlb_sim_target_state st);
 
 /**
+ * Where a flush IPI's target stood with the guest's PV spinlock when the
+ * IPI was sent (guest.pv_spinlock: the zone and LRU locks, taken with
+ * interrupts disabled, so the IPI waits until the target enables them
+ * again): X(NAME, name).
+ * - NONE: in no lock section (every target without guest.pv_spinlock).
+ * - HOLDING: holds the lock.
+ * - SPINNING: waits for it spinning, queued or stealing, on a pCPU or
+ *   preempted.
+ * - HALTED: waits for it halted in pv_wait(), or kicked and not yet
+ *   running.
+ */
+#define HVTLB_SIM_TARGET_LOCK_MAP(X)                                           \
+	X(NONE, "none")                                                        \
+	X(HOLDING, "holding")                                                  \
+	X(SPINNING, "spinning")                                                \
+	X(HALTED, "halted")
+
+enum hvtlb_sim_target_lock {
+#define HVTLB_X_(n, s) HVTLB_SIM_TARGET_LOCK_##n,
+	HVTLB_SIM_TARGET_LOCK_MAP(HVTLB_X_)
+#undef HVTLB_X_
+		HVTLB_SIM_TARGET_LOCK_COUNT_
+};
+
+/** Name of a target lock state ("halted"), or NULL past the end.
+ *  Thread-safe. */
+const char *hvtlb_sim_target_lock_name(enum hvtlb_sim_target_lock st);
+
+/**
  * Flushes posted to targets in one state, and how long the targets took
  * to acknowledge: from the post to the moment the acknowledgement was
  * written (the flush IPI's handler acknowledging, the kicked vCPU having
@@ -925,6 +954,10 @@ struct hvtlb_sim_results {
 	struct hvtlb_sim_vm_corun *corun;
 	/** Flush targets by what they did when the flush was posted. */
 	struct hvtlb_sim_target_stats targets[HVTLB_SIM_TARGET_COUNT_];
+	/** Flush IPIs by where their target stood with the guest's PV
+	 *  spinlock when they were sent, and how long until its handler
+	 *  acknowledged. */
+	struct hvtlb_sim_target_stats ipi_lock[HVTLB_SIM_TARGET_LOCK_COUNT_];
 	/** The share of the guest threads' time on pCPUs (user and kernel)
 	 *  spent waiting for flush acknowledgements (0 with none). */
 	double ack_wait_share;
@@ -1034,6 +1067,7 @@ struct hvtlb_sim_results {
 	  "directed_yields")                                                   \
 	S(corun)                                                               \
 	S(flush_targets)                                                       \
+	S(ipi_lock)                                                            \
 	S(ack_wait_share)                                                      \
 	C(fault_hits, "", "fault_hits", NULL, NULL)                            \
 	S(mem_per_vcpu)                                                        \

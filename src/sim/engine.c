@@ -355,6 +355,8 @@ static void merge_into_first(const struct hvtlb_sim_config *c,
 		if (i < SIM_TARGET_IPI)
 			r->targets[i].posted += pt->r->targets[i].posted;
 	}
+	for (int i = 0; i < HVTLB_SIM_TARGET_LOCK_COUNT_; i++)
+		r->ipi_lock[i].posted += q->ipi_lock[i].posted;
 	r->ipi_acks.targets += q->ipi_acks.targets;
 	for (uint32_t i = 0; i < q->nrecorded; i++) {
 		if (r->nrecorded < c->max_violations) {
@@ -450,6 +452,16 @@ static struct hvtlb_sim_results *merge(const struct hvtlb_sim_config *c,
 		r->targets[i].ack_us_p50 =
 			(double)sim_hist_quantile(h, mx, 0.50) / mhz;
 		r->targets[i].ack_us_p99 =
+			(double)sim_hist_quantile(h, mx, 0.99) / mhz;
+	}
+	for (int i = 0; i < HVTLB_SIM_TARGET_LOCK_COUNT_; i++) {
+		unsigned row = SIM_TARGET_LOCK + (unsigned)i;
+		const uint64_t *h = parts[0].thist + (size_t)row * HIST_BUCKETS;
+		simtime mx = parts[0].tmax[row];
+
+		r->ipi_lock[i].ack_us_p50 =
+			(double)sim_hist_quantile(h, mx, 0.50) / mhz;
+		r->ipi_lock[i].ack_us_p99 =
 			(double)sim_hist_quantile(h, mx, 0.99) / mhz;
 	}
 	ipi_acks_finish(r,

@@ -144,7 +144,7 @@ static void handle_ipi(struct sim *s, struct vcpu *v, const struct ipi_rec *q)
 	if (q->early)
 		end = end - h + cyc(s, SIM_COST_ipi_target) / 2;
 	sim_ipi_acked(s, (enum hvtlb_sim_target_state)q->state,
-		      end - q->posted);
+		      (enum hvtlb_sim_target_lock)q->lock, end - q->posted);
 	sim_ack_post(s, q->from, q->seq, end);
 }
 

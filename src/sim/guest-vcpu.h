@@ -73,6 +73,7 @@ struct ipi_rec {
 	uint32_t asid;
 	uint8_t kind;
 	uint8_t state; /* the target's, when it was sent (sim_target_posted) */
+	uint8_t lock;  /* its PV spinlock state then (sim_target_lock) */
 	simtime posted;
 	bool early;
 	bool drop;   /* drop-target fault: ack without flushing */

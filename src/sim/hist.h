@@ -19,9 +19,11 @@
 #define HIST_BUCKETS (64u * HIST_SUB)
 
 /* Rows of acknowledgement histograms: one per target state, then the
- * flush IPIs a guest handled in any state. */
+ * flush IPIs a guest handled in any state, then those IPIs by their
+ * target's PV spinlock state. */
 #define SIM_TARGET_IPI ((unsigned)HVTLB_SIM_TARGET_COUNT_)
-#define SIM_TARGET_ROWS (SIM_TARGET_IPI + 1u)
+#define SIM_TARGET_LOCK (SIM_TARGET_IPI + 1u)
+#define SIM_TARGET_ROWS (SIM_TARGET_LOCK + HVTLB_SIM_TARGET_LOCK_COUNT_)
 
 /* Counts one value @p v in @p hist (HIST_BUCKETS counters). */
 void sim_hist_record(uint64_t *hist, uint64_t v);

@@ -280,7 +280,8 @@ struct sim {
 	uint64_t hist[HIST_BUCKETS];
 	simtime lat_max;
 	/* per target state (results.targets), then the flush IPIs a guest
-	 * handled in any state (SIM_TARGET_IPI, results.ipi_acks):
+	 * handled in any state (SIM_TARGET_IPI, results.ipi_acks), then
+	 * by their target's lock state (SIM_TARGET_LOCK, results.ipi_lock):
 	 * acknowledgement latencies, HIST_BUCKETS each, and their largest */
 	uint64_t *thist;
 	simtime tmax[SIM_TARGET_ROWS];

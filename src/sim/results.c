@@ -46,6 +46,19 @@ static const char *const target_names[] = {
 #undef HVTLB_X_
 };
 
+static const char *const target_lock_names[] = {
+#define HVTLB_X_(n, s) s,
+	HVTLB_SIM_TARGET_LOCK_MAP(HVTLB_X_)
+#undef HVTLB_X_
+};
+
+const char *hvtlb_sim_target_lock_name(enum hvtlb_sim_target_lock st)
+{
+	return (unsigned)st < HVTLB_SIM_TARGET_LOCK_COUNT_
+		       ? target_lock_names[st]
+		       : NULL;
+}
+
 const char *hvtlb_sim_target_name(enum hvtlb_sim_target_state st)
 {
 	return (unsigned)st < HVTLB_SIM_TARGET_COUNT_ ? target_names[st] : NULL;
@@ -256,6 +269,18 @@ static void step_flush_targets(struct writer *w,
 			"\"ack_us_p99\":%.9g}",
 			(unsigned long long)r->targets[i].posted,
 			r->targets[i].ack_us_p50, r->targets[i].ack_us_p99);
+	}
+}
+
+static void step_ipi_lock(struct writer *w, const struct hvtlb_sim_results *r)
+{
+	for (int i = 0; i < HVTLB_SIM_TARGET_LOCK_COUNT_; i++) {
+		member(w, "flush_ipis_by_lock", target_lock_names[i]);
+		fprintf(w->f,
+			"{\"posted\":%llu,\"ack_us_p50\":%.9g,"
+			"\"ack_us_p99\":%.9g}",
+			(unsigned long long)r->ipi_lock[i].posted,
+			r->ipi_lock[i].ack_us_p50, r->ipi_lock[i].ack_us_p99);
 	}
 }
 

@@ -52,9 +52,28 @@ void sim_target_acked(struct sim *s, enum hvtlb_sim_target_state st, simtime c)
 	ack_record(s, (unsigned)st, c);
 }
 
-void sim_ipi_acked(struct sim *s, enum hvtlb_sim_target_state st, simtime c)
+enum hvtlb_sim_target_lock sim_target_lock(struct sim *s, const struct vcpu *tv)
+{
+	const struct vcpu_pvl *p = &tv->pvl;
+	enum hvtlb_sim_target_lock lk;
+
+	if (p->phase == PVL_WAIT || p->phase == PVL_KICKED)
+		lk = HVTLB_SIM_TARGET_LOCK_HALTED;
+	else if (p->phase == PVL_SPIN || p->phase == PVL_STEAL)
+		lk = HVTLB_SIM_TARGET_LOCK_SPINNING;
+	else if (sim_pvl_irqs_off(p))
+		lk = HVTLB_SIM_TARGET_LOCK_HOLDING;
+	else
+		lk = HVTLB_SIM_TARGET_LOCK_NONE;
+	s->r->ipi_lock[lk].posted++;
+	return lk;
+}
+
+void sim_ipi_acked(struct sim *s, enum hvtlb_sim_target_state st,
+		   enum hvtlb_sim_target_lock lk, simtime c)
 {
 	ack_record(s, (unsigned)st, c);
 	ack_record(s, SIM_TARGET_IPI, c);
+	ack_record(s, SIM_TARGET_LOCK + (unsigned)lk, c);
 	s->r->ipi_acks.targets++;
 }

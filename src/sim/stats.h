@@ -16,8 +16,14 @@ enum hvtlb_sim_target_state sim_target_posted(struct sim *s,
 /* A target that was in state @p st when its flush was posted took @p c
  * cycles to acknowledge. */
 void sim_target_acked(struct sim *s, enum hvtlb_sim_target_state st, simtime c);
-/* The same for a flush IPI the guest handled: also counted in the IPI row
- * (results.ipi_acks). */
-void sim_ipi_acked(struct sim *s, enum hvtlb_sim_target_state st, simtime c);
+/* A flush IPI is sent to @p tv now: where it stands with the guest's PV
+ * spinlock (counted in results.ipi_lock). */
+enum hvtlb_sim_target_lock sim_target_lock(struct sim *s,
+					   const struct vcpu *tv);
+/* The same as sim_target_acked() for a flush IPI the guest handled, its
+ * target in lock state @p lk when it was sent: also counted in the IPI
+ * row (results.ipi_acks) and the lock row (results.ipi_lock). */
+void sim_ipi_acked(struct sim *s, enum hvtlb_sim_target_state st,
+		   enum hvtlb_sim_target_lock lk, simtime c);
 
 #endif

@@ -13,7 +13,7 @@
  * taking the lock outside the queue while its head is halted, or one
  * doing so while the head spins; a spin
  * threshold counted in time from the spin's start, not in the time the
- * waiter runs.
+ * waiter runs; a flush IPI's target filed under the wrong lock state.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -32,6 +32,7 @@
 #include "sim/guest.h"
 #include "sim/host.h"
 #include "sim/machine.h"
+#include "sim/stats.h"
 
 #include "sim-test.h"
 #include "sim-rig.h"
@@ -100,6 +101,54 @@ static void test_irqs_off(void **state)
 	h->pvl.irq_off = 0;
 	sim_guest_on_ipi(s, &e);
 	assert_int_equal(h->hs, H_WAKING);
+	rig_free(g);
+}
+
+/*
+ * Where a flush IPI's target stands with the lock, as the run reports it
+ * (results.ipi_lock): each phase of a waiter, a holder (interrupts off,
+ * not waiting), and a vCPU in no section; every send counted once. The
+ * broken variants (a kicked waiter not yet running counted as spinning,
+ * a holder as in no section, a send counted twice) fail these checks.
+ */
+static void test_target_lock(void **state)
+{
+	const char *kv[] = { TWO_VMS, "machine.pcpus=8",
+			     "guest.pv_spinlock=true", NULL };
+	struct rig *g = rig_new(kv);
+	struct sim *s = &g->s;
+	struct vcpu *v = &s->v[0];
+	static const struct {
+		uint8_t phase;
+		uint32_t irq_off;
+		enum hvtlb_sim_target_lock want;
+	} cases[] = {
+		{ PVL_NONE, 0, HVTLB_SIM_TARGET_LOCK_NONE },
+		{ PVL_NONE, 1, HVTLB_SIM_TARGET_LOCK_HOLDING },
+		{ PVL_SPIN, 1, HVTLB_SIM_TARGET_LOCK_SPINNING },
+		{ PVL_STEAL, 1, HVTLB_SIM_TARGET_LOCK_SPINNING },
+		{ PVL_WAIT, 1, HVTLB_SIM_TARGET_LOCK_HALTED },
+		{ PVL_KICKED, 1, HVTLB_SIM_TARGET_LOCK_HALTED },
+	};
+	uint64_t n = 0;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		v->pvl.phase = cases[i].phase;
+		v->pvl.irq_off = cases[i].irq_off;
+		assert_int_equal(sim_target_lock(s, v), cases[i].want);
+	}
+	for (int k = 0; k < HVTLB_SIM_TARGET_LOCK_COUNT_; k++) {
+		assert_non_null(hvtlb_sim_target_lock_name(
+			(enum hvtlb_sim_target_lock)k));
+		n += s->r->ipi_lock[k].posted;
+	}
+	assert_int_equal(n, 6);
+	assert_int_equal(s->r->ipi_lock[HVTLB_SIM_TARGET_LOCK_HALTED].posted,
+			 2);
+	assert_null(hvtlb_sim_target_lock_name(HVTLB_SIM_TARGET_LOCK_COUNT_));
+	v->pvl.phase = PVL_NONE;
+	v->pvl.irq_off = 0;
 	rig_free(g);
 }
 
@@ -327,6 +376,8 @@ static void test_halt_and_kick(void **state)
 	const char *pv[] = { "guest.pv_spinlock=true", "cost.pause=0.01",
 			     NULL };
 	struct hvtlb_sim_results *p;
+	const struct hvtlb_sim_target_stats *halted, *none;
+	uint64_t n = 0;
 
 	(void)state;
 	p = run(kv, pv);
@@ -337,6 +388,19 @@ static void test_halt_and_kick(void **state)
 	/* a kick is a KVM_HC_KICK_CPU hypercall, a halt an HLT exit */
 	assert_true(p->vm_exits[HVTLB_SIM_EXIT_HYPERCALL] >= p->pv_kicks);
 	assert_true(p->vm_exits[HVTLB_SIM_EXIT_HLT] >= p->pv_halts);
+	/* every flush IPI counted once by its target's lock state; those
+	 * sent to a waiter halted with interrupts off wait for its kick */
+	for (int k = 0; k < HVTLB_SIM_TARGET_LOCK_COUNT_; k++)
+		n += p->ipi_lock[k].posted;
+	assert_int_equal(n, p->ipis[HVTLB_SIM_IPI_FLUSH]);
+	halted = &p->ipi_lock[HVTLB_SIM_TARGET_LOCK_HALTED];
+	none = &p->ipi_lock[HVTLB_SIM_TARGET_LOCK_NONE];
+	print_message("flush IPIs to halted waiters %llu (ack p50 %.1f us), "
+		      "to vCPUs in no section %llu (%.1f us)\n",
+		      (unsigned long long)halted->posted, halted->ack_us_p50,
+		      (unsigned long long)none->posted, none->ack_us_p50);
+	assert_true(halted->posted > 0);
+	assert_true(halted->ack_us_p50 > none->ack_us_p50);
 	hvtlb_sim_results_destroy(p);
 }
 
@@ -371,6 +435,7 @@ int main(int argc, char **argv)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_key_rules),
 		cmocka_unit_test(test_irqs_off),
+		cmocka_unit_test(test_target_lock),
 		cmocka_unit_test(test_spin_counts_running),
 		cmocka_unit_test(test_unfair_steal),
 		cmocka_unit_test(test_fits),

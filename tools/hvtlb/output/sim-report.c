@@ -250,38 +250,54 @@ static void print_corun(const struct sim_batch *b, const struct ensemble *e)
 		printf("  (%u more VMs in --json)\n", nvms - 8);
 }
 
-/* Flush targets by what they were doing when the flush was posted: how
- * many, and their acknowledgement latency p50 / p99. */
-static void print_targets(const struct sim_batch *b, const struct ensemble *e)
+/* One row of a target table of a run: its k-th state. */
+typedef const struct hvtlb_sim_target_stats *(*target_row_fn)(
+	const struct hvtlb_sim_results *r, int k);
+
+static const struct hvtlb_sim_target_stats *
+target_by_state(const struct hvtlb_sim_results *r, int k)
+{
+	return &r->targets[k];
+}
+
+static const struct hvtlb_sim_target_stats *
+target_by_lock(const struct hvtlb_sim_results *r, int k)
+{
+	return &r->ipi_lock[k];
+}
+
+/* A table of @p n target states titled @p title: for each state, how many
+ * were posted, and their acknowledgement latency p50 / p99; printed only
+ * when a run posted to a state from @p first on. */
+static void print_target_table(const struct sim_batch *b,
+			       const struct ensemble *e, const char *title,
+			       int first, int n, const char *(*name)(int),
+			       target_row_fn row)
 {
 	bool any = false;
 
 	for (size_t i = 0; i < b->nruns; i++)
-		for (int k = 0; k < HVTLB_SIM_TARGET_COUNT_; k++)
-			any |= b->res[i]->targets[k].posted != 0;
+		for (int k = first; k < n; k++)
+			any |= row(b->res[i], k)->posted != 0;
 	if (!any)
 		return;
-	printf("flush targets, by state when posted\n");
-	for (int k = 0; k < HVTLB_SIM_TARGET_COUNT_; k++) {
-		const char *name =
-			hvtlb_sim_target_name((enum hvtlb_sim_target_state)k);
+	printf("%s\n", title);
+	for (int k = 0; k < n; k++) {
 		char label[64];
 
-		snprintf(label, sizeof(label), "  %s", name);
+		snprintf(label, sizeof(label), "  %s", name(k));
 		printf("%-34s", label);
 		for (size_t i = 0; i < b->nruns; i++) {
-			printf(" %14llu", (unsigned long long)b->res[i]
-						  ->targets[k]
-						  .posted);
+			printf(" %14llu",
+			       (unsigned long long)row(b->res[i], k)->posted);
 			if (e)
 				printf("  %-28s", "");
 		}
 		putchar('\n');
-		snprintf(label, sizeof(label), "    ack p50/p99 (us)");
-		printf("%-34s", label);
+		printf("%-34s", "    ack p50/p99 (us)");
 		for (size_t i = 0; i < b->nruns; i++) {
 			const struct hvtlb_sim_target_stats *t =
-				&b->res[i]->targets[k];
+				row(b->res[i], k);
 			char cell[40];
 
 			snprintf(cell, sizeof(cell), "%.1f/%.0f", t->ack_us_p50,
@@ -292,6 +308,30 @@ static void print_targets(const struct sim_batch *b, const struct ensemble *e)
 		}
 		putchar('\n');
 	}
+}
+
+static const char *state_name(int k)
+{
+	return hvtlb_sim_target_name((enum hvtlb_sim_target_state)k);
+}
+
+static const char *lock_name(int k)
+{
+	return hvtlb_sim_target_lock_name((enum hvtlb_sim_target_lock)k);
+}
+
+/* Flush targets by what they were doing when the flush was posted, then
+ * (with the guest's PV spinlock) flush IPIs by where their target stood
+ * with the lock. */
+static void print_targets(const struct sim_batch *b, const struct ensemble *e)
+{
+	print_target_table(b, e, "flush targets, by state when posted", 0,
+			   HVTLB_SIM_TARGET_COUNT_, state_name,
+			   target_by_state);
+	print_target_table(b, e, "flush IPIs, by the target's PV spinlock",
+			   HVTLB_SIM_TARGET_LOCK_NONE + 1,
+			   HVTLB_SIM_TARGET_LOCK_COUNT_, lock_name,
+			   target_by_lock);
 }
 
 static void print_header(const struct sim_batch *b, const struct ensemble *e)
