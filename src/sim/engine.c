@@ -395,6 +395,21 @@ static size_t mem_per_vcpu(const struct hvtlb_sim_config *c)
 }
 
 /* Sums the parts in part order into one result. */
+/* The acknowledgement p50 and p99 of @p n target rows @p t from the
+ * merged histograms of @p pt, rows @p row0 on. */
+static void ack_quantiles(struct hvtlb_sim_target_stats *t, int n,
+			  const struct part *pt, unsigned row0, double mhz)
+{
+	for (int i = 0; i < n; i++) {
+		unsigned row = row0 + (unsigned)i;
+		const uint64_t *h = pt->thist + (size_t)row * HIST_BUCKETS;
+		simtime mx = pt->tmax[row];
+
+		t[i].ack_us_p50 = (double)sim_hist_quantile(h, mx, 0.50) / mhz;
+		t[i].ack_us_p99 = (double)sim_hist_quantile(h, mx, 0.99) / mhz;
+	}
+}
+
 /* results.ipi_acks from the IPI row @p h of the merged histograms. */
 static void ipi_acks_finish(struct hvtlb_sim_results *r, const uint64_t *h,
 			    simtime max, double mhz)
@@ -445,25 +460,9 @@ static struct hvtlb_sim_results *merge(const struct hvtlb_sim_config *c,
 	r->latency_us_p99 =
 		(double)sim_hist_quantile(hist, lat_max, 0.99) / mhz;
 	r->latency_us_max = (double)lat_max / mhz;
-	for (int i = 0; i < HVTLB_SIM_TARGET_COUNT_; i++) {
-		const uint64_t *h = parts[0].thist + (size_t)i * HIST_BUCKETS;
-		simtime mx = parts[0].tmax[i];
-
-		r->targets[i].ack_us_p50 =
-			(double)sim_hist_quantile(h, mx, 0.50) / mhz;
-		r->targets[i].ack_us_p99 =
-			(double)sim_hist_quantile(h, mx, 0.99) / mhz;
-	}
-	for (int i = 0; i < HVTLB_SIM_TARGET_LOCK_COUNT_; i++) {
-		unsigned row = SIM_TARGET_LOCK + (unsigned)i;
-		const uint64_t *h = parts[0].thist + (size_t)row * HIST_BUCKETS;
-		simtime mx = parts[0].tmax[row];
-
-		r->ipi_lock[i].ack_us_p50 =
-			(double)sim_hist_quantile(h, mx, 0.50) / mhz;
-		r->ipi_lock[i].ack_us_p99 =
-			(double)sim_hist_quantile(h, mx, 0.99) / mhz;
-	}
+	ack_quantiles(r->targets, HVTLB_SIM_TARGET_COUNT_, &parts[0], 0, mhz);
+	ack_quantiles(r->ipi_lock, HVTLB_SIM_TARGET_LOCK_COUNT_, &parts[0],
+		      SIM_TARGET_LOCK, mhz);
 	ipi_acks_finish(r,
 			parts[0].thist + (size_t)SIM_TARGET_IPI * HIST_BUCKETS,
 			parts[0].tmax[SIM_TARGET_IPI], mhz);

@@ -259,29 +259,32 @@ static void step_corun(struct writer *w, const struct hvtlb_sim_results *r)
 	fputc(']', w->f);
 }
 
-static void step_flush_targets(struct writer *w,
-			       const struct hvtlb_sim_results *r)
+/* @p n target rows as the members of @p group, named by @p names. */
+static void put_target_rows(struct writer *w, const char *group,
+			    const char *const *names,
+			    const struct hvtlb_sim_target_stats *t, int n)
 {
-	for (int i = 0; i < HVTLB_SIM_TARGET_COUNT_; i++) {
-		member(w, "flush_targets", target_names[i]);
+	for (int i = 0; i < n; i++) {
+		member(w, group, names[i]);
 		fprintf(w->f,
 			"{\"posted\":%llu,\"ack_us_p50\":%.9g,"
 			"\"ack_us_p99\":%.9g}",
-			(unsigned long long)r->targets[i].posted,
-			r->targets[i].ack_us_p50, r->targets[i].ack_us_p99);
+			(unsigned long long)t[i].posted, t[i].ack_us_p50,
+			t[i].ack_us_p99);
 	}
+}
+
+static void step_flush_targets(struct writer *w,
+			       const struct hvtlb_sim_results *r)
+{
+	put_target_rows(w, "flush_targets", target_names, r->targets,
+			HVTLB_SIM_TARGET_COUNT_);
 }
 
 static void step_ipi_lock(struct writer *w, const struct hvtlb_sim_results *r)
 {
-	for (int i = 0; i < HVTLB_SIM_TARGET_LOCK_COUNT_; i++) {
-		member(w, "flush_ipis_by_lock", target_lock_names[i]);
-		fprintf(w->f,
-			"{\"posted\":%llu,\"ack_us_p50\":%.9g,"
-			"\"ack_us_p99\":%.9g}",
-			(unsigned long long)r->ipi_lock[i].posted,
-			r->ipi_lock[i].ack_us_p50, r->ipi_lock[i].ack_us_p99);
-	}
+	put_target_rows(w, "flush_ipis_by_lock", target_lock_names, r->ipi_lock,
+			HVTLB_SIM_TARGET_LOCK_COUNT_);
 }
 
 static void step_ack_wait_share(struct writer *w,
