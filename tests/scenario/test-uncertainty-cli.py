@@ -12,6 +12,8 @@ import csv
 import io
 import json
 import os
+import shlex
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -237,6 +239,43 @@ for args, what in [(["--compare", "ipi"], "fewer than two"),
     else:
         rc, out, err = sens(*args)
     check(f"sensitivity: bad {args}", rc == 2 and what in err, err)
+
+# --- a run that fails at a draw: the command printed under the error ---
+# reruns it alone (the file, the command line's --set and --fault, the
+# run's strategy, the draw's values and seed) and fails the same way. The
+# file gives the run's virtual-time limit a range down to 1 us, which
+# some draws cannot finish in; the nominal (1 s) does. Without the draw's
+# values the command would run the nominal limit and finish.
+d = tempfile.mkdtemp(prefix="hvtlb sim rerun ")  # a space: quoted
+with open(DEFAULT) as f:
+    text = f.read().replace(
+        "[workload]\n",
+        "[engine]\nmax_virtual_s = 1 ; range 0.000001..1 log ; source: "
+        "test: a limit some draws cannot finish in\n\n[workload]\n", 1)
+case = os.path.join(d, "rerun-me.ini")
+with open(case, "w") as f:
+    f.write(text)
+rc, out, err = run("sim", case, *SMALL, "--uncertainty", "6", "-q",
+                   "--fault", "no-wait", "--compare", "ipi,hyperv")
+lines = err.splitlines()
+prefix = "  the same run alone: hvtlb sim "
+rerun = [ln[len(prefix):] for ln in lines if ln.startswith(prefix)]
+check("sim: a run failed at a draw: exit 1, the error, then the command",
+      rc == 1 and len(lines) == 2 and "(draw " in lines[0] and
+      "virtual time limit" in lines[0] and len(rerun) == 1, (rc, err))
+if rerun:
+    args = shlex.split(rerun[0])
+    check("sim: the command names the file, --set, --fault, the run's "
+          "strategy, the draw and its seed",
+          args[0] == case and "workload.iterations=20" in args and
+          "no-wait" in args and "--compare" not in args and
+          ("strategy=ipi" in args or "strategy=hyperv" in args) and
+          any(a.startswith("engine.max_virtual_s=") for a in args) and
+          args[-2] == "--seed", args)
+    rc2, _, err2 = run("sim", *args, "-q")
+    check("sim: the command fails as the draw did",
+          rc2 == 1 and "virtual time limit" in err2, (rc2, err2))
+shutil.rmtree(d)
 
 print(f"{len(failures)} failed")
 sys.exit(1 if failures else 0)

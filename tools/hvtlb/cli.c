@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* Option parsing and output files shared by every subcommand (cli.h). */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -429,4 +430,25 @@ int cli_output_finish(const char *cmd, bool keep)
 	free(output.path);
 	output.tmp = output.path = NULL;
 	return rc;
+}
+
+void cli_shell_word(FILE *f, const char *w, size_t n)
+{
+	bool plain = n > 0;
+
+	for (size_t i = 0; i < n && plain; i++)
+		plain = isalnum((unsigned char)w[i]) ||
+			strchr("._,:=/+-@%", w[i]);
+	if (plain) {
+		fprintf(f, "%.*s", (int)n, w);
+		return;
+	}
+	fputc('\'', f);
+	for (size_t i = 0; i < n; i++) {
+		if (w[i] == '\'')
+			fputs("'\\''", f);
+		else
+			fputc(w[i], f);
+	}
+	fputc('\'', f);
 }

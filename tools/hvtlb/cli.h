@@ -118,6 +118,11 @@ int cli_range(const char *cmd, const char *opt, const char *val, bool allow_all,
 int cli_enum_error(const char *cmd, const char *opt, const char *what,
 		   const char *val, const char *const *names);
 
+/* Writes the @p n bytes of @p w as one word of a POSIX shell command
+ * line: as they are when every character is safe, else in single
+ * quotes. */
+void cli_shell_word(FILE *f, const char *w, size_t n);
+
 /**
  * `-o FILE`: from here on stdout goes to a new file beside @p path (its
  * name plus a random suffix), which cli_output_finish() renames to

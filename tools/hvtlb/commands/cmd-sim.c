@@ -528,9 +528,45 @@ static int add_overrides(struct sim_opts *o, struct sim_batch *b)
 	return -1;
 }
 
+/* Under a failed run of an ensemble: the command that runs it alone (the
+ * file, the command line's options but --compare, --seed and --threads,
+ * the run's strategy, the draw's values and seed). Nothing for a
+ * scenario read from standard input. */
+static void print_rerun(const struct sim_opts *o, const struct sim_batch *b,
+			const struct unc_plan *u, const struct ensemble *e)
+{
+	static const struct {
+		int opt;
+		const char *name;
+	} keep[] = { { OPT_SET, "--set" }, { OPT_FAULT, "--fault" } };
+	size_t row, k;
+
+	if (!ensemble_failed_job(e, &row, &k) || !strcmp(b->sc.path, "-"))
+		return;
+	fputs("  the same run alone: hvtlb sim ", stderr);
+	cli_shell_word(stderr, b->sc.path, strlen(b->sc.path));
+	if (o->trace_in) {
+		fputs(" --trace-in ", stderr);
+		cli_shell_word(stderr, o->trace_in, strlen(o->trace_in));
+	}
+	for (size_t i = 0; i < o->nov; i++)
+		for (size_t j = 0; j < sizeof(keep) / sizeof(keep[0]); j++)
+			if (o->ov[i].opt == keep[j].opt) {
+				fprintf(stderr, " %s ", keep[j].name);
+				cli_shell_word(stderr, o->ov[i].value,
+					       strlen(o->ov[i].value));
+			}
+	fprintf(stderr, " --set strategy=%s", e->names[k]);
+	if (row)
+		unc_plan_print_sets(u, row - 1, &b->sc, stderr);
+	fprintf(stderr, " --seed %llu\n",
+		(unsigned long long)ensemble_job(e, row, k)->cfg.seed);
+}
+
 /*
  * Runs the batch's nominal runs and @p o->draws draws of its uncertain
- * parameters (ensemble.h). Returns 0, or an exit code (message printed).
+ * parameters (ensemble.h). Returns 0, or an exit code (message printed,
+ * with the command that reruns the run that failed).
  */
 static int run_uncertain(const struct sim_opts *o, struct sim_batch *b,
 			 struct unc_plan *u, struct ensemble *e)
@@ -546,6 +582,7 @@ static int run_uncertain(const struct sim_opts *o, struct sim_batch *b,
 		return CLI_EXIT_USAGE;
 	}
 	fprintf(stderr, "hvtlb sim: %s: %s\n", b->sc.path, err);
+	print_rerun(o, b, u, e);
 	return CLI_EXIT_FAIL;
 }
 

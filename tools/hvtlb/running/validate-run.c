@@ -6,7 +6,6 @@
  * a case leaves once its bands are settled; then each quantity's verdict;
  * and, for a run that failed, the `hvtlb sim` command that runs it alone.
  */
-#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
@@ -215,33 +214,10 @@ int validate_run_all(const struct vopts *o, struct vlist *l)
 	return rc;
 }
 
-/* @p w as one word of a POSIX shell command line: as it is when every
- * character is safe, else in single quotes. */
-static void shell_word(FILE *f, const char *w, size_t n)
-{
-	bool plain = n > 0;
-
-	for (size_t i = 0; i < n && plain; i++)
-		plain = isalnum((unsigned char)w[i]) ||
-			strchr("._,:=/+-@%", w[i]);
-	if (plain) {
-		fprintf(f, "%.*s", (int)n, w);
-		return;
-	}
-	fputc('\'', f);
-	for (size_t i = 0; i < n; i++) {
-		if (w[i] == '\'')
-			fputs("'\\''", f);
-		else
-			fputc(w[i], f);
-	}
-	fputc('\'', f);
-}
-
 static int print_override(void *f, const char *piece)
 {
 	fputs(" --set ", f);
-	shell_word(f, piece, strlen(piece));
+	cli_shell_word(f, piece, strlen(piece));
 	return 0;
 }
 
@@ -259,12 +235,12 @@ void validate_print_rerun(const struct vopts *o, const struct vrun *r, FILE *f)
 	if (!ensemble_failed_job(&r->e, &row, &k))
 		return;
 	fputs("  the same run alone: hvtlb sim ", f);
-	shell_word(f, r->path, strlen(r->path));
+	cli_shell_word(f, r->path, strlen(r->path));
 	if (o->quick)
 		print_overrides(f, r->c.ci);
 	for (size_t i = 0; i < o->nsets; i++) {
 		fputs(" --set ", f);
-		shell_word(f, o->sets[i], strlen(o->sets[i]));
+		cli_shell_word(f, o->sets[i], strlen(o->sets[i]));
 	}
 	print_overrides(f, k ? r->c.b : r->c.a);
 	if (row)
