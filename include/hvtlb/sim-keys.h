@@ -134,6 +134,12 @@
 	  "an interrupt is pending for it: KVM >= 5.13 (commit 52acd22faa1a, " \
 	  "kvm_arch_dy_has_pending_interrupt) on a host with APICv (posted "   \
 	  "interrupts); false: before 5.13, or no APICv")                      \
+	X(KICK_YIELD, "hypervisor.kick_yield", BOOL, kick_yield, "true", 0, 0, \
+	  "",                                                                  \
+	  "the PV spinlock's kick (KVM_HC_KICK_CPU) yields the releaser's "    \
+	  "pCPU to the kicked waiter when that one waits for a pCPU "          \
+	  "(vcpu->ready): KVM >= 5.3 (commit 266e85a5ec9, kvm_sched_yield); "  \
+	  "false: before 5.3, the kick only wakes the waiter")                 \
 	X(DIRECTED_YIELD, "hypervisor.directed_yield", BOOL, directed_yield,   \
 	  "true", 0, 0, "",                                                    \
 	  "a pause-loop exit runs KVM's kvm_vcpu_on_spin (2018): the VM's "    \

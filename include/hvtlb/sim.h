@@ -435,6 +435,7 @@ struct hvtlb_sim_config {
 	bool ple;
 	bool ple_boost_ready;
 	bool ple_boost_irq;
+	bool kick_yield;
 	bool directed_yield;
 	uint32_t ple_window_grow;
 	uint32_t ple_window_shrink;
@@ -1018,6 +1019,9 @@ struct hvtlb_sim_results {
 	uint64_t pv_halts;
 	uint64_t pv_kicks;
 	uint64_t pv_steals;
+	/** hypervisor.kick_yield: the kicks after which KVM yielded the
+	 *  releaser's pCPU to the kicked waiter (kvm_sched_yield()). */
+	uint64_t kick_yields;
 };
 
 /**
@@ -1087,7 +1091,9 @@ struct hvtlb_sim_results {
 	C(pv_kicks, "lock_sections", "pv_kicks", "PV spinlock kicks",          \
 	  "pv_kicks")                                                          \
 	C(pv_steals, "lock_sections", "pv_steals", "PV spinlock steals",       \
-	  "pv_steals")
+	  "pv_steals")                                                         \
+	C(kick_yields, "lock_sections", "kick_yields",                         \
+	  "PV kicks that yielded", "kick_yields")
 
 /**
  * Runs the simulation @p c describes (validated first). On success stores a

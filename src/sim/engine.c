@@ -98,6 +98,9 @@ static void dispatch(struct sim *s, const struct event *e)
 	case EV_BALANCE:
 		sim_host_on_balance(s, e);
 		return;
+	case EV_KICK_YIELD:
+		sim_host_on_kick_yield(s, e);
+		return;
 	}
 }
 

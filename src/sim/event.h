@@ -16,21 +16,22 @@ typedef uint64_t simtime;
 #define SIM_NEVER UINT64_MAX
 
 enum ev_kind {
-	EV_RUN,	      /* vCPU finished its work segment */
-	EV_SLICE,     /* pCPU time slice over */
-	EV_IPI,	      /* an IPI reaches a vCPU */
-	EV_KICK,      /* the hypervisor's kick reaches a vCPU */
-	EV_WAKE,      /* a halted vCPU becomes runnable on its pCPU */
-	EV_TIMER,     /* a sleeping task's timer */
-	EV_TICK,      /* guest timer tick of a vCPU */
-	EV_ACK,	      /* an acknowledgement reaches an initiator */
-	EV_PLE,	      /* pause-loop exit of a spinning vCPU */
-	EV_SPIN_END,  /* a lock spinner's budget is over */
-	EV_PVL_SPIN,  /* a PV spinlock waiter's spin threshold */
-	EV_IDLE_POLL, /* an idle vCPU's poll limit (guest.idle = haltpoll) */
-	EV_LONG_SPIN, /* a spinning guest notifies the hypervisor */
-	EV_SPAWN,     /* the workload creates a thread */
-	EV_BALANCE,   /* a pCPU's periodic load balancing */
+	EV_RUN,	       /* vCPU finished its work segment */
+	EV_SLICE,      /* pCPU time slice over */
+	EV_IPI,	       /* an IPI reaches a vCPU */
+	EV_KICK,       /* the hypervisor's kick reaches a vCPU */
+	EV_WAKE,       /* a halted vCPU becomes runnable on its pCPU */
+	EV_TIMER,      /* a sleeping task's timer */
+	EV_TICK,       /* guest timer tick of a vCPU */
+	EV_ACK,	       /* an acknowledgement reaches an initiator */
+	EV_PLE,	       /* pause-loop exit of a spinning vCPU */
+	EV_SPIN_END,   /* a lock spinner's budget is over */
+	EV_PVL_SPIN,   /* a PV spinlock waiter's spin threshold */
+	EV_IDLE_POLL,  /* an idle vCPU's poll limit (guest.idle = haltpoll) */
+	EV_LONG_SPIN,  /* a spinning guest notifies the hypervisor */
+	EV_SPAWN,      /* the workload creates a thread */
+	EV_BALANCE,    /* a pCPU's periodic load balancing */
+	EV_KICK_YIELD, /* KVM yields a PV lock kicker's pCPU to the kicked */
 };
 
 /* kind: an enum ev_kind; above EV_SENDER_SHIFT, the vCPU (global id + 1)

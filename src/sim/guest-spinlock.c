@@ -28,7 +28,8 @@
  * - At the release, a halted head is kicked (__pv_queued_spin_unlock_
  *   slowpath -> pv_kick() -> the KVM_HC_KICK_CPU hypercall, a VM exit of
  *   the releaser); a halted waiter that becomes head is kicked at the next
- *   release (pv_kick_node() only marks it).
+ *   release (pv_kick_node() only marks it). With hypervisor.kick_yield
+ *   KVM then yields the releaser's pCPU to the kicked head (host-ple.c).
  * - guest.pv_wait_early (commit 75437bb304b2, Linux 4.13 to 5.3, reverted
  *   for 5.4): a queued waiter whose predecessor is halted or whose vCPU is
  *   preempted halts at once (pv_wait_early()).
@@ -314,6 +315,9 @@ void sim_pvl_release(struct task *t, struct pv_lock *l)
 		h->pvl.phase = PVL_KICKED;
 		if (h->hs == H_HALTED)
 			sim_vcpu_wake(s, h, 0);
+		/* KVM >= 5.3: kvm_sched_yield() to the kicked vCPU */
+		if (s->c->kick_yield)
+			ev_push(s, s->now, EV_KICK_YIELD, v->gid, h->gid);
 	}
 	/* the pending bit is clear: the first stealer on a pCPU takes it */
 	for (uint32_t i = 0; i < l->sn; i++) {

@@ -38,6 +38,15 @@
  *   notification bit set), since the spinner may be waiting for that
  *   interrupt to be handled.
  *
+ * - hypervisor.kick_yield (Linux 5.3, commit 266e85a5ec9): the guest's PV
+ *   spinlock kicks the halted queue head at an unlock (KVM_HC_KICK_CPU);
+ *   KVM then calls kvm_sched_yield(), which yields the releaser's pCPU to
+ *   the kicked vCPU when it is `ready` (woken, or preempted, and waiting
+ *   for a pCPU): the same yield_to() as above, then schedule(). A kicked
+ *   vCPU that is still waking in this model (wake latency) would already
+ *   be queued on Linux (try_to_wake_up() enqueues it): the releaser
+ *   yields at once and the waiter gets its boost when it is queued.
+ *
  * hypervisor.directed_yield = false keeps the engine's older model: a
  * fixed window armed only while other vCPUs wait on the spinner's pCPU;
  * an exit gives that pCPU to them if any vCPU of the VM is preempted
@@ -221,6 +230,54 @@ static bool vcpu_on_spin(struct sim *s, struct vcpu *me)
 	me->host.in_spin_loop = false;
 	me->host.dy_eligible = false;
 	return false;
+}
+
+/* The yielder leaves its pCPU if another vCPU of its queue runs first. */
+static void yield_resched(struct sim *s, struct vcpu *me)
+{
+	if (s->sched->resched(s, &s->p[me->pcpu]))
+		sim_vcpu_deschedule(s, me, true);
+}
+
+void sim_host_on_kick_yield(struct sim *s, const struct event *e)
+{
+	struct vcpu *me = &s->v[e->obj], *t = &s->v[e->arg];
+	struct pcpu *prq = &s->p[t->pcpu];
+
+	/* the releaser is in its hypercall; a target that runs is not
+	 * ready, nor one that halted again */
+	if (me->hs != H_RUNNING || me == t)
+		return;
+	if (t->hs == H_READY) {
+		if (yield_to(s, me, t) > 0) {
+			s->r->kick_yields++;
+			yield_resched(s, me);
+		}
+		return;
+	}
+	if (t->hs != H_WAKING)
+		return;
+	/* yield_to()'s -ESRCH with the waker already on its run queue */
+	if (!s->p[me->pcpu].rq_n && !prq->rq_n && prq->cur == NONE_ID)
+		return;
+	s->r->kick_yields++;
+	t->host.kick_boost = s->sched->boost != NULL;
+	if (s->sched->yield)
+		s->sched->yield(s, &s->p[me->pcpu]);
+	yield_resched(s, me);
+}
+
+void sim_kick_boost_queued(struct sim *s, struct pcpu *p, struct vcpu *v)
+{
+	struct vcpu *cur = p->cur != NONE_ID ? &s->v[p->cur] : NULL;
+
+	v->host.kick_boost = false;
+	s->sched->boost(s, p, v);
+	/* yield_to(preempt = true): resched_curr() of the target's pCPU */
+	if (cur && s->sched->resched(s, p)) {
+		sim_count_exit(s, cur, HVTLB_SIM_EXIT_PREEMPTION, 1);
+		sim_vcpu_deschedule(s, cur, true);
+	}
 }
 
 /* The engine's older model (hypervisor.directed_yield = false): a

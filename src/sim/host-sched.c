@@ -431,8 +431,12 @@ void sim_host_on_wake(struct sim *s, const struct event *e)
 	s->vmh[v->vm].ready++;
 	TRACE(s, HVTLB_SIM_TRACE_WAKE, v, TR_NONE, e->arg, 0, 0);
 	p->bal.waking--;
-	if (s->sched->woken(s, p, v))
+	if (s->sched->woken(s, p, v)) {
+		v->host.kick_boost = false;
 		return;
+	}
 	queue_grew(s, p);
+	if (v->host.kick_boost)
+		sim_kick_boost_queued(s, p, v);
 	sim_pcpu_schedule(s, p);
 }

@@ -155,6 +155,9 @@ struct vcpu_host {
 	 * TLB is flushed at entry) */
 	bool migrated;
 	bool preempted; /* descheduled while runnable (KVM vcpu->preempted) */
+	/* hypervisor.kick_yield: a kick yielded to it while it was waking
+	 * (host-ple.c); boosted once it is queued */
+	bool kick_boost;
 	/* when it last halted (host-idle.c: halt polling, wake latency) */
 	simtime halted_at;
 };
@@ -305,6 +308,13 @@ void sim_host_on_ple(struct sim *s, const struct event *e);
  * long-spin notification): yields its pCPU to a candidate vCPU of the VM
  * if there is one (true), else charges the exit and lets it spin on. */
 bool sim_kvm_vcpu_on_spin(struct sim *s, struct vcpu *v);
+/* EV_KICK_YIELD (hypervisor.kick_yield): the vCPU @p e->obj, in its
+ * KVM_HC_KICK_CPU, yields its pCPU to the PV lock waiter @p e->arg it
+ * kicked, if that one waits for a pCPU. */
+void sim_host_on_kick_yield(struct sim *s, const struct event *e);
+/* @p v, woken by a kick that yielded to it before it was queued, is now
+ * on @p p's run queue: it gets the boost it was given. */
+void sim_kick_boost_queued(struct sim *s, struct pcpu *p, struct vcpu *v);
 
 /* long-spin.c */
 /* Arms the long-spin notification of @p v, spinning in a flush wait. */

@@ -636,6 +636,100 @@ static void test_directed_yield(void **state)
 	rig_free(g);
 }
 
+/* KVM_HC_KICK_CPU from vCPU @p from to the PV lock waiter @p to, now. */
+static void kick_yield(struct sim *s, uint32_t from, uint32_t to)
+{
+	struct event e = { .kind = EV_KICK_YIELD, .obj = from, .arg = to };
+
+	sim_host_on_kick_yield(s, &e);
+}
+
+/* vCPU 0 runs on pCPU 0, where vCPU 2 waits; vCPU 1 entered pCPU 1 now
+ * with the least virtual runtime there. */
+static struct rig *kick_state(const char *const *kv)
+{
+	struct rig *g = rig_new(kv);
+	struct sim *s = &g->s;
+
+	s->now = ms(s, 1);
+	put_running(s, 0, 0, 0);
+	put_ready(s, 2, ms(s, 0.5), false, true);
+	put_running(s, 1, s->now, 0);
+	return g;
+}
+
+/*
+ * hypervisor.kick_yield (KVM 5.3, 266e85a5ec9): after its kick, the PV
+ * lock's releaser yields its pCPU to the kicked waiter if that one is
+ * ready. A waiter preempted (in user mode: the kick's yield does not ask)
+ * and queued on pCPU 1 becomes its next buddy and runs at once; the
+ * releaser gives pCPU 0 to vCPU 2. A waiter still waking from its halt
+ * (on Linux already queued when KVM yields) gets the same boost once it
+ * is queued: with 1 ms more virtual runtime than vCPU 1 its wake-up alone
+ * does not preempt it (the control), with the boost it does. No yield to
+ * a waiter that runs, nor when both run queues would hold one vCPU
+ * (yield_to()'s -ESRCH). The broken variants - no boost for a waking
+ * waiter, a yield to a running one, a yield that ignores -ESRCH - fail
+ * the second, third and fourth parts.
+ */
+static void test_kick_yield(void **state)
+{
+	const char *kv[] = { DY_RIG, "hypervisor.balance=false", NULL };
+	struct rig *g = kick_state(kv);
+	struct sim *s = &g->s;
+	struct event w = { .kind = EV_WAKE, .obj = 5 };
+
+	(void)state;
+	put_ready(s, 3, ms(s, 1), true, false);
+	kick_yield(s, 0, 3);
+	assert_int_equal(s->p[1].cur, 3);
+	assert_int_equal(s->v[1].hs, H_READY);
+	assert_int_equal(s->p[0].cur, 2);
+	assert_int_equal(s->v[0].hs, H_READY);
+	assert_int_equal(s->r->kick_yields, 1);
+	rig_free(g);
+
+	for (int boost = 0; boost < 2; boost++) {
+		g = kick_state(kv);
+		s = &g->s;
+		s->v[5].host.vruntime = ms(s, 1);
+		sim_vcpu_wake(s, &s->v[5], 0);
+		assert_int_equal(s->v[5].hs, H_WAKING);
+		if (boost) {
+			kick_yield(s, 0, 5);
+			assert_true(s->v[5].host.kick_boost);
+			assert_int_equal(s->p[0].cur, 2);
+		}
+		sim_host_on_wake(s, &w);
+		assert_int_equal(s->p[1].cur, boost ? 5 : 1);
+		assert_false(s->v[5].host.kick_boost);
+		assert_int_equal(s->r->kick_yields, (uint64_t)boost);
+		rig_free(g);
+	}
+
+	/* the waiter runs already: nothing to yield to */
+	g = kick_state(kv);
+	s = &g->s;
+	kick_yield(s, 0, 1);
+	assert_int_equal(s->p[0].cur, 0);
+	assert_int_equal(s->p[1].cur, 1);
+	assert_int_equal(s->r->kick_yields, 0);
+	rig_free(g);
+
+	/* -ESRCH: the releaser alone on pCPU 0, the waiter woken onto idle
+	 * pCPU 1 */
+	g = rig_new(kv);
+	s = &g->s;
+	s->now = ms(s, 1);
+	put_running(s, 0, 0, 0);
+	sim_vcpu_wake(s, &s->v[5], 0);
+	kick_yield(s, 0, 5);
+	assert_int_equal(s->p[0].cur, 0);
+	assert_false(s->v[5].host.kick_boost);
+	assert_int_equal(s->r->kick_yields, 0);
+	rig_free(g);
+}
+
 /* 8 vCPUs on 4 pCPUs, IPI flushes. */
 #define OVERCOMMIT                                                             \
 	"strategy=ipi", "machine.pcpus=4", "vm.vcpus=8", "workload.threads=8", \
@@ -1125,6 +1219,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_balance_periodic),
 		cmocka_unit_test(test_balance_hot_forced),
 		cmocka_unit_test(test_balance_fresh_min),
+		cmocka_unit_test(test_kick_yield),
 		cmocka_unit_test(test_vcpu_moves),
 	};
 

@@ -368,13 +368,17 @@ static void test_fits(void **state)
  * spinning while preempted, before it halted). While a head is halted or
  * kicked and not yet running (the pending bit clear), CPUs that request
  * the lock spin for it outside the queue and take it at releases
- * (pv_hybrid_queued_unfair_trylock): there are steals.
+ * (pv_hybrid_queued_unfair_trylock): there are steals. KVM's yield at the
+ * kick (hypervisor.kick_yield) follows some kicks, never more than there
+ * are, and none without the key.
  */
 static void test_halt_and_kick(void **state)
 {
 	const char *kv[] = { TWO_VMS, "machine.pcpus=4", NULL };
 	const char *pv[] = { "guest.pv_spinlock=true", "cost.pause=0.01",
 			     NULL };
+	const char *no_yield[] = { "guest.pv_spinlock=true", "cost.pause=0.01",
+				   "hypervisor.kick_yield=false", NULL };
 	struct hvtlb_sim_results *p;
 	const struct hvtlb_sim_target_stats *halted, *none;
 	uint64_t n = 0;
@@ -401,6 +405,17 @@ static void test_halt_and_kick(void **state)
 		      (unsigned long long)none->posted, none->ack_us_p50);
 	assert_true(halted->posted > 0);
 	assert_true(halted->ack_us_p50 > none->ack_us_p50);
+	/* KVM >= 5.3 yields to a kicked waiter that waits for a pCPU: some
+	 * kicks do, none without hypervisor.kick_yield */
+	print_message("kicks %llu, of which yielded %llu\n",
+		      (unsigned long long)p->pv_kicks,
+		      (unsigned long long)p->kick_yields);
+	assert_true(p->kick_yields > 0);
+	assert_true(p->kick_yields <= p->pv_kicks);
+	hvtlb_sim_results_destroy(p);
+	p = run(kv, no_yield);
+	assert_true(p->pv_kicks > 0);
+	assert_int_equal(p->kick_yields, 0);
 	hvtlb_sim_results_destroy(p);
 }
 
