@@ -44,8 +44,11 @@
  *   the kicked vCPU when it is `ready` (woken, or preempted, and waiting
  *   for a pCPU): the same yield_to() as above, then schedule(). A kicked
  *   vCPU that is still waking in this model (wake latency) would already
- *   be queued on Linux (try_to_wake_up() enqueues it): the releaser
- *   yields at once and the waiter gets its boost when it is queued.
+ *   be queued on Linux when its pCPU shares the releaser's last-level
+ *   cache (try_to_wake_up() enqueues it): the releaser yields at once
+ *   and the waiter gets its boost when it is queued. Across last-level
+ *   caches the wake-up goes through the target pCPU's wake list
+ *   (TTWU_QUEUE) and the task is still TASK_WAKING: no yield.
  *
  * hypervisor.directed_yield = false keeps the engine's older model: a
  * fixed window armed only while other vCPUs wait on the spinner's pCPU;
@@ -256,6 +259,12 @@ void sim_host_on_kick_yield(struct sim *s, const struct event *e)
 		return;
 	}
 	if (t->hs != H_WAKING)
+		return;
+	/* try_to_wake_up() queues a wake-up to a pCPU of another last-level
+	 * cache on that pCPU's wake list (TTWU_QUEUE, ttwu_queue_remote()):
+	 * the task stays TASK_WAKING until that pCPU takes it, and yield_to()
+	 * refuses a task whose state is not TASK_RUNNING */
+	if (!sim_pcpus_share_llc(s, me->pcpu, t->pcpu))
 		return;
 	/* yield_to()'s -ESRCH with the waker already on its run queue */
 	if (!s->p[me->pcpu].rq_n && !prq->rq_n && prq->cur == NONE_ID)

@@ -293,6 +293,9 @@ void sim_balance_idle(struct sim *s, struct pcpu *p);
 bool sim_balance_newidle(struct sim *s, struct pcpu *p);
 /* Costs, avg_idle, and the first periodic balance of each pCPU. */
 void sim_balance_setup(struct sim *s);
+/* True if pCPUs @p a and @p b of this part share a last-level cache (a
+ * socket, machine.sockets): Linux's cpus_share_cache(). */
+bool sim_pcpus_share_llc(const struct sim *s, uint32_t a, uint32_t b);
 void sim_host_on_balance(struct sim *s, const struct event *e);
 
 /* host-ple.c */

@@ -666,15 +666,18 @@ static struct rig *kick_state(const char *const *kv)
  * releaser gives pCPU 0 to vCPU 2. A waiter still waking from its halt
  * (on Linux already queued when KVM yields) gets the same boost once it
  * is queued: with 1 ms more virtual runtime than vCPU 1 its wake-up alone
- * does not preempt it (the control), with the boost it does. No yield to
+ * does not preempt it (the control), with the boost it does; not when it
+ * wakes in another socket (the wake list, TTWU_QUEUE). No yield to
  * a waiter that runs, nor when both run queues would hold one vCPU
  * (yield_to()'s -ESRCH). The broken variants - no boost for a waking
- * waiter, a yield to a running one, a yield that ignores -ESRCH - fail
- * the second, third and fourth parts.
+ * waiter, a yield across sockets, a yield to a running one, a yield that
+ * ignores -ESRCH - fail the second to fifth parts.
  */
 static void test_kick_yield(void **state)
 {
 	const char *kv[] = { DY_RIG, "hypervisor.balance=false", NULL };
+	const char *two_llc[] = { DY_RIG, "hypervisor.balance=false",
+				  "machine.sockets=2", NULL };
 	struct rig *g = kick_state(kv);
 	struct sim *s = &g->s;
 	struct event w = { .kind = EV_WAKE, .obj = 5 };
@@ -706,6 +709,18 @@ static void test_kick_yield(void **state)
 		assert_int_equal(s->r->kick_yields, (uint64_t)boost);
 		rig_free(g);
 	}
+
+	/* two sockets: the waiter wakes on pCPU 1, in the other last-level
+	 * cache: Linux queues that wake-up on pCPU 1's wake list and the
+	 * task is still TASK_WAKING, which yield_to() refuses */
+	g = kick_state(two_llc);
+	s = &g->s;
+	sim_vcpu_wake(s, &s->v[5], 0);
+	kick_yield(s, 0, 5);
+	assert_int_equal(s->p[0].cur, 0);
+	assert_false(s->v[5].host.kick_boost);
+	assert_int_equal(s->r->kick_yields, 0);
+	rig_free(g);
 
 	/* the waiter runs already: nothing to yield to */
 	g = kick_state(kv);
