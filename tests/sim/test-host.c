@@ -55,6 +55,16 @@ static void put_queued(struct sim *s, uint32_t vid, simtime vr)
 	sim_pcpu_push(s, &s->p[v->pcpu], vid, false);
 }
 
+/* A machine from @p kv at 1 ms, vCPU 0 running on pCPU 0 since 0. */
+static struct rig *one_running(const char *const *kv)
+{
+	struct rig *g = rig_new(kv);
+
+	g->s.now = ms(&g->s, 1);
+	put_running(&g->s, 0, 0, 0);
+	return g;
+}
+
 /* --------------------------------------------------------------- CFS */
 /* One pCPU of a 12-pCPU host: CFS's tunables scale by 4 (latency 24 ms,
  * min_granularity 3 ms, wakeup_granularity 4 ms); a 1 ms host tick. */
@@ -644,15 +654,26 @@ static void kick_yield(struct sim *s, uint32_t from, uint32_t to)
 	sim_host_on_kick_yield(s, &e);
 }
 
-/* vCPU 0 runs on pCPU 0, where vCPU 2 waits; vCPU 1 entered pCPU 1 now
- * with the least virtual runtime there. */
-static struct rig *kick_state(const char *const *kv)
+/* vCPU 5 of @p g wakes and vCPU 0 kicks it: no yield (frees @p g). */
+static void waking_not_yielded(struct rig *g)
 {
-	struct rig *g = rig_new(kv);
 	struct sim *s = &g->s;
 
-	s->now = ms(s, 1);
-	put_running(s, 0, 0, 0);
+	sim_vcpu_wake(s, &s->v[5], 0);
+	kick_yield(s, 0, 5);
+	assert_int_equal(s->p[0].cur, 0);
+	assert_false(s->v[5].host.kick_boost);
+	assert_int_equal(s->r->kick_yields, 0);
+	rig_free(g);
+}
+
+/* vCPU 2 waits on pCPU 0 behind vCPU 0 (one_running()); vCPU 1 entered
+ * pCPU 1 now with the least virtual runtime there. */
+static struct rig *kick_state(const char *const *kv)
+{
+	struct rig *g = one_running(kv);
+	struct sim *s = &g->s;
+
 	put_ready(s, 2, ms(s, 0.5), false, true);
 	put_running(s, 1, s->now, 0);
 	return g;
@@ -713,14 +734,7 @@ static void test_kick_yield(void **state)
 	/* two sockets: the waiter wakes on pCPU 1, in the other last-level
 	 * cache: Linux queues that wake-up on pCPU 1's wake list and the
 	 * task is still TASK_WAKING, which yield_to() refuses */
-	g = kick_state(two_llc);
-	s = &g->s;
-	sim_vcpu_wake(s, &s->v[5], 0);
-	kick_yield(s, 0, 5);
-	assert_int_equal(s->p[0].cur, 0);
-	assert_false(s->v[5].host.kick_boost);
-	assert_int_equal(s->r->kick_yields, 0);
-	rig_free(g);
+	waking_not_yielded(kick_state(two_llc));
 
 	/* the waiter runs already: nothing to yield to */
 	g = kick_state(kv);
@@ -733,16 +747,7 @@ static void test_kick_yield(void **state)
 
 	/* -ESRCH: the releaser alone on pCPU 0, the waiter woken onto idle
 	 * pCPU 1 */
-	g = rig_new(kv);
-	s = &g->s;
-	s->now = ms(s, 1);
-	put_running(s, 0, 0, 0);
-	sim_vcpu_wake(s, &s->v[5], 0);
-	kick_yield(s, 0, 5);
-	assert_int_equal(s->p[0].cur, 0);
-	assert_false(s->v[5].host.kick_boost);
-	assert_int_equal(s->r->kick_yields, 0);
-	rig_free(g);
+	waking_not_yielded(one_running(kv));
 }
 
 /* 8 vCPUs on 4 pCPUs, IPI flushes. */
@@ -950,10 +955,8 @@ static void test_balance_wake(void **state)
 	assert_int_equal(s->r->flushes[HVTLB_SIM_FLUSH_MIGRATE], 1);
 	rig_free(g);
 
-	g = rig_new(off);
+	g = one_running(off);
 	s = &g->s;
-	s->now = ms(s, 1);
-	put_running(s, 0, 0, 0);
 	sim_vcpu_wake(s, &s->v[4], 0);
 	assert_int_equal(s->v[4].pcpu, 0);
 	assert_int_equal(s->r->vcpu_migrations, 0);
