@@ -85,12 +85,8 @@ static void llc_span(const struct sim *s, uint32_t i, uint32_t *lo, uint32_t *n)
 
 bool sim_pcpus_share_llc(const struct sim *s, uint32_t a, uint32_t b)
 {
-	uint32_t total = s->pcpus_total ? s->pcpus_total : s->npcpus;
-	uint32_t llc = total / (s->c->sockets ? s->c->sockets : 1);
-
-	if (!llc)
-		return true;
-	return (s->pcpu_base + a) / llc == (s->pcpu_base + b) / llc;
+	return (s->pcpu_base + a) / s->bal.llc_pcpus ==
+	       (s->pcpu_base + b) / s->bal.llc_pcpus;
 }
 
 void sim_balance_wake(struct sim *s, struct vcpu *v)

@@ -177,6 +177,16 @@ static bool dy_candidate(struct sim *s, const struct vcpu *me, struct vcpu *v)
 	return true;
 }
 
+/* yield_to(preempt = true)'s resched_curr() of the boosted vCPU's pCPU
+ * @p p: the vCPU running there stops if the boosted one runs first. */
+static void resched_boosted(struct sim *s, struct pcpu *p)
+{
+	if (p->cur != NONE_ID && s->sched->resched(s, p)) {
+		sim_count_exit(s, &s->v[p->cur], HVTLB_SIM_EXIT_PREEMPTION, 1);
+		sim_vcpu_deschedule(s, &s->v[p->cur], true);
+	}
+}
+
 /* yield_to(@p t, preempt = true) from spinner @p me: 1 boosted, 0 not,
  * -1 (-ESRCH) when both run queues hold one task. */
 static int yield_to(struct sim *s, struct vcpu *me, struct vcpu *t)
@@ -191,13 +201,19 @@ static int yield_to(struct sim *s, struct vcpu *me, struct vcpu *t)
 		s->sched->boost(s, prq, t);
 	if (s->sched->yield)
 		s->sched->yield(s, rq);
-	if (s->sched->boost && rq != prq && prq->cur != NONE_ID &&
-	    s->sched->resched(s, prq)) {
-		sim_count_exit(s, &s->v[prq->cur], HVTLB_SIM_EXIT_PREEMPTION,
-			       1);
-		sim_vcpu_deschedule(s, &s->v[prq->cur], true);
-	}
+	if (s->sched->boost && rq != prq)
+		resched_boosted(s, prq);
 	return 1;
+}
+
+/* The yielder's schedule(): it leaves its pCPU (true) if another vCPU of
+ * its queue runs first. */
+static bool yield_resched(struct sim *s, struct vcpu *me)
+{
+	if (!s->sched->resched(s, &s->p[me->pcpu]))
+		return false;
+	sim_vcpu_deschedule(s, me, true);
+	return true;
 }
 
 /* sim_kvm_vcpu_on_spin(@p me, yield_to_kernel_mode = true); true if @p me
@@ -225,21 +241,12 @@ static bool vcpu_on_spin(struct sim *s, struct vcpu *me)
 				break;
 		}
 	}
-	if (yielded > 0 && s->sched->resched(s, &s->p[me->pcpu])) {
-		/* schedule(): it waits, still in its spin loop */
-		sim_vcpu_deschedule(s, me, true);
+	/* schedule(): it waits, still in its spin loop */
+	if (yielded > 0 && yield_resched(s, me))
 		return true;
-	}
 	me->host.in_spin_loop = false;
 	me->host.dy_eligible = false;
 	return false;
-}
-
-/* The yielder leaves its pCPU if another vCPU of its queue runs first. */
-static void yield_resched(struct sim *s, struct vcpu *me)
-{
-	if (s->sched->resched(s, &s->p[me->pcpu]))
-		sim_vcpu_deschedule(s, me, true);
 }
 
 void sim_host_on_kick_yield(struct sim *s, const struct event *e)
@@ -254,7 +261,7 @@ void sim_host_on_kick_yield(struct sim *s, const struct event *e)
 	if (t->hs == H_READY) {
 		if (yield_to(s, me, t) > 0) {
 			s->r->kick_yields++;
-			yield_resched(s, me);
+			(void)yield_resched(s, me);
 		}
 		return;
 	}
@@ -273,20 +280,14 @@ void sim_host_on_kick_yield(struct sim *s, const struct event *e)
 	t->host.kick_boost = s->sched->boost != NULL;
 	if (s->sched->yield)
 		s->sched->yield(s, &s->p[me->pcpu]);
-	yield_resched(s, me);
+	(void)yield_resched(s, me);
 }
 
 void sim_kick_boost_queued(struct sim *s, struct pcpu *p, struct vcpu *v)
 {
-	struct vcpu *cur = p->cur != NONE_ID ? &s->v[p->cur] : NULL;
-
 	v->host.kick_boost = false;
 	s->sched->boost(s, p, v);
-	/* yield_to(preempt = true): resched_curr() of the target's pCPU */
-	if (cur && s->sched->resched(s, p)) {
-		sim_count_exit(s, cur, HVTLB_SIM_EXIT_PREEMPTION, 1);
-		sim_vcpu_deschedule(s, cur, true);
-	}
+	resched_boosted(s, p);
 }
 
 /* The engine's older model (hypervisor.directed_yield = false): a
