@@ -36,10 +36,35 @@
  * low bits are the way to evict next. */
 #define SET_USED (1u << 31)
 
+/* fresh[]: a set whose bit is clear has no live entry, since nothing was
+ * filled in it after the last sim_tlb_flush_all() that left every entry
+ * dead. An overcommitted run flushes whole TLBs on most flush IPIs, and
+ * most of its lookups and fills then meet such sets: the bitmap (a few
+ * words a level, beside the TLB) answers them without reading the set's
+ * keys or its victim word, where a miss in the host's caches is what the
+ * lookup costs. A set's bit stays set once filled (an INVLPG leaves it):
+ * a set bit means only that the keys must be read. */
+static inline bool set_fresh(const struct tlb_level *l, uint32_t set)
+{
+	return l->fresh[set >> 6] >> (set & 63) & 1;
+}
+
+static inline size_t fresh_words(uint32_t sets)
+{
+	return ((size_t)sets + 63) / 64;
+}
+
 /* Levels in use: the STLB has no sets when there is none. */
 static inline uint32_t tlb_nlevels(const struct tlb *t)
 {
 	return t->lv[1].sets ? 2 : 1;
+}
+
+static void fresh_clear(struct tlb *t)
+{
+	for (uint32_t i = 0; i < tlb_nlevels(t); i++)
+		memset(t->lv[i].fresh, 0,
+		       fresh_words(t->lv[i].sets) * sizeof(uint64_t));
 }
 
 /* A set's ways: their keys, then their generations and epochs, side by
@@ -95,7 +120,8 @@ static int level_init(struct tlb_level *l, uint32_t sets, uint32_t ways)
 	if (l->key)
 		memset(l->key, 0, bytes);
 	l->victim = calloc(sets, sizeof(*l->victim));
-	return l->key && l->victim ? 0 : -ENOMEM;
+	l->fresh = calloc(fresh_words(sets), sizeof(*l->fresh));
+	return l->key && l->victim && l->fresh ? 0 : -ENOMEM;
 }
 
 int sim_tlb_init(struct tlb *t, const struct hvtlb_sim_config *c)
@@ -106,6 +132,7 @@ int sim_tlb_init(struct tlb *t, const struct hvtlb_sim_config *c)
 	t->global = false;
 	t->lv[0].key = t->lv[1].key = NULL;
 	t->lv[0].victim = t->lv[1].victim = NULL;
+	t->lv[0].fresh = t->lv[1].fresh = NULL;
 	t->lv[0].sets = t->lv[1].sets = 0;
 	if (level_init(&t->lv[0], c->l1_sets, c->l1_ways))
 		return -ENOMEM;
@@ -118,11 +145,13 @@ size_t sim_tlb_bytes(const struct hvtlb_sim_config *c)
 {
 	size_t entry = sizeof(uint64_t) + sizeof(struct tlb_meta);
 	size_t b = (size_t)c->l1_sets * c->l1_ways * entry +
-		   c->l1_sets * sizeof(uint32_t);
+		   c->l1_sets * sizeof(uint32_t) +
+		   fresh_words(c->l1_sets) * sizeof(uint64_t);
 
 	if (c->tlb_levels > 1)
 		b += (size_t)c->l2_sets * c->l2_ways * entry +
-		     c->l2_sets * sizeof(uint32_t);
+		     c->l2_sets * sizeof(uint32_t) +
+		     fresh_words(c->l2_sets) * sizeof(uint64_t);
 	return b;
 }
 
@@ -131,8 +160,10 @@ void sim_tlb_finish(struct tlb *t)
 	for (int i = 0; i < 2; i++) {
 		free(t->lv[i].key);
 		free(t->lv[i].victim);
+		free(t->lv[i].fresh);
 		t->lv[i].key = NULL;
 		t->lv[i].victim = NULL;
+		t->lv[i].fresh = NULL;
 	}
 }
 
@@ -152,7 +183,7 @@ find(const struct tlb *t, const struct tlb_level *l, uint64_t key, uint64_t vpn)
 	struct tlb_set s = set_at(l, set);
 	uint64_t gkey = key & ~KEY_ASID_MASK;
 
-	if (!(l->victim[set] & SET_USED))
+	if (!set_fresh(l, set) || !(l->victim[set] & SET_USED))
 		return NULL;
 	for (uint32_t w = 0; w < l->ways; w++) {
 		if (s.k[w] != key && s.k[w] != gkey)
@@ -201,13 +232,16 @@ static void level_fill(const struct tlb *t, struct tlb_level *l, uint32_t epoch,
 {
 	uint32_t set = set_of(l, vpn);
 	struct tlb_set s = set_at(l, set);
-	uint32_t w;
+	uint32_t w = 0;
 
-	for (w = 0; w < l->ways; w++) {
+	/* every way of a set that is not fresh is dead: the scan would stop
+	 * at way 0 */
+	for (; set_fresh(l, set) && w < l->ways; w++) {
 		if ((s.k[w] == key && s.m[w].epoch == epoch) ||
 		    !entry_live(t, s, w))
 			break;
 	}
+	l->fresh[set >> 6] |= 1ULL << (set & 63);
 	if (w == l->ways) {
 		w = l->victim[set] & ~SET_USED;
 		l->victim[set] = (w + 1) % l->ways;
@@ -242,7 +276,8 @@ static void level_inval(struct tlb_level *l, uint64_t key, uint64_t vpn,
 	struct tlb_set s = set_at(l, set);
 	uint64_t gkey = key & ~KEY_ASID_MASK, left = 0;
 
-	if (!(l->victim[set] & SET_USED))
+	/* a set that is not fresh holds dead keys only: they can stay */
+	if (!set_fresh(l, set) || !(l->victim[set] & SET_USED))
 		return;
 	for (uint32_t w = 0; w < l->ways; w++) {
 		if ((s.k[w] & mask) == (key & mask) ||
@@ -319,6 +354,9 @@ void sim_tlb_flush_all(struct tlb *t, bool global)
 		clear_class(t, false);
 		t->epoch = 1;
 	}
+	/* a global entry may still be live in any set */
+	if (!t->global || global)
+		fresh_clear(t);
 	if (!global)
 		return;
 	t->large = false; /* nothing is live any more */

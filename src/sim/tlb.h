@@ -28,6 +28,9 @@ struct tlb_level {
 	/* per set: the next way to evict (round robin), and SET_USED (tlb.c)
 	 * when a key of the set may be non-zero */
 	uint32_t *victim;
+	/* bit per set, clear when no entry of the set can be live: none was
+	 * filled since a flush of everything (tlb.c) */
+	uint64_t *fresh;
 };
 
 struct tlb {
