@@ -29,21 +29,16 @@
 #define EPOCH_GLOBAL (1u << 31)
 #define EPOCH_MASK (EPOCH_GLOBAL - 1)
 
-/* victim[set]: bit 31 is clear when every key of the set is 0 (a filled
- * set sets it, an invalidation that leaves the set empty clears it): a
- * lookup or an INVLPG skips such a set without reading its keys. Most
- * sets of a guest that maps and unmaps a page at a time are empty. The
- * low bits are the way to evict next. */
-#define SET_USED (1u << 31)
-
-/* fresh[]: a set whose bit is clear has no live entry, since nothing was
- * filled in it after the last sim_tlb_flush_all() that left every entry
- * dead. An overcommitted run flushes whole TLBs on most flush IPIs, and
- * most of its lookups and fills then meet such sets: the bitmap (a few
- * words a level, beside the TLB) answers them without reading the set's
- * keys or its victim word, where a miss in the host's caches is what the
- * lookup costs. A set's bit stays set once filled (an INVLPG leaves it):
- * a set bit means only that the keys must be read. */
+/* victim[set]: the way of a full set to evict next (round robin).
+ *
+ * fresh[]: a bit per set, clear when the set holds no live entry: none
+ * was filled in it since the last sim_tlb_flush_all() that left every
+ * entry dead, or an INVLPG left all its keys 0. Most sets of a guest that
+ * maps and unmaps a page at a time are empty, and an overcommitted run
+ * flushes whole TLBs on most flush IPIs: most lookups, fills and INVLPGs
+ * meet such sets, and the bitmap (a few words a level) answers them
+ * without reading the set's keys, where a miss in the host's caches is
+ * what they cost. A set bit means only that the keys must be read. */
 static inline bool set_fresh(const struct tlb_level *l, uint32_t set)
 {
 	return l->fresh[set >> 6] >> (set & 63) & 1;
@@ -183,7 +178,7 @@ find(const struct tlb *t, const struct tlb_level *l, uint64_t key, uint64_t vpn)
 	struct tlb_set s = set_at(l, set);
 	uint64_t gkey = key & ~KEY_ASID_MASK;
 
-	if (!set_fresh(l, set) || !(l->victim[set] & SET_USED))
+	if (!set_fresh(l, set))
 		return NULL;
 	for (uint32_t w = 0; w < l->ways; w++) {
 		if (s.k[w] != key && s.k[w] != gkey)
@@ -232,21 +227,20 @@ static void level_fill(const struct tlb *t, struct tlb_level *l, uint32_t epoch,
 {
 	uint32_t set = set_of(l, vpn);
 	struct tlb_set s = set_at(l, set);
-	uint32_t w = 0;
+	uint32_t w = 0, n = set_fresh(l, set) ? l->ways : 0;
 
 	/* every way of a set that is not fresh is dead: the scan would stop
 	 * at way 0 */
-	for (; set_fresh(l, set) && w < l->ways; w++) {
+	for (; w < n; w++) {
 		if ((s.k[w] == key && s.m[w].epoch == epoch) ||
 		    !entry_live(t, s, w))
 			break;
 	}
 	l->fresh[set >> 6] |= 1ULL << (set & 63);
-	if (w == l->ways) {
-		w = l->victim[set] & ~SET_USED;
+	if (w == n && n) {
+		w = l->victim[set];
 		l->victim[set] = (w + 1) % l->ways;
 	}
-	l->victim[set] |= SET_USED;
 	s.k[w] = key;
 	s.m[w] = (struct tlb_meta){ gen, epoch };
 }
@@ -277,7 +271,7 @@ static void level_inval(struct tlb_level *l, uint64_t key, uint64_t vpn,
 	uint64_t gkey = key & ~KEY_ASID_MASK, left = 0;
 
 	/* a set that is not fresh holds dead keys only: they can stay */
-	if (!set_fresh(l, set) || !(l->victim[set] & SET_USED))
+	if (!set_fresh(l, set))
 		return;
 	for (uint32_t w = 0; w < l->ways; w++) {
 		if ((s.k[w] & mask) == (key & mask) ||
@@ -286,7 +280,7 @@ static void level_inval(struct tlb_level *l, uint64_t key, uint64_t vpn,
 		left |= s.k[w];
 	}
 	if (!left)
-		l->victim[set] &= ~SET_USED;
+		l->fresh[set >> 6] &= ~(1ULL << (set & 63));
 }
 
 static void inval_one(struct tlb *t, uint64_t va, unsigned shift, uint32_t asid,

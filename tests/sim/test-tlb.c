@@ -8,12 +8,12 @@
  * and without globals, every result agrees: the level that hit and the
  * generation, and every live entry sim_tlb_find() shows, in order. Addresses
  * come from a small range so that sets fill up, evict and empty again
- * (the per-set "used" bit tlb.c keeps to skip empty sets, and its bitmap
- * of sets filled since the last flush of everything, are exercised both
- * ways), on a small TLB and on the default one. Each of these breaks it:
- * the bitmap cleared by a flush that keeps global entries, a fill that
- * does not set its set's bit, a fill into a set with no live entry that
- * takes the round-robin victim instead of way 0. Then the global bit
+ * (the bitmap tlb.c keeps of the sets that may hold a live entry is
+ * exercised both ways), on a small TLB and on the default one. Each of
+ * these breaks it: the bitmap cleared by a flush that keeps global
+ * entries, a fill that does not set its set's bit, an INVLPG that clears
+ * it while a key is left, a fill into a set with no live entry that takes
+ * the round-robin victim instead of way 0. Then the global bit
  * and large pages by hand.
  */
 #include <setjmp.h>
