@@ -145,13 +145,35 @@ static void check_early(struct sim *s, struct vcpu *v, bool running)
 		to_wait(s, v);
 }
 
-/* The threshold counts PAUSE loops, which a vCPU only runs on its
- * pCPU: its event is armed while it runs, for what is left of it. */
+/*
+ * The threshold counts PAUSE loops, which a vCPU only runs on its pCPU:
+ * its event is armed while it runs, for what is left of it. A waiter the
+ * host preempts and runs again, often thousands of times in a wait, arms
+ * a later deadline each time: rather than queue one more event each time
+ * and leave the old one, about 2 ms ahead, to be popped for nothing (tens
+ * of thousands of them in the queue of an overcommitted 3-VM run), the
+ * new deadline waits for the queued one and is queued when it pops,
+ * under the key (time, sequence) it was given here: events pop in
+ * exactly the same order.
+ */
 static void spin_arm(struct sim *s, struct vcpu *v)
 {
-	ev_push(s, s->now + v->pvl.spin_left, EV_PVL_SPIN, v->gid,
-		++v->pvl.token);
-	v->pvl.spin_left += s->now; /* now its deadline */
+	uint64_t seq = s->q.seq++;
+	simtime end = s->now + v->pvl.spin_left;
+
+	v->pvl.token++;
+	v->pvl.spin_left = end; /* now its deadline */
+	if (v->pvl.queued && v->pvl.q_t <= end) {
+		v->pvl.defer_seq = seq;
+		v->pvl.defer_token = v->pvl.token;
+		v->pvl.deferred = true;
+		return;
+	}
+	ev_push_seq(s, end, seq, EV_PVL_SPIN, v->gid, v->pvl.token);
+	v->pvl.queued = true;
+	v->pvl.q_token = v->pvl.token;
+	v->pvl.q_t = end;
+	v->pvl.deferred = false;
 }
 
 static void stealers_queue(struct sim *s, struct pv_lock *l);
@@ -177,6 +199,22 @@ void sim_pvl_on_spin_end(struct sim *s, const struct event *e)
 {
 	struct vcpu *v = &s->v[e->obj];
 
+	if (v->pvl.queued && e->arg == v->pvl.q_token) {
+		v->pvl.queued = false;
+		/* a later deadline waited for this event: queue it, if it is
+		 * still the one armed */
+		if (v->pvl.deferred && v->pvl.defer_token == v->pvl.token &&
+		    v->pvl.phase == PVL_SPIN) {
+			v->pvl.deferred = false;
+			ev_push_seq(s, v->pvl.spin_left, v->pvl.defer_seq,
+				    EV_PVL_SPIN, v->gid, v->pvl.token);
+			v->pvl.queued = true;
+			v->pvl.q_token = v->pvl.token;
+			v->pvl.q_t = v->pvl.spin_left;
+			return;
+		}
+		v->pvl.deferred = false;
+	}
 	if (e->arg == v->pvl.token && v->pvl.phase == PVL_SPIN)
 		to_wait(s, v);
 }

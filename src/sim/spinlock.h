@@ -46,6 +46,13 @@ struct vcpu_pvl {
 	uint64_t token;	      /* of its EV_PVL_SPIN */
 	simtime spin_left;    /* PVL_SPIN: its threshold's deadline while it
 			      runs, the loops' time left while it is off */
+	/* The EV_PVL_SPIN last queued (its token and time, while it is
+	 * queued); a deadline armed while it waits, later than it, is queued
+	 * when it pops, under the key it was given (defer_seq, defer_token):
+	 * as sim_vcpu_arm_run() does for EV_RUN (guest-spinlock.c). */
+	uint64_t q_token, defer_token, defer_seq;
+	simtime q_t;
+	bool queued, deferred;
 };
 
 /* The ring of @p l for @p cap waiters (0 or -ENOMEM). */

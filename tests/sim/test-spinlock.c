@@ -224,6 +224,92 @@ static void test_spin_counts_running(void **state)
 	rig_free(g);
 }
 
+/* The next queued EV_PVL_SPIN of @p v, whatever its token (the events
+ * before it are dropped); false when there is none. */
+static bool next_spin_event(struct sim *s, const struct vcpu *v,
+			    struct event *out)
+{
+	while (evq_pending(&s->q)) {
+		*out = evq_pop(&s->q);
+		if (out->kind == EV_PVL_SPIN && out->obj == v->gid)
+			return true;
+	}
+	return false;
+}
+
+/*
+ * A waiter preempted and run again arms a later deadline each time; the
+ * new one waits for the event already queued, which re-queues it when it
+ * pops under the key the arm took, so the threshold fires exactly where
+ * an event queued at the arm would have (spin_arm()). Here: armed at t0
+ * (deadline t0 + full), preempted at t0 + full/4, run again at t0 +
+ * full/2 (deadline t0 + 5 full/4). One event is queued, at t0 + full; it
+ * does not halt the waiter and queues the deadline under the second
+ * arm's sequence number; that one halts it. Broken variants: the early
+ * event halting it (the old deadline), the deferred deadline dropped (it
+ * never halts), re-queued under a new sequence number - each fails a
+ * check.
+ */
+static void test_spin_deadline_deferred(void **state)
+{
+	const char *kv[] = { TWO_VMS, "machine.pcpus=8",
+			     "guest.pv_spinlock=true", "cost.pause=10", NULL };
+	struct rig *g = rig_new(kv);
+	struct sim *s = &g->s;
+	struct vcpu *v = &s->v[0];
+	const simtime full = (simtime)(1u << 15) * 10, t0 = 1000;
+	struct pv_lock l;
+	struct event e, more;
+	uint64_t seq1, seq2;
+
+	(void)state;
+	while (evq_pending(&s->q))
+		(void)evq_pop(&s->q);
+	assert_int_equal(sim_pvl_init(&l, 4), 0);
+	l.holder = s->v[1].gid;
+	l.q[0] = v->gid;
+	l.qn = 1;
+	/* spinning, preempted before it ran: the whole threshold left */
+	v->hs = H_READY;
+	v->pvl.wait = &l;
+	v->pvl.irq_off = 1;
+	v->pvl.phase = PVL_SPIN;
+	v->lock.spin_hold = 1;
+	v->pvl.spin_left = full;
+
+	s->now = t0;
+	seq1 = s->q.seq;
+	sim_pvl_on_vcpu_move(s, v, H_RUNNING);
+	v->hs = H_RUNNING;
+	s->now = t0 + full / 4;
+	sim_pvl_on_vcpu_move(s, v, H_READY);
+	v->hs = H_READY;
+	s->now = t0 + full / 2;
+	seq2 = s->q.seq;
+	sim_pvl_on_vcpu_move(s, v, H_RUNNING);
+	v->hs = H_RUNNING;
+	assert_true(seq2 > seq1);
+
+	assert_true(next_spin_event(s, v, &e));
+	assert_int_equal(e.t, t0 + full);
+	assert_int_equal(e.seq, seq1);
+	s->now = e.t;
+	sim_pvl_on_spin_end(s, &e);
+	assert_int_equal(v->pvl.phase, PVL_SPIN);
+
+	assert_true(next_spin_event(s, v, &e));
+	assert_int_equal(e.t, t0 + full / 2 + 3 * full / 4);
+	assert_int_equal(e.seq, seq2);
+	s->now = e.t;
+	sim_pvl_on_spin_end(s, &e);
+	assert_int_equal(v->pvl.phase, PVL_WAIT);
+	/* no event of it was left behind */
+	assert_false(next_spin_event(s, v, &more));
+	v->pvl.wait = NULL;
+	sim_pvl_free(&l);
+	rig_free(g);
+}
+
 /*
  * The unfair mode (pv_hybrid_queued_unfair_trylock): lock held by vCPU 1,
  * its queue's head vCPU 2 halted in pv_wait() (the pending bit clear).
@@ -452,6 +538,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_irqs_off),
 		cmocka_unit_test(test_target_lock),
 		cmocka_unit_test(test_spin_counts_running),
+		cmocka_unit_test(test_spin_deadline_deferred),
 		cmocka_unit_test(test_unfair_steal),
 		cmocka_unit_test(test_fits),
 		cmocka_unit_test(test_halt_and_kick),
