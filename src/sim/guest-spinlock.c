@@ -82,25 +82,35 @@ static bool is_head(const struct pv_lock *l, const struct vcpu *v)
 	return l->qn && q_at(l, 0) == v->gid;
 }
 
+/* @p v's place in the queue of the lock it waits for (0 the head), or
+ * UINT32_MAX when it is not queued (a stealer). Waiters leave the ring
+ * only at its head, so the slot it was queued in stays its own. */
+static uint32_t q_pos(const struct vcpu *v)
+{
+	const struct pv_lock *l = v->pvl.wait;
+	uint32_t i;
+
+	if (!l || v->pvl.qi >= l->cap)
+		return UINT32_MAX;
+	i = v->pvl.qi >= l->qh ? v->pvl.qi - l->qh : v->pvl.qi + l->cap - l->qh;
+	return i < l->qn && l->q[v->pvl.qi] == v->gid ? i : UINT32_MAX;
+}
+
 /* The waiter queued right behind @p v on its lock, or NULL. */
 static struct vcpu *successor(struct sim *s, const struct vcpu *v)
 {
 	const struct pv_lock *l = v->pvl.wait;
+	uint32_t i = q_pos(v);
 
-	for (uint32_t i = 0; l && i + 1 < l->qn; i++)
-		if (q_at(l, i) == v->gid)
-			return &s->v[q_at(l, i + 1)];
-	return NULL;
+	return i != UINT32_MAX && i + 1 < l->qn ? &s->v[q_at(l, i + 1)] : NULL;
 }
 
 static struct vcpu *predecessor(struct sim *s, const struct vcpu *v)
 {
 	const struct pv_lock *l = v->pvl.wait;
+	uint32_t i = q_pos(v);
 
-	for (uint32_t i = 1; l && i < l->qn; i++)
-		if (q_at(l, i) == v->gid)
-			return &s->v[q_at(l, i - 1)];
-	return NULL;
+	return i != UINT32_MAX && i ? &s->v[q_at(l, i - 1)] : NULL;
 }
 
 /* A spinning waiter stops spinning: its task goes on (it was granted the
@@ -376,7 +386,8 @@ static bool can_take(struct sim *s, const struct pv_lock *l)
 
 static void queue(struct sim *s, struct pv_lock *l, struct vcpu *v)
 {
-	l->q[(l->qh + l->qn) % l->cap] = v->gid;
+	v->pvl.qi = (l->qh + l->qn) % l->cap;
+	l->q[v->pvl.qi] = v->gid;
 	l->qn++;
 	v->pvl.wait = l;
 	spin_start(s, v);

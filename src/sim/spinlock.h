@@ -43,6 +43,7 @@ struct vcpu_pvl {
 	uint8_t phase;	      /* enum pvl_phase */
 	bool halted;	      /* descheduled by its pv_wait() halt */
 	bool preempted;	      /* descheduled runnable: vcpu_is_preempted() */
+	uint32_t qi;	      /* queued: its slot in the lock's ring */
 	uint64_t token;	      /* of its EV_PVL_SPIN */
 	simtime spin_left;    /* PVL_SPIN: its threshold's deadline while it
 			      runs, the loops' time left while it is off */

@@ -311,6 +311,65 @@ static void test_spin_deadline_deferred(void **state)
 }
 
 /*
+ * pv_wait_early() looks at the waiter just ahead in the queue, found from
+ * the ring slot each waiter was queued in. The ring here has wrapped: A
+ * (halted in pv_wait()) in slot 3, then B and C in slots 0 and 1, both
+ * spinning. B running again sees A halted and halts at once; C, running,
+ * sees B halt and halts too. With A spinning on its pCPU instead, B keeps
+ * spinning. Broken variants: the waiter behind taken for the one ahead,
+ * the place computed without the wrap - each fails a check.
+ */
+static void test_wait_early_ring(void **state)
+{
+	const char *kv[] = { TWO_VMS, "machine.pcpus=8",
+			     "guest.pv_spinlock=true",
+			     "guest.pv_wait_early=true", NULL };
+
+	(void)state;
+	for (int halted = 0; halted < 2; halted++) {
+		struct rig *g = rig_new(kv);
+		struct sim *s = &g->s;
+		struct vcpu *a = &s->v[0], *b = &s->v[1], *c = &s->v[2];
+		struct pv_lock l;
+		struct vcpu *w[3] = { a, b, c };
+
+		assert_int_equal(sim_pvl_init(&l, 4), 0);
+		l.holder = s->v[3].gid;
+		l.qh = 3;
+		l.qn = 3;
+		for (uint32_t i = 0; i < 3; i++) {
+			w[i]->pvl.qi = (3 + i) % 4;
+			l.q[w[i]->pvl.qi] = w[i]->gid;
+			w[i]->pvl.wait = &l;
+			w[i]->pvl.irq_off = 1;
+			w[i]->pvl.phase = PVL_SPIN;
+			w[i]->lock.spin_hold = 1;
+			w[i]->pvl.spin_left = 1000000;
+			w[i]->hs = H_RUNNING;
+		}
+		if (halted) {
+			a->pvl.phase = PVL_WAIT;
+			a->pvl.halted = true;
+			a->lock.spin_hold = 0;
+			a->hs = H_HALTED;
+		}
+		b->hs = H_READY;
+		sim_pvl_on_vcpu_move(s, b, H_RUNNING);
+		b->hs = H_RUNNING;
+		assert_int_equal(b->pvl.phase, halted ? PVL_WAIT : PVL_SPIN);
+		assert_int_equal(c->pvl.phase, halted ? PVL_WAIT : PVL_SPIN);
+		for (uint32_t i = 0; i < 3; i++) {
+			w[i]->pvl.wait = NULL;
+			w[i]->pvl.phase = PVL_NONE;
+			w[i]->pvl.irq_off = 0;
+			w[i]->lock.spin_hold = 0;
+		}
+		sim_pvl_free(&l);
+		rig_free(g);
+	}
+}
+
+/*
  * The unfair mode (pv_hybrid_queued_unfair_trylock): lock held by vCPU 1,
  * its queue's head vCPU 2 halted in pv_wait() (the pending bit clear).
  * vCPU 0 and then vCPU 3 request it: both spin outside the queue. vCPU 0
@@ -539,6 +598,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_target_lock),
 		cmocka_unit_test(test_spin_counts_running),
 		cmocka_unit_test(test_spin_deadline_deferred),
+		cmocka_unit_test(test_wait_early_ring),
 		cmocka_unit_test(test_unfair_steal),
 		cmocka_unit_test(test_fits),
 		cmocka_unit_test(test_halt_and_kick),
