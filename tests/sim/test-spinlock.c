@@ -165,6 +165,26 @@ static simtime spin_event(struct sim *s, const struct vcpu *v, uint64_t token)
 	return 0;
 }
 
+/* A machine for one waiter's threshold: 2^15 PAUSEs of 10 cycles. */
+static const char *spin_kv[] = { TWO_VMS, "machine.pcpus=8",
+				 "guest.pv_spinlock=true", "cost.pause=10",
+				 NULL };
+#define SPIN_FULL ((simtime)(1u << 15) * 10)
+
+/* @p l held by vCPU 1 and @p v its only waiter, spinning with interrupts
+ * off; its host state and threshold are the caller's. */
+static void spin_alone(struct sim *s, struct vcpu *v, struct pv_lock *l)
+{
+	assert_int_equal(sim_pvl_init(l, 4), 0);
+	l->holder = s->v[1].gid;
+	l->q[0] = v->gid;
+	l->qn = 1;
+	v->pvl.wait = l;
+	v->pvl.irq_off = 1;
+	v->pvl.phase = PVL_SPIN;
+	v->lock.spin_hold = 1;
+}
+
 /*
  * The threshold counts PAUSE loops (pv_wait_node()'s SPIN_THRESHOLD), and
  * a vCPU runs them only on a pCPU: a waiter preempted half way through
@@ -175,28 +195,19 @@ static simtime spin_event(struct sim *s, const struct vcpu *v, uint64_t token)
  */
 static void test_spin_counts_running(void **state)
 {
-	const char *kv[] = { TWO_VMS, "machine.pcpus=8",
-			     "guest.pv_spinlock=true", "cost.pause=10", NULL };
-	struct rig *g = rig_new(kv);
+	struct rig *g = rig_new(spin_kv);
 	struct sim *s = &g->s;
 	struct vcpu *v = &s->v[0];
-	const simtime full = (simtime)(1u << 15) * 10, t0 = 1000;
+	const simtime full = SPIN_FULL, t0 = 1000;
 	struct pv_lock l;
 	struct event e = { .kind = EV_PVL_SPIN, .obj = 0 };
 
 	(void)state;
-	assert_int_equal(sim_pvl_init(&l, 4), 0);
-	l.holder = s->v[1].gid;
-	l.q[0] = v->gid;
-	l.qn = 1;
+	spin_alone(s, v, &l);
 	/* spinning on the lock since t0, on its pCPU, as spin_start() arms
 	 * it: the deadline is t0 + full */
 	v->hs = H_RUNNING;
 	s->p[v->pcpu].cur = v->gid;
-	v->pvl.wait = &l;
-	v->pvl.irq_off = 1;
-	v->pvl.phase = PVL_SPIN;
-	v->lock.spin_hold = 1;
 	v->pvl.spin_left = t0 + full;
 	v->pvl.token = 1;
 
@@ -252,12 +263,10 @@ static bool next_spin_event(struct sim *s, const struct vcpu *v,
  */
 static void test_spin_deadline_deferred(void **state)
 {
-	const char *kv[] = { TWO_VMS, "machine.pcpus=8",
-			     "guest.pv_spinlock=true", "cost.pause=10", NULL };
-	struct rig *g = rig_new(kv);
+	struct rig *g = rig_new(spin_kv);
 	struct sim *s = &g->s;
 	struct vcpu *v = &s->v[0];
-	const simtime full = (simtime)(1u << 15) * 10, t0 = 1000;
+	const simtime full = SPIN_FULL, t0 = 1000;
 	struct pv_lock l;
 	struct event e, more;
 	uint64_t seq1, seq2;
@@ -265,16 +274,9 @@ static void test_spin_deadline_deferred(void **state)
 	(void)state;
 	while (evq_pending(&s->q))
 		(void)evq_pop(&s->q);
-	assert_int_equal(sim_pvl_init(&l, 4), 0);
-	l.holder = s->v[1].gid;
-	l.q[0] = v->gid;
-	l.qn = 1;
-	/* spinning, preempted before it ran: the whole threshold left */
+	spin_alone(s, v, &l);
+	/* preempted before it ran: the whole threshold left */
 	v->hs = H_READY;
-	v->pvl.wait = &l;
-	v->pvl.irq_off = 1;
-	v->pvl.phase = PVL_SPIN;
-	v->lock.spin_hold = 1;
 	v->pvl.spin_left = full;
 
 	s->now = t0;
