@@ -68,12 +68,19 @@ static bool same_results(const struct hvtlb_sim_results *a,
 {
 	struct hvtlb_sim_results x, y;
 
+	/* the pointers differ: what they point to must not */
 	memcpy(&x, a, sizeof(x));
 	memcpy(&y, b, sizeof(y));
 	x.violation = y.violation = NULL;
+	x.corun = y.corun = NULL;
+	x.ipi_delivery_why = y.ipi_delivery_why = NULL;
 	return !memcmp(&x, &y, sizeof(x)) &&
 	       !memcmp(a->violation, b->violation,
-		       a->nrecorded * sizeof(*a->violation));
+		       a->nrecorded * sizeof(*a->violation)) &&
+	       (!a->nvms ||
+		!memcmp(a->corun, b->corun, a->nvms * sizeof(*a->corun))) &&
+	       !strcmp(a->ipi_delivery_why ? a->ipi_delivery_why : "",
+		       b->ipi_delivery_why ? b->ipi_delivery_why : "");
 }
 
 static double clock_s(clockid_t id)
