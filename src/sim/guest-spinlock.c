@@ -166,6 +166,16 @@ static void check_early(struct sim *s, struct vcpu *v, bool running)
  * under the key (time, sequence) it was given here: events pop in
  * exactly the same order.
  */
+static void spin_queue(struct sim *s, struct vcpu *v, uint64_t seq)
+{
+	ev_push_seq(s, v->pvl.spin_left, seq, EV_PVL_SPIN, v->gid,
+		    v->pvl.token);
+	v->pvl.queued = true;
+	v->pvl.q_token = v->pvl.token;
+	v->pvl.q_t = v->pvl.spin_left;
+	v->pvl.deferred = false;
+}
+
 static void spin_arm(struct sim *s, struct vcpu *v)
 {
 	uint64_t seq = s->q.seq++;
@@ -179,11 +189,7 @@ static void spin_arm(struct sim *s, struct vcpu *v)
 		v->pvl.deferred = true;
 		return;
 	}
-	ev_push_seq(s, end, seq, EV_PVL_SPIN, v->gid, v->pvl.token);
-	v->pvl.queued = true;
-	v->pvl.q_token = v->pvl.token;
-	v->pvl.q_t = end;
-	v->pvl.deferred = false;
+	spin_queue(s, v, seq);
 }
 
 static void stealers_queue(struct sim *s, struct pv_lock *l);
@@ -215,12 +221,7 @@ void sim_pvl_on_spin_end(struct sim *s, const struct event *e)
 		 * still the one armed */
 		if (v->pvl.deferred && v->pvl.defer_token == v->pvl.token &&
 		    v->pvl.phase == PVL_SPIN) {
-			v->pvl.deferred = false;
-			ev_push_seq(s, v->pvl.spin_left, v->pvl.defer_seq,
-				    EV_PVL_SPIN, v->gid, v->pvl.token);
-			v->pvl.queued = true;
-			v->pvl.q_token = v->pvl.token;
-			v->pvl.q_t = v->pvl.spin_left;
+			spin_queue(s, v, v->pvl.defer_seq);
 			return;
 		}
 		v->pvl.deferred = false;

@@ -44,6 +44,14 @@ static inline bool set_fresh(const struct tlb_level *l, uint32_t set)
 	return l->fresh[set >> 6] >> (set & 63) & 1;
 }
 
+static inline void set_fresh_to(struct tlb_level *l, uint32_t set, bool on)
+{
+	uint64_t bit = 1ULL << (set & 63);
+
+	l->fresh[set >> 6] =
+		on ? l->fresh[set >> 6] | bit : l->fresh[set >> 6] & ~bit;
+}
+
 static inline size_t fresh_words(uint32_t sets)
 {
 	return ((size_t)sets + 63) / 64;
@@ -236,7 +244,7 @@ static void level_fill(const struct tlb *t, struct tlb_level *l, uint32_t epoch,
 		    !entry_live(t, s, w))
 			break;
 	}
-	l->fresh[set >> 6] |= 1ULL << (set & 63);
+	set_fresh_to(l, set, true);
 	if (w == n && n) {
 		w = l->victim[set];
 		l->victim[set] = (w + 1) % l->ways;
@@ -280,7 +288,7 @@ static void level_inval(struct tlb_level *l, uint64_t key, uint64_t vpn,
 		left |= s.k[w];
 	}
 	if (!left)
-		l->fresh[set >> 6] &= ~(1ULL << (set & 63));
+		set_fresh_to(l, set, false);
 }
 
 static void inval_one(struct tlb *t, uint64_t va, unsigned shift, uint32_t asid,

@@ -25,11 +25,11 @@ struct tlb_level {
 	uint32_t sets, ways;
 	/* per set, its ways' keys then as many struct tlb_meta (tlb.c) */
 	uint64_t *key;
-	/* per set: the next way to evict (round robin), and SET_USED (tlb.c)
-	 * when a key of the set may be non-zero */
+	/* per set: the way of a full set to evict next (round robin) */
 	uint32_t *victim;
 	/* bit per set, clear when no entry of the set can be live: none was
-	 * filled since a flush of everything (tlb.c) */
+	 * filled since a flush of everything, or an INVLPG emptied it
+	 * (tlb.c) */
 	uint64_t *fresh;
 };
 
